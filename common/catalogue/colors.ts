@@ -1,0 +1,130 @@
+/**
+ * Colour scales (SPEC §3 "Colour scale"): stops [value in the metric's base unit, rgba], turned
+ * into a ramp of `steps` colours (default 256, 4..12000) sampled evenly between the first and the
+ * last stop. The render worker uploads the ramp as a texture; the legend reads the same stops.
+ */
+
+export type Rgba = readonly [number, number, number, number];
+export type ColorStop = readonly [number, Rgba];
+
+export interface ColorScale {
+  ident: string;
+  stops: readonly ColorStop[];
+  steps: number;
+  /** No stop is transparent: the layer hides what is under it. */
+  opaque?: boolean;
+  /** Classes, not a continuum: colours are not interpolated between stops. */
+  qualitative?: boolean;
+}
+
+// SPEC §3: steps default 256, range 4 to 12000.
+export const DEFAULT_STEPS = 256;
+export const MIN_STEPS = 4;
+export const MAX_STEPS = 12000;
+
+export class ColorScaleError extends Error {
+  override name = 'ColorScaleError';
+}
+
+/** SPEC §5: a custom gradient is valid only as a list of [number, four-number colour]. */
+export function validateStops(stops: unknown): ColorStop[] {
+  if (!Array.isArray(stops) || stops.length < 2) throw new ColorScaleError('A colour scale needs at least two stops');
+  let last = -Infinity;
+  return stops.map((stop, i) => {
+    if (!Array.isArray(stop) || stop.length !== 2) throw new ColorScaleError(`Stop ${i} is not [value, colour]`);
+    const [value, rgba] = stop as [unknown, unknown];
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new ColorScaleError(`Stop ${i} value is not a number`);
+    if (value < last) throw new ColorScaleError(`Stop ${i} value ${value} is below the previous stop`);
+    last = value;
+    if (!Array.isArray(rgba) || rgba.length !== 4 || !rgba.every((c) => typeof c === 'number' && Number.isFinite(c))) {
+      throw new ColorScaleError(`Stop ${i} colour is not four numbers`);
+    }
+    return [value, rgba as unknown as Rgba] as const;
+  });
+}
+
+/** SPEC §5: colour text must be rgb(...) or rgba(...), else error. Alpha 0..1 becomes 0..255. */
+export function parseColor(text: string): Rgba {
+  const m = /^rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)$/.exec(text.trim());
+  if (!m) throw new ColorScaleError(`Colour "${text}" is not rgb(...) or rgba(...)`);
+  const [r, g, b] = [m[1], m[2], m[3]].map(Number);
+  const a = m[4] === undefined ? 255 : Math.round(Number(m[4]) * 255);
+  if (![r, g, b].every((c) => c <= 255) || a > 255) throw new ColorScaleError(`Colour "${text}" is out of range`);
+  return [r, g, b, a];
+}
+
+export function colorText([r, g, b, a]: Rgba): string {
+  return `rgba(${r}, ${g}, ${b}, ${+(a / 255).toFixed(3)})`;
+}
+
+/** The scale's value domain: [first stop, last stop]. */
+export function scaleDomain(scale: ColorScale): [number, number] {
+  return [scale.stops[0][0], scale.stops[scale.stops.length - 1][0]];
+}
+
+/** Colour of one value (clamped to the domain), interpolated between stops unless qualitative. */
+export function colorAt(scale: ColorScale, value: number): Rgba {
+  const { stops } = scale;
+  if (!(value > stops[0][0])) return stops[0][1];
+  for (let i = 1; i < stops.length; i++) {
+    const [v1, c1] = stops[i];
+    if (value <= v1) {
+      const [v0, c0] = stops[i - 1];
+      if (scale.qualitative) return value < v1 ? c0 : c1;
+      const t = v1 > v0 ? (value - v0) / (v1 - v0) : 1;
+      return [0, 1, 2, 3].map((k) => c0[k] + (c1[k] - c0[k]) * t) as unknown as Rgba;
+    }
+  }
+  return stops[stops.length - 1][1];
+}
+
+/** steps x RGBA bytes, evenly spaced over the domain. */
+export function buildColorRamp(scale: ColorScale, steps = scale.steps): Uint8Array {
+  if (!Number.isInteger(steps) || steps < MIN_STEPS || steps > MAX_STEPS) {
+    throw new ColorScaleError(`Colour scale steps ${steps} outside ${MIN_STEPS}..${MAX_STEPS}`);
+  }
+  const [min, max] = scaleDomain(scale);
+  const ramp = new Uint8Array(steps * 4);
+  for (let i = 0; i < steps; i++) {
+    const c = colorAt(scale, min + ((max - min) * i) / (steps - 1));
+    for (let k = 0; k < 4; k++) ramp[i * 4 + k] = Math.round(Math.min(255, Math.max(0, c[k])));
+  }
+  return ramp;
+}
+
+const A = 255;
+const scale = (ident: string, stops: ColorStop[], extra: Partial<ColorScale> = {}): ColorScale => ({
+  ident, stops: validateStops(stops), steps: DEFAULT_STEPS, ...extra,
+});
+
+/** Base units: wind and gust m/s, temperature K, pressure Pa, rain mm/h, clouds %. */
+export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
+  wind: scale('wind', [
+    [0, [98, 113, 183, A]], [1, [57, 97, 159, A]], [3, [74, 148, 169, A]], [5, [77, 141, 123, A]],
+    [7, [83, 165, 83, A]], [9, [53, 159, 53, A]], [11, [167, 157, 81, A]], [13, [159, 127, 58, A]],
+    [15, [161, 108, 92, A]], [17, [129, 58, 78, A]], [19, [175, 80, 136, A]], [21, [117, 74, 147, A]],
+    [24, [109, 97, 163, A]], [27, [68, 105, 141, A]], [29, [92, 144, 152, A]], [36, [125, 68, 165, A]],
+    [46, [231, 215, 215, A]], [51, [219, 212, 135, A]], [77, [205, 202, 112, A]], [104, [128, 128, 128, A]],
+  ], { opaque: true }),
+  temp: scale('temp', [
+    [203, [115, 70, 105, A]], [218, [202, 172, 195, A]], [233, [162, 70, 145, A]], [248, [143, 89, 169, A]],
+    [258, [157, 219, 217, A]], [265, [106, 191, 181, A]], [269, [100, 166, 189, A]], [273.15, [93, 133, 198, A]],
+    [274, [68, 125, 99, A]], [283, [128, 147, 24, A]], [294, [243, 183, 4, A]], [303, [232, 83, 25, A]],
+    [320, [71, 14, 0, A]],
+  ], { opaque: true }),
+  pressure: scale('pressure', [
+    [95000, [8, 16, 48, A]], [97600, [0, 52, 146, A]], [98600, [0, 90, 148, A]], [99500, [0, 117, 146, A]],
+    [100200, [26, 140, 147, A]], [100700, [103, 162, 155, A]], [101000, [155, 183, 172, A]],
+    [101300, [182, 182, 182, A]], [101600, [176, 174, 152, A]], [102000, [167, 147, 107, A]],
+    [102900, [163, 101, 58, A]], [104600, [159, 68, 46, A]], [105000, [160, 42, 38, A]],
+  ], { opaque: true }),
+  rain: scale('rain', [
+    [0, [111, 111, 111, 0]], [0.1, [60, 116, 160, 150]], [1, [59, 161, 161, 220]], [2, [59, 161, 61, A]],
+    [4, [130, 161, 59, A]], [6, [161, 161, 59, A]], [10, [161, 59, 59, A]], [20, [161, 59, 161, A]],
+    [40, [168, 168, 168, A]],
+  ]),
+  clouds: scale('clouds', [
+    [0, [40, 50, 70, 0]], [10, [90, 100, 120, 40]], [30, [140, 148, 160, 120]], [60, [190, 195, 200, 190]],
+    [90, [225, 228, 232, 235]], [100, [245, 246, 248, A]],
+  ]),
+};

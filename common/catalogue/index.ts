@@ -1,0 +1,5 @@
+export * from './colors.ts';
+export * from './levels.ts';
+export * from './metrics.ts';
+export * from './overlays.ts';
+export * from './products.ts';

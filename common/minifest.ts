@@ -1,0 +1,115 @@
+/**
+ * The minifest (SPEC §3 "Minifest"): a run's reference time plus its forecast steps as
+ * [step hours, from hour, to hour] ranges. Served at /metadata/v1.0/{directory}/minifest.json.
+ */
+
+export interface Minifest {
+  /** Reference (run) time, ISO 8601 UTC. */
+  ref: string;
+  /** [step, from, to] in hours after ref, inclusive, ascending. */
+  dst: [number, number, number][];
+  /** When the run became visible, ISO 8601 UTC. */
+  update?: string;
+  /** Set for the generated demo product. */
+  demo?: boolean;
+  v?: string;
+}
+
+export interface Calendar {
+  refTime: number;
+  /** Valid times in ms, ascending, no duplicates. */
+  timestamps: number[];
+  start: number;
+  end: number;
+}
+
+export class MinifestError extends Error {
+  override name = 'MinifestError';
+}
+
+const HOUR = 3_600_000;
+/** Most steps a minifest may describe (a month of hourly steps); guards against hostile ranges. */
+const MAX_STEPS = 24 * 31;
+
+/** Validates a minifest (SPEC §5: one without ref or dst is rejected) and expands its steps. */
+export function parseMinifest(input: unknown): Calendar {
+  if (typeof input !== 'object' || input === null) throw new MinifestError('Minifest is not an object');
+  const { ref, dst } = input as Partial<Minifest>;
+  if (typeof ref !== 'string') throw new MinifestError('Minifest has no ref');
+  const refTime = Date.parse(ref);
+  if (!Number.isFinite(refTime)) throw new MinifestError(`Minifest ref "${ref}" is not a date`);
+  if (!Array.isArray(dst) || dst.length === 0) throw new MinifestError('Minifest has no dst');
+  const hours = new Set<number>();
+  for (const range of dst) {
+    if (!Array.isArray(range) || range.length !== 3 || !range.every((n) => Number.isInteger(n))) {
+      throw new MinifestError(`Minifest dst entry ${JSON.stringify(range)} is not [step, from, to]`);
+    }
+    const [step, from, to] = range;
+    if (step <= 0 || from < 0 || to < from) throw new MinifestError(`Minifest dst entry ${JSON.stringify(range)} is out of order`);
+    for (let h = from; h <= to; h += step) {
+      hours.add(h);
+      if (hours.size > MAX_STEPS) throw new MinifestError('Minifest describes too many steps');
+    }
+  }
+  const timestamps = [...hours].sort((a, b) => a - b).map((h) => refTime + h * HOUR);
+  return { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] };
+}
+
+/** The two steps around a time and the blend factor between them (0 = before, 1 = after). */
+export function bracketSteps(calendar: Calendar, time: number): { before: number; after: number; t: number } {
+  const ts = calendar.timestamps;
+  if (time <= ts[0]) return { before: ts[0], after: ts[0], t: 0 };
+  if (time >= ts[ts.length - 1]) return { before: ts[ts.length - 1], after: ts[ts.length - 1], t: 0 };
+  let lo = 0;
+  let hi = ts.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid] <= time) lo = mid;
+    else hi = mid;
+  }
+  const before = ts[lo];
+  const after = ts[hi];
+  return before === time ? { before, after: before, t: 0 } : { before, after, t: (time - before) / (after - before) };
+}
+
+/** The step nearest to a time. */
+export function nearestStep(calendar: Calendar, time: number): number {
+  const { before, after, t } = bracketSteps(calendar, time);
+  return t < 0.5 ? before : after;
+}
+
+/** 2026112506 — the hour stamp used in tile paths. */
+export function hourStamp(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}`;
+}
+
+export function parseHourStamp(text: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h] = m.slice(1).map(Number);
+  const ms = Date.UTC(y, mo - 1, d, h);
+  return hourStamp(ms) === text ? ms : null;
+}
+
+export interface TilePathParts {
+  directory: string;
+  refTime: number;
+  validTime: number;
+  z: number;
+  x: number;
+  y: number;
+  file: string;
+  level: string;
+  suffix: string;
+}
+
+/** /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix} */
+export function tilePath(p: TilePathParts): string {
+  return `/tiles/v1.0/${p.directory}/${hourStamp(p.refTime)}/${hourStamp(p.validTime)}/${p.z}/${p.x}/${p.y}/${p.file}-${p.level}.${p.suffix}`;
+}
+
+export function minifestPath(directory: string): string {
+  return `/metadata/v1.0/${directory}/minifest.json`;
+}

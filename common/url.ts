@@ -1,0 +1,184 @@
+/**
+ * The shared URL search part, SPEC §2 "Shared URL search part" and SPEC §5 "URL":
+ *
+ *   ?[level,][overlay,][product,][YYYY-MM-DD-HH,]lat,lon,zoom[,m:code][,i:type][,p:set][,d:picker][,launchedBy:src]
+ *
+ * A comma list; the wind overlay (the default) is omitted. Parts separated by '&' that carry a
+ * key=value pair are kept as they are, except utm_ parameters, which are stripped; other parts of
+ * 8 or fewer characters are ignored. Parsing never throws: what it cannot read it leaves out.
+ */
+
+import { DEFAULT_LEVEL, LEVEL_IDENTS } from './catalogue/levels.ts';
+import { DEFAULT_OVERLAY, OVERLAY_IDENTS } from './catalogue/overlays.ts';
+import { PRODUCTS } from './catalogue/products.ts';
+
+export interface UrlState {
+  level?: string;
+  overlay?: string;
+  product?: string;
+  /** Forecast time, ms, whole hours UTC. */
+  date?: number;
+  lat?: number;
+  lon?: number;
+  zoom?: number;
+  /** m: picker location code (5+ alphanumerics). */
+  pickerCode?: string;
+  /** i: isolines type (2+ lowercase alphanumerics). */
+  isolines?: string;
+  /** p: poi set (3+ characters). */
+  pois?: string;
+  /** d:picker — the picker is open. */
+  pickerOpen?: boolean;
+  launchedBy?: string;
+}
+
+export interface ParsedSearch {
+  state: UrlState;
+  /** key=value pairs kept (utm_ ones stripped), in order. */
+  params: [string, string][];
+}
+
+export interface UrlVocabulary {
+  overlays: readonly string[];
+  products: readonly string[];
+  levels: readonly string[];
+}
+
+export const DEFAULT_VOCABULARY: UrlVocabulary = {
+  overlays: OVERLAY_IDENTS,
+  products: Object.keys(PRODUCTS),
+  levels: LEVEL_IDENTS,
+};
+
+// SPEC §9: coordinates shown with 3 decimals; bounds lat ±90, lon ±720.
+export const COORD_DECIMALS = 3;
+export const MAX_LAT = 90;
+export const MAX_LON = 720;
+/** SPEC §2: parts of this many characters or fewer without key=value are ignored. */
+const MIN_LIST_LENGTH = 9;
+
+const COORD = /^-?\d+\.\d+$/;
+const ZOOM = /^\d{1,2}$/;
+const DATE = /^(\d{4})-?(\d{2})-?(\d{2})-?(\d{2})$/;
+const PICKER_CODE = /^[A-Za-z0-9]{5,}$/;
+const ISOLINES_CODE = /^[a-z0-9]{2,}$/;
+const POI_CODE = /^[A-Za-z0-9]{3,}$/;
+const LAUNCHED_BY = /^[A-Za-z0-9_-]{1,40}$/;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+export function parseDate(token: string): number | undefined {
+  const m = DATE.exec(token);
+  if (!m) return undefined;
+  const [y, mo, d, h] = m.slice(1).map(Number);
+  const ms = Date.UTC(y, mo - 1, d, h);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || back.getUTCHours() !== h) return undefined;
+  return ms;
+}
+
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}-${p(d.getUTCHours())}`;
+}
+
+function parseList(list: string, vocab: UrlVocabulary, state: UrlState): void {
+  const coords: number[] = [];
+  for (const raw of list.split(',')) {
+    const token = raw.trim();
+    if (!token) continue;
+    const colon = token.indexOf(':');
+    if (colon > 0) {
+      const key = token.slice(0, colon);
+      const value = token.slice(colon + 1);
+      if (key === 'm' && PICKER_CODE.test(value)) state.pickerCode = value;
+      else if (key === 'i' && ISOLINES_CODE.test(value)) state.isolines = value;
+      else if (key === 'p' && POI_CODE.test(value)) state.pois = value;
+      else if (key === 'd' && value === 'picker') state.pickerOpen = true;
+      else if (key === 'launchedBy' && LAUNCHED_BY.test(value)) state.launchedBy = value;
+      continue;
+    }
+    if (COORD.test(token)) {
+      coords.push(Number(token));
+    } else if (ZOOM.test(token) && coords.length === 2 && state.zoom === undefined) {
+      state.zoom = Number(token);
+    } else if (DATE.test(token)) {
+      const date = parseDate(token);
+      if (date !== undefined) state.date = date;
+    } else if (vocab.levels.includes(token)) {
+      state.level = token;
+    } else if (vocab.overlays.includes(token)) {
+      state.overlay = token;
+    } else if (vocab.products.includes(token)) {
+      state.product = token;
+    }
+  }
+  if (coords.length >= 2) {
+    const [lat, lon] = coords;
+    if (Math.abs(lat) <= MAX_LAT && Math.abs(lon) <= MAX_LON) {
+      state.lat = lat;
+      state.lon = lon;
+    } else {
+      delete state.zoom;
+    }
+  } else {
+    delete state.zoom;
+  }
+}
+
+/** Reads a location.search string (with or without '?'). Never throws. */
+export function parseSearch(search: string, vocab: UrlVocabulary = DEFAULT_VOCABULARY): ParsedSearch {
+  const state: UrlState = {};
+  const params: [string, string][] = [];
+  const text = typeof search === 'string' ? search.replace(/^\?/, '') : '';
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    if (eq > 0) {
+      const key = safeDecode(part.slice(0, eq));
+      if (!key.toLowerCase().startsWith('utm_')) params.push([key, safeDecode(part.slice(eq + 1))]);
+      continue;
+    }
+    const decoded = safeDecode(part);
+    if (decoded.length < MIN_LIST_LENGTH) continue;
+    parseList(decoded, vocab, state);
+  }
+  return { state, params };
+}
+
+export interface FormatDefaults {
+  overlay?: string;
+  product?: string;
+  level?: string;
+}
+
+/** Writes the search part, '?' included, or '' when there is nothing to write. */
+export function formatSearch(state: UrlState, params: [string, string][] = [], defaults: FormatDefaults = {}): string {
+  const items: string[] = [];
+  if (state.level && state.level !== (defaults.level ?? DEFAULT_LEVEL)) items.push(state.level);
+  if (state.overlay && state.overlay !== (defaults.overlay ?? DEFAULT_OVERLAY)) items.push(state.overlay);
+  if (state.product && state.product !== defaults.product) items.push(state.product);
+  if (state.date !== undefined && Number.isFinite(state.date)) items.push(formatDate(state.date));
+  if (state.lat !== undefined && state.lon !== undefined && Number.isFinite(state.lat) && Number.isFinite(state.lon)) {
+    items.push(state.lat.toFixed(COORD_DECIMALS), state.lon.toFixed(COORD_DECIMALS));
+    if (state.zoom !== undefined && Number.isFinite(state.zoom)) items.push(String(Math.round(state.zoom)));
+  }
+  if (state.pickerCode) items.push(`m:${state.pickerCode}`);
+  if (state.isolines) items.push(`i:${state.isolines}`);
+  if (state.pois) items.push(`p:${state.pois}`);
+  if (state.pickerOpen) items.push('d:picker');
+  if (state.launchedBy) items.push(`launchedBy:${state.launchedBy}`);
+  const parts: string[] = [];
+  if (items.length) parts.push(items.join(','));
+  for (const [k, v] of params) {
+    if (!k.toLowerCase().startsWith('utm_')) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('./ui', import.meta.url));
+
+export default defineConfig({
+  root,
+  publicDir: fileURLToPath(new URL('./public', import.meta.url)),
+  plugins: [react()],
+  // The render worker is an ES module worker (DESIGN: workers/), so it can import the WASM loader.
+  worker: { format: 'es' },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    // Never inline .wasm as base64: the worker streams and compiles it (TOOLCHAIN.md).
+    assetsInlineLimit: (file) => (file.endsWith('.wasm') ? false : undefined),
+    sourcemap: true,
+  },
+  server: { port: 5173, fs: { allow: ['..'] } },
+  test: {
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    include: ['{common,engine,workers,ui,server,bench}/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    testTimeout: 30_000,
+    pool: 'threads',
+  },
+});
