@@ -153,6 +153,11 @@ export function parseSearch(search: string, vocab: UrlVocabulary = DEFAULT_VOCAB
   return { state, params };
 }
 
+/** encodeURIComponent that cannot throw: lone surrogates become U+FFFD. */
+function safeEncode(text: string): string {
+  return encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+}
+
 export interface FormatDefaults {
   overlay?: string;
   product?: string;
@@ -178,7 +183,7 @@ export function formatSearch(state: UrlState, params: [string, string][] = [], d
   const parts: string[] = [];
   if (items.length) parts.push(items.join(','));
   for (const [k, v] of params) {
-    if (!k.toLowerCase().startsWith('utm_')) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+    if (!k.toLowerCase().startsWith('utm_')) parts.push(`${safeEncode(k)}=${safeEncode(v)}`);
   }
   return parts.length ? `?${parts.join('&')}` : '';
 }

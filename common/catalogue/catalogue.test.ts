@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PRODUCTS, RENDER_LAYERS, buildColorRamp, colorAt, colorLayerOf,
+  dataZoomFor, parseColor, particleLayerOf, validateStops,
+} from './index.ts';
+
+describe('catalogue', () => {
+  it('has the first slice of overlays with their render layers, scales and metrics', () => {
+    expect(OVERLAYS.map((o) => o.ident)).toEqual(['wind', 'gust', 'temp', 'pressure', 'rain', 'clouds']);
+    expect(DEFAULT_OVERLAY).toBe('wind');
+    for (const overlay of OVERLAYS) {
+      const color = colorLayerOf(overlay);
+      expect(color.renderer).toBe('tiles');
+      expect(color.metric.units.length).toBeGreaterThan(0);
+      expect(color.colorScale.stops.length).toBeGreaterThan(1);
+      for (const l of overlay.layers) expect(RENDER_LAYERS[l], l).toBeDefined();
+    }
+    expect(particleLayerOf(OVERLAYS[0])?.file).toBe('wind');
+    expect(RENDER_LAYERS.wind).toMatchObject({ channels: 2, vector: true });
+  });
+
+  it('lists the levels of SPEC §3 in order', () => {
+    expect(LEVELS.map((l) => l.ident)).toEqual(['surface', '975h', '950h', '925h', '900h', '850h', '800h', '700h', '600h', '500h', '400h', '300h', '250h', '200h', '150h', '10h', '100m']);
+  });
+
+  it('products carry the SPEC §9 constants', () => {
+    expect(PRODUCTS.gfs.forecastSize).toBe(360);
+    expect(PRODUCTS.icon.forecastSize).toBe(168);
+    expect(PRODUCTS.iconEu.forecastSize).toBe(120);
+    expect(PRODUCTS.ecmwf).toMatchObject({ forecastSize: 240, maxTileZoom: { free: 3, premium: 4 }, interval: 720, premiumInterval: 360 });
+    expect(PRODUCTS.demo.demo).toBe(true);
+  });
+
+  it('maps map zoom to data zoom by quality, Premium one step finer, capped by the product', () => {
+    const p = PRODUCTS.ecmwf;
+    expect(dataZoomFor(p, 3)).toBe(0);
+    expect(dataZoomFor(p, 4.9)).toBe(1);
+    expect(dataZoomFor(p, 5, true)).toBe(3);
+    expect(dataZoomFor(p, 16)).toBe(3);
+    expect(dataZoomFor(p, 16, true)).toBe(4);
+    expect(dataZoomFor(PRODUCTS.demo, 12)).toBe(1);
+  });
+});
+
+describe('colour scales (SPEC §3, §5)', () => {
+  it('builds ramps of the requested steps with the end colours at the ends', () => {
+    const scale = COLOR_SCALES.temp;
+    const ramp = buildColorRamp(scale, 4);
+    expect(ramp.length).toBe(16);
+    expect([...ramp.slice(0, 4)]).toEqual([...scale.stops[0][1]]);
+    expect([...ramp.slice(12, 16)]).toEqual([...scale.stops[scale.stops.length - 1][1]]);
+    expect(() => buildColorRamp(scale, 3)).toThrow(ColorScaleError);
+    expect(() => buildColorRamp(scale, 12001)).toThrow(/outside 4..12000/);
+    expect(buildColorRamp(scale, 12000).length).toBe(48000);
+  });
+
+  it('interpolates between stops and clamps outside', () => {
+    const s = { ident: 't', steps: 256, stops: validateStops([[0, [0, 0, 0, 0]], [10, [100, 200, 50, 255]]]) };
+    expect(colorAt(s, 5)).toEqual([50, 100, 25, 127.5]);
+    expect(colorAt(s, -5)).toEqual([0, 0, 0, 0]);
+    expect(colorAt(s, 50)).toEqual([100, 200, 50, 255]);
+    expect(colorAt({ ...s, qualitative: true }, 5)).toEqual([0, 0, 0, 0]);
+  });
+
+  it.each([
+    ['not a list', 'abc'],
+    ['one stop', [[1, [0, 0, 0, 0]]]],
+    ['three-number colour', [[0, [0, 0, 0]], [1, [0, 0, 0, 1]]]],
+    ['string value', [['0', [0, 0, 0, 0]], [1, [0, 0, 0, 1]]]],
+    ['descending', [[5, [0, 0, 0, 0]], [1, [0, 0, 0, 1]]]],
+  ])('rejects a custom gradient that is %s', (_, stops) => {
+    expect(() => validateStops(stops)).toThrow(ColorScaleError);
+  });
+
+  it('parses rgb() and rgba() colour texts only', () => {
+    expect(parseColor('rgb(1, 2, 3)')).toEqual([1, 2, 3, 255]);
+    expect(parseColor('rgba(10,20,30,0.5)')).toEqual([10, 20, 30, 128]);
+    expect(() => parseColor('#ff0000')).toThrow(/not rgb/);
+    expect(() => parseColor('rgb(300, 0, 0)')).toThrow(/out of range/);
+  });
+});

@@ -1,0 +1,611 @@
+/**
+ * The typed wrapper around the engine's WASM module (engine/assembly). Runs in Node and in a
+ * browser Worker: no DOM, no Node APIs. The module only computes; this class owns its linear
+ * memory, lays out every region and validates every input before a kernel sees it.
+ *
+ *   linear memory, little-endian (regions: engine/assembly/index.ts; their insides: tile.ts,
+ *   field.ts, particles.ts)
+ *
+ *   0 ... heapBase | tile input | texels | sample | allocations ............... | top | unused
+ *                  '---------- fixed at create ---'  blocks, field, particles:
+ *                                                   first-fit from a free list,
+ *                                                   memory.grow when none fits
+ *
+ * - A decoded tile holds one block per channel: f32[65536] (256 KiB), the largest tile
+ *   (TILE_NODES x TILE_NODES, common/tiling.ts). Larger tiles are refused.
+ * - Texels (u8[w*h*4]) of the last decoded tile live in one scratch: read them with texels(handle)
+ *   right after decodeTile; the next decodeTile overwrites them.
+ * - Every Float32Array / Float64Array / Int32Array / Uint8Array this class returns is a view into
+ *   linear memory. memory.grow detaches the old buffer, so a view is only good until the next call
+ *   that may allocate (decodeTile, blendTiles, setFieldGrid, initParticles): ask again each time.
+ */
+
+import {
+  DataTileError, MAX_CHANNELS, readTileHeader, tileByteLength, type TileHeader,
+} from '../common/tile.ts';
+import { TILE_NODES } from '../common/tiling.ts';
+import { PARTICLE_CAP } from '../common/map.ts';
+
+export type Kernel = 'simd' | 'scalar';
+
+/** f32 values per channel block: one channel of the largest tile. */
+export const BLOCK_FLOATS = TILE_NODES * TILE_NODES;
+export const BLOCK_BYTES = BLOCK_FLOATS * 4;
+/** Bytes of one texel (RGBA8) per node. */
+export const TEXEL_BYTES = 4;
+
+const PAGE_BYTES = 65536;
+const ALIGN = 16;
+/** The decoder reads whole 8-node vectors and may read up to 14 bytes past a tile's q data. */
+const TILE_INPUT_SLACK = 16;
+const TILE_INPUT_BYTES = tileByteLength(MAX_CHANNELS, TILE_NODES, TILE_NODES) + TILE_INPUT_SLACK;
+const SAMPLE_BYTES = 16;
+/** Field descriptor (engine/assembly/field.ts): 6 f64, 2 i32, 2 pointers. */
+const FIELD_DESCRIPTOR_BYTES = 64;
+const FIELD_NODE_BYTES = 8;
+/** Largest field we agree to allocate: 16 Mi nodes (128 MiB), far above a 0.25° global grid. */
+const MAX_FIELD_NODES = 1 << 24;
+/** Particle slot bytes (particles.ts): f64 lon + f64 lat + i32 age + f32[4] vertex. */
+const PARTICLE_SLOT_BYTES = 36;
+const DEG = Math.PI / 180;
+
+/** The raw exports of engine/assembly/index.ts (bindings: raw; pointers are byte offsets). */
+interface EngineExports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  decodeTile(src: number, dst0: number, dst1: number, dst2: number, texels: number): void;
+  blend(a: number, b: number, t: number, out: number, n: number): void;
+  fieldWriteTile(
+    field: number, a0: number, a1: number, b0: number, b1: number, t: number,
+    tileWidth: number, tileHeight: number, x: number, y: number,
+  ): void;
+  fieldFinish(field: number): void;
+  fieldSample(field: number, lon: number, lat: number, out: number): void;
+  particlesInit(
+    particles: number, count: number, seed: number, maxAge: number,
+    centerLon: number, west: number, east: number, yTop: number, yBottom: number,
+  ): void;
+  particlesStepSimd(
+    particles: number, count: number, field: number,
+    centerLon: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
+    speed: number, maxAge: number,
+  ): void;
+  particlesStepScalar(
+    particles: number, count: number, field: number,
+    centerLon: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
+    speed: number, maxAge: number,
+  ): void;
+}
+
+/** A decoded tile whose channels live in WASM memory until releaseTile. */
+export interface DecodedTileHandle {
+  readonly header: TileHeader;
+  /** True once released: channel() then throws. */
+  readonly released: boolean;
+  /**
+   * Channel c: width * height f32, row-major, row 0 north, NaN = no data. A fresh view each call
+   * (memory may have grown since the last one).
+   */
+  channel(c: number): Float32Array;
+}
+
+/**
+ * A regular lon/lat grid for the particle field. Node (i, j) lies at lon0 + i * dlon,
+ * lat0 - j * dlat. With `wrap` the grid spans the globe in longitude: nx * dlon = 360, and the
+ * engine stores one more column (a copy of column 0, see finishField).
+ */
+export interface FieldGrid {
+  lon0: number;
+  lat0: number;
+  dlon: number;
+  dlat: number;
+  nx: number;
+  ny: number;
+  wrap: boolean;
+}
+
+export interface FieldTileParams {
+  /** The earlier forecast step and the later one (may be the same handle); u, v channels. */
+  a: DecodedTileHandle;
+  b: DecodedTileHandle;
+  /** Blend weight of b, 0..1. */
+  t: number;
+  /** Field column and row where the tile's node (0, 0) lands; the tile is clipped to the field. */
+  x: number;
+  y: number;
+}
+
+/**
+ * The visible map: centerLon (any value) and the longitude bounds west < east in the same frame
+ * (they may pass ±180); latitude bounds; the normalised Web Mercator y of the top and bottom
+ * edges, y = 0.5 - ln((1 + sin φ) / (1 - sin φ)) / (4π) (common/map.ts mercY).
+ */
+export interface ParticleView {
+  centerLon: number;
+  west: number;
+  east: number;
+  north: number;
+  south: number;
+  yTop: number;
+  yBottom: number;
+}
+
+export interface InitParticlesParams extends ParticleView {
+  /** 0 .. PARTICLE_CAP (SPEC §9). */
+  count: number;
+  /** xorshift32 seed; 0 selects a fixed non-zero seed. */
+  seed: number;
+  /** Steps a particle lives; initial ages are spread over [0, maxAge). */
+  maxAge: number;
+}
+
+export interface StepParticlesParams extends ParticleView {
+  /** Degrees per (m/s) per step: pixels per step per (m/s) * 360 / world size in pixels. */
+  speed: number;
+  maxAge: number;
+  kernel: Kernel;
+}
+
+/** Views of the particle state (SoA), for tests and the /debug readout. */
+export interface ParticlePositions {
+  /** Degrees, [-180, 180). */
+  lon: Float64Array;
+  lat: Float64Array;
+  /** Steps since (re)spawn. */
+  age: Int32Array;
+}
+
+function alignUp(n: number): number {
+  return Math.ceil(n / ALIGN) * ALIGN;
+}
+
+/**
+ * First-fit allocator over linear memory above the module's heap base. Free ranges are kept
+ * sorted and coalesced, so the fixed-size channel blocks that tiles churn through are reused in
+ * place, and a field or particle region of any size fits where one was freed. Memory grows only
+ * when no free range fits.
+ */
+export class LinearAllocator {
+  /** Free ranges [start, end), sorted by start, never touching each other or `top`. */
+  private readonly freeRanges: { start: number; end: number }[] = [];
+  private readonly sizes = new Map<number, number>();
+  private top: number;
+
+  constructor(private readonly memory: WebAssembly.Memory, base: number) {
+    this.top = alignUp(base);
+  }
+
+  /** Returns a 16-byte aligned pointer to `bytes` bytes (contents unspecified). */
+  alloc(bytes: number): number {
+    if (!Number.isInteger(bytes) || bytes <= 0) throw new RangeError(`Cannot allocate ${bytes} bytes`);
+    const size = alignUp(bytes);
+    for (let i = 0; i < this.freeRanges.length; i++) {
+      const range = this.freeRanges[i];
+      if (range.end - range.start < size) continue;
+      const ptr = range.start;
+      range.start += size;
+      if (range.start === range.end) this.freeRanges.splice(i, 1);
+      this.sizes.set(ptr, size);
+      return ptr;
+    }
+    const ptr = this.top;
+    const end = ptr + size;
+    const capacity = this.memory.buffer.byteLength;
+    if (end > capacity) {
+      const pages = Math.ceil((end - capacity) / PAGE_BYTES);
+      try {
+        this.memory.grow(pages);
+      } catch (cause) {
+        throw new RangeError(`Engine memory cannot grow by ${pages} pages to hold ${end} bytes`, { cause });
+      }
+    }
+    this.top = end;
+    this.sizes.set(ptr, size);
+    return ptr;
+  }
+
+  release(ptr: number): void {
+    const size = this.sizes.get(ptr);
+    if (size === undefined) throw new Error(`Engine memory at ${ptr} is not allocated`);
+    this.sizes.delete(ptr);
+    let start = ptr;
+    let end = ptr + size;
+    let i = 0;
+    while (i < this.freeRanges.length && this.freeRanges[i].start < start) i++;
+    const before = this.freeRanges[i - 1];
+    const after = this.freeRanges[i];
+    if (after && after.start === end) {
+      end = after.end;
+      this.freeRanges.splice(i, 1);
+    }
+    if (before && before.end === start) {
+      start = before.start;
+      this.freeRanges.splice(i - 1, 1);
+      i--;
+    }
+    if (end === this.top) this.top = start;
+    else this.freeRanges.splice(i, 0, { start, end });
+  }
+
+  /** Bytes handed out and not yet released (rounded up to the alignment). */
+  get liveBytes(): number {
+    let total = 0;
+    for (const size of this.sizes.values()) total += size;
+    return total;
+  }
+
+  /** End of the highest allocation: memory above it is untouched. */
+  get highWater(): number {
+    return this.top;
+  }
+}
+
+class TileHandle implements DecodedTileHandle {
+  released = false;
+
+  constructor(
+    /** The engine's memory: it also tells which engine the handle belongs to. */
+    readonly memory: WebAssembly.Memory,
+    readonly header: TileHeader,
+    /** One channel block pointer per channel. */
+    readonly blocks: number[],
+  ) {}
+
+  channel(c: number): Float32Array {
+    if (this.released) throw new Error('Decoded tile was released');
+    if (!Number.isInteger(c) || c < 0 || c >= this.blocks.length) {
+      throw new RangeError(`Tile has ${this.blocks.length} channels, no channel ${c}`);
+    }
+    return new Float32Array(this.memory.buffer, this.blocks[c], this.header.width * this.header.height);
+  }
+}
+
+/** Byte offsets of the particle arrays in a region of `capacity` slots (particles.ts). */
+function particleLayout(capacity: number): { lon: number; lat: number; age: number; vertex: number } {
+  return { lon: 0, lat: capacity * 8, age: capacity * 16, vertex: capacity * 20 };
+}
+
+interface FieldState {
+  grid: FieldGrid;
+  /** Pointer to the descriptor; the nodes and row cosines follow it in the same allocation. */
+  ptr: number;
+  nodes: number;
+  stride: number;
+}
+
+interface ParticleState {
+  ptr: number;
+  count: number;
+  capacity: number;
+}
+
+/** True where this runtime validates WASM SIMD (v128); the engine module needs it. */
+export function simdSupported(): boolean {
+  // (module (func (result v128) v128.const i32x4 0 0 0 0))
+  const probe = new Uint8Array([
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 22, 1, 20, 0,
+    253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11,
+  ]);
+  return WebAssembly.validate(probe);
+}
+
+export class Engine {
+  /** Whether the SIMD particle kernel is available: always, since the module uses v128 throughout. */
+  readonly simd = true;
+  private readonly exports: EngineExports;
+  private readonly memory: WebAssembly.Memory;
+  private readonly allocator: LinearAllocator;
+  private readonly tileInput: number;
+  private readonly texelScratch: number;
+  private readonly sampleScratch: number;
+  private lastDecoded: TileHandle | null = null;
+  private liveTiles = 0;
+  private field: FieldState | null = null;
+  private particles: ParticleState | null = null;
+
+  /** Compiles nothing: give it the module from WebAssembly.compile / compileStreaming. */
+  static async create(module: WebAssembly.Module): Promise<Engine> {
+    const instance = await WebAssembly.instantiate(module, {
+      env: {
+        abort(_message: number, _file: number, line: number, column: number): never {
+          throw new Error(`Engine WASM aborted at line ${line}:${column}`);
+        },
+      },
+    });
+    return new Engine(instance.exports as unknown as EngineExports);
+  }
+
+  private constructor(exports: EngineExports) {
+    this.exports = exports;
+    this.memory = exports.memory;
+    this.allocator = new LinearAllocator(this.memory, exports.heapBase());
+    this.tileInput = this.allocator.alloc(TILE_INPUT_BYTES);
+    this.texelScratch = this.allocator.alloc(BLOCK_FLOATS * TEXEL_BYTES);
+    this.sampleScratch = this.allocator.alloc(SAMPLE_BYTES);
+  }
+
+  /** Current size of linear memory in bytes. */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Memory state for the /debug readout and for leak tests. */
+  stats(): { memoryBytes: number; liveBytes: number; highWater: number; tiles: number } {
+    return {
+      memoryBytes: this.memoryBytes,
+      liveBytes: this.allocator.liveBytes,
+      highWater: this.allocator.highWater,
+      tiles: this.liveTiles,
+    };
+  }
+
+  // ---- tiles ----
+
+  /**
+   * Validates the tile header (readTileHeader: DataTileError on bad magic, version, size...),
+   * then decodes every channel into its own block and the texels into the texel scratch.
+   */
+  decodeTile(bytes: Uint8Array): DecodedTileHandle {
+    const header = readTileHeader(bytes);
+    if (header.width > TILE_NODES || header.height > TILE_NODES) {
+      throw new DataTileError(
+        `Data tile grid ${header.width}x${header.height} exceeds the engine's ${TILE_NODES}x${TILE_NODES} block`,
+      );
+    }
+    const blocks: number[] = [];
+    try {
+      for (let c = 0; c < header.channels; c++) blocks.push(this.allocator.alloc(BLOCK_BYTES));
+    } catch (error) {
+      for (const block of blocks) this.allocator.release(block);
+      throw error;
+    }
+    new Uint8Array(this.memory.buffer).set(bytes, this.tileInput);
+    this.exports.decodeTile(this.tileInput, blocks[0], blocks[1] ?? 0, blocks[2] ?? 0, this.texelScratch);
+    const handle = new TileHandle(this.memory, header, blocks);
+    this.lastDecoded = handle;
+    this.liveTiles++;
+    return handle;
+  }
+
+  /**
+   * Texels of the most recently decoded tile: width * height * 4 bytes, per node
+   * (q0 >> 8, q0 & 255, q1 >> 8, q1 & 255) with the un-predicted q of channels 0 and 1 (channel 1
+   * bytes are 0 in a one-channel tile). Valid until the next decodeTile; asking for an older
+   * tile's texels throws.
+   */
+  texels(handle: DecodedTileHandle): Uint8Array {
+    const tile = this.ownTile(handle);
+    if (tile !== this.lastDecoded) {
+      throw new Error('Texels are kept for the most recently decoded tile only: read them right after decodeTile');
+    }
+    return new Uint8Array(this.memory.buffer, this.texelScratch, tile.header.width * tile.header.height * TEXEL_BYTES);
+  }
+
+  /** Frees the tile's blocks; the handle (and views of it) must not be used afterwards. */
+  releaseTile(handle: DecodedTileHandle): void {
+    const tile = this.ownTile(handle);
+    for (const block of tile.blocks) this.allocator.release(block);
+    tile.released = true;
+    this.liveTiles--;
+    if (tile === this.lastDecoded) this.lastDecoded = null;
+  }
+
+  /**
+   * A new tile with every channel blended in f32 as a * (1 - t) + b * t (the SIMD `blend`
+   * kernel): t = 0 gives a exactly, t = 1 gives b. a and b must have the same grid and channels.
+   * Texels are not produced. Release the result like a decoded tile.
+   */
+  blendTiles({ a, b, t }: { a: DecodedTileHandle; b: DecodedTileHandle; t: number }): DecodedTileHandle {
+    const ta = this.ownTile(a);
+    const tb = this.ownTile(b);
+    assertSameGrid(ta.header, tb.header);
+    if (ta.header.channels !== tb.header.channels) {
+      throw new Error(`Cannot blend tiles with ${ta.header.channels} and ${tb.header.channels} channels`);
+    }
+    assertWeight(t);
+    const n = ta.header.width * ta.header.height;
+    const blocks: number[] = [];
+    try {
+      for (let c = 0; c < ta.header.channels; c++) blocks.push(this.allocator.alloc(BLOCK_BYTES));
+    } catch (error) {
+      for (const block of blocks) this.allocator.release(block);
+      throw error;
+    }
+    for (let c = 0; c < blocks.length; c++) this.exports.blend(ta.blocks[c], tb.blocks[c], t, blocks[c], n);
+    this.liveTiles++;
+    return new TileHandle(this.memory, { ...ta.header, offsets: [...ta.header.offsets], scales: [...ta.header.scales] }, blocks);
+  }
+
+  private ownTile(handle: DecodedTileHandle): TileHandle {
+    if (!(handle instanceof TileHandle) || handle.memory !== this.memory) {
+      throw new Error('Not a tile handle of this engine');
+    }
+    if (handle.released) throw new Error('Decoded tile was released');
+    return handle;
+  }
+
+  // ---- particle field ----
+
+  /** (Re)allocates the field for `grid`, every node NaN until tiles are written. */
+  setFieldGrid(grid: FieldGrid): void {
+    const { lon0, lat0, dlon, dlat, nx, ny, wrap } = grid;
+    if (![lon0, lat0, dlon, dlat].every(Number.isFinite) || !(dlon > 0) || !(dlat > 0)) {
+      throw new RangeError(`Field grid needs finite lon0, lat0 and positive dlon, dlat: ${JSON.stringify(grid)}`);
+    }
+    if (!Number.isInteger(nx) || !Number.isInteger(ny) || nx < 2 || ny < 2) {
+      throw new RangeError(`Field grid ${nx}x${ny} must be whole numbers of at least 2x2 nodes`);
+    }
+    if (lat0 > 90 + 1e-9 || lat0 - (ny - 1) * dlat < -90 - 1e-9) {
+      throw new RangeError(`Field grid rows ${lat0}..${lat0 - (ny - 1) * dlat} leave -90..90`);
+    }
+    if (wrap && Math.abs(nx * dlon - 360) > 1e-9 * 360) {
+      throw new RangeError(`A global (wrap) field needs nx * dlon = 360, not ${nx} * ${dlon} = ${nx * dlon}`);
+    }
+    const stride = wrap ? nx + 1 : nx;
+    if (stride * ny > MAX_FIELD_NODES) {
+      throw new RangeError(`Field grid ${stride}x${ny} exceeds ${MAX_FIELD_NODES} nodes`);
+    }
+    const nodeBytes = stride * ny * FIELD_NODE_BYTES;
+    const ptr = this.allocator.alloc(FIELD_DESCRIPTOR_BYTES + nodeBytes + ny * 4);
+    if (this.field) this.allocator.release(this.field.ptr);
+    const nodes = ptr + FIELD_DESCRIPTOR_BYTES;
+    const rowCos = nodes + nodeBytes;
+    const descriptor = new DataView(this.memory.buffer, ptr, FIELD_DESCRIPTOR_BYTES);
+    descriptor.setFloat64(0, lon0, true);
+    descriptor.setFloat64(8, lat0, true);
+    descriptor.setFloat64(16, 1 / dlon, true);
+    descriptor.setFloat64(24, 1 / dlat, true);
+    descriptor.setFloat64(32, wrap ? nx : 0, true);
+    descriptor.setFloat64(40, wrap ? 1 / nx : 0, true);
+    descriptor.setInt32(48, stride, true);
+    descriptor.setInt32(52, ny, true);
+    descriptor.setUint32(56, nodes, true);
+    descriptor.setUint32(60, rowCos, true);
+    new Float32Array(this.memory.buffer, nodes, stride * ny * 2).fill(NaN);
+    const cosines = new Float32Array(this.memory.buffer, rowCos, ny);
+    for (let j = 0; j < ny; j++) cosines[j] = Math.cos((lat0 - j * dlat) * DEG);
+    this.field = { grid: { ...grid }, ptr, nodes, stride };
+  }
+
+  /** The current field grid, or null before setFieldGrid. */
+  get fieldGrid(): FieldGrid | null {
+    return this.field ? { ...this.field.grid } : null;
+  }
+
+  /**
+   * Blends tile a and b (2 channels u, v, same grid and node spacing as the field) at t and
+   * writes [u, v * cos φ] into the field with the tile's node (0, 0) at column x, row y, clipped.
+   */
+  writeFieldTile({ a, b, t, x, y }: FieldTileParams): void {
+    const field = this.requireField();
+    const ta = this.ownTile(a);
+    const tb = this.ownTile(b);
+    assertSameGrid(ta.header, tb.header);
+    for (const tile of [ta, tb]) {
+      if (tile.header.channels !== 2) {
+        throw new Error(`Field tiles hold 2 channels (u, v), this one has ${tile.header.channels}`);
+      }
+    }
+    assertWeight(t);
+    if (!Number.isInteger(x) || !Number.isInteger(y)) throw new RangeError(`Tile position ${x}, ${y} must be whole nodes`);
+    const { width, height, west, east, north, south } = ta.header;
+    const tileDlon = (east - west) / (width - 1);
+    const tileDlat = (north - south) / (height - 1);
+    const { dlon, dlat } = field.grid;
+    if (Math.abs(tileDlon - dlon) > 1e-6 * dlon || Math.abs(tileDlat - dlat) > 1e-6 * dlat) {
+      throw new Error(`Tile node spacing ${tileDlon}° x ${tileDlat}° differs from the field's ${dlon}° x ${dlat}°`);
+    }
+    this.exports.fieldWriteTile(field.ptr, ta.blocks[0], ta.blocks[1], tb.blocks[0], tb.blocks[1], t, width, height, x, y);
+  }
+
+  /** Copies column 0 into the wrap column of a global field; call after the last writeFieldTile. */
+  finishField(): void {
+    this.exports.fieldFinish(this.requireField().ptr);
+  }
+
+  /** Bilinear [U, V] at a point (U = u, V = v cos φ); NaN outside the grid or next to a NaN node. */
+  sampleField({ lon, lat }: { lon: number; lat: number }): [number, number] {
+    this.exports.fieldSample(this.requireField().ptr, lon, lat, this.sampleScratch);
+    const out = new Float64Array(this.memory.buffer, this.sampleScratch, 2);
+    return [out[0], out[1]];
+  }
+
+  /** The field's nodes: [U, V] f32 pairs, `stride` nodes per row (nx, + 1 when global), row 0 north. */
+  fieldNodes(): { nodes: Float32Array; stride: number } {
+    const field = this.requireField();
+    return { nodes: new Float32Array(this.memory.buffer, field.nodes, field.stride * field.grid.ny * 2), stride: field.stride };
+  }
+
+  private requireField(): FieldState {
+    if (!this.field) throw new Error('No particle field: call setFieldGrid first');
+    return this.field;
+  }
+
+  // ---- particles ----
+
+  /** (Re)creates `count` particles spread over the view with ages in [0, maxAge). */
+  initParticles(params: InitParticlesParams): void {
+    const { count, seed, maxAge } = params;
+    if (!Number.isInteger(count) || count < 0 || count > PARTICLE_CAP) {
+      throw new RangeError(`Particle count ${count} must be a whole number from 0 to ${PARTICLE_CAP}`);
+    }
+    if (!Number.isInteger(seed)) throw new RangeError(`Particle seed ${seed} must be an integer`);
+    assertMaxAge(maxAge);
+    assertView(params);
+    const capacity = Math.max(4, Math.ceil(count / 4) * 4);
+    if (!this.particles || this.particles.capacity !== capacity) {
+      const ptr = this.allocator.alloc(capacity * PARTICLE_SLOT_BYTES);
+      if (this.particles) this.allocator.release(this.particles.ptr);
+      this.particles = { ptr, count, capacity };
+    }
+    this.particles.count = count;
+    const { centerLon, west, east, yTop, yBottom } = params;
+    this.exports.particlesInit(this.particles.ptr, count, seed >>> 0, maxAge, centerLon, west, east, yTop, yBottom);
+  }
+
+  /** One RK2 step of every particle; respawns those that age out, leave the view or hit no data. */
+  stepParticles(params: StepParticlesParams): void {
+    const field = this.requireField();
+    const particles = this.requireParticles();
+    const { centerLon, west, east, north, south, yTop, yBottom, speed, maxAge, kernel } = params;
+    if (!Number.isFinite(speed)) throw new RangeError(`Particle speed ${speed} must be finite`);
+    assertMaxAge(maxAge);
+    assertView(params);
+    const step = kernel === 'simd' ? this.exports.particlesStepSimd
+      : kernel === 'scalar' ? this.exports.particlesStepScalar
+        : null;
+    if (!step) throw new RangeError(`Unknown particle kernel ${String(kernel)}: 'simd' or 'scalar'`);
+    step(particles.ptr, particles.count, field.ptr, centerLon, west, east, north, south, yTop, yBottom, speed, maxAge);
+  }
+
+  get particleCount(): number {
+    return this.particles?.count ?? 0;
+  }
+
+  /** count * 4 f32: per particle [prevRelLon, prevLat, newRelLon, newLat] (see particles.ts). */
+  vertices(): Float32Array {
+    const p = this.requireParticles();
+    return new Float32Array(this.memory.buffer, p.ptr + particleLayout(p.capacity).vertex, p.count * 4);
+  }
+
+  positions(): ParticlePositions {
+    const p = this.requireParticles();
+    const buffer = this.memory.buffer;
+    const layout = particleLayout(p.capacity);
+    return {
+      lon: new Float64Array(buffer, p.ptr + layout.lon, p.count),
+      lat: new Float64Array(buffer, p.ptr + layout.lat, p.count),
+      age: new Int32Array(buffer, p.ptr + layout.age, p.count),
+    };
+  }
+
+  private requireParticles(): ParticleState {
+    if (!this.particles) throw new Error('No particles: call initParticles first');
+    return this.particles;
+  }
+}
+
+function assertSameGrid(a: TileHeader, b: TileHeader): void {
+  if (a.width !== b.width || a.height !== b.height || a.west !== b.west || a.east !== b.east
+    || a.north !== b.north || a.south !== b.south) {
+    throw new Error('Tiles a and b must cover the same grid');
+  }
+}
+
+function assertWeight(t: number): void {
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`Blend weight t = ${t} must be within 0..1`);
+}
+
+function assertMaxAge(maxAge: number): void {
+  if (!Number.isInteger(maxAge) || maxAge < 1) throw new RangeError(`Particle maxAge ${maxAge} must be a whole number >= 1`);
+}
+
+function assertView(view: ParticleView): void {
+  const { centerLon, west, east, north, south, yTop, yBottom } = view;
+  if (![centerLon, west, east, north, south, yTop, yBottom].every(Number.isFinite)) {
+    throw new RangeError('Particle view bounds must be finite');
+  }
+  if (!(east > west) || !(north > south) || !(yBottom > yTop)) {
+    throw new RangeError(`Particle view needs west < east, south < north, yTop < yBottom: ${JSON.stringify(view)}`);
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Plain-TypeScript twins of the engine's WASM kernels over ordinary typed arrays: the baseline
+ * for tests and benchmarks, and the 'ts' particle kernel of the /debug window. Each function
+ * repeats the WASM arithmetic operation for operation (f32 steps through Math.fround), so results
+ * agree bit for bit; the only exception is the respawn latitude, where V8's Math.atan / Math.sinh
+ * and AssemblyScript's may differ in the last bit.
+ *
+ * Tile floats come from decodeDataTile (common/tile.ts), the format's own reference decoder.
+ * Layouts are those of engine/assembly: field nodes are [U, V] f32 pairs, row-major, row 0 north,
+ * `stride` = nx (+ 1 wrap column when global); particle vertices are [prevRelLon, prevLat,
+ * newRelLon, newLat] per particle.
+ */
+
+import { Predictor, readTileHeader, type DecodedTile } from '../common/tile.ts';
+import type { FieldGrid, InitParticlesParams, StepParticlesParams } from './engine.ts';
+
+const f32 = Math.fround;
+const DEG = Math.PI / 180;
+const DEG_PER_RAD = 180 / Math.PI;
+const DEFAULT_SEED = 0x9e3779b9; // as in particles.ts: seed 0 would stay 0 under xorshift
+const INV_2_32 = 1 / 4294967296;
+
+/**
+ * Texels of a tile (engine.texels): per node (q0 >> 8, q0 & 255, q1 >> 8, q1 & 255) with the
+ * un-predicted q of channels 0 and 1; channel 1 bytes are 0 in a one-channel tile.
+ */
+export function packTexelsReference(bytes: Uint8Array): Uint8Array {
+  const header = readTileHeader(bytes);
+  const { width, height, channels, predictor } = header;
+  const n = width * height;
+  const out = new Uint8Array(n * 4);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let c = 0; c < Math.min(channels, 2); c++) {
+    let p = header.dataOffset + c * n * 2;
+    for (let j = 0; j < height; j++) {
+      let q = 0;
+      for (let i = 0; i < width; i++, p += 2) {
+        const raw = view.getUint16(p, true);
+        q = predictor === Predictor.RowDelta && i > 0 ? (q + raw) & 0xffff : raw;
+        const o = (j * width + i) * 4 + c * 2;
+        out[o] = q >> 8;
+        out[o + 1] = q & 0xff;
+      }
+    }
+  }
+  return out;
+}
+
+/** out[i] = a[i] * (1 - t) + b[i] * t in f32 (the WASM `blend`). */
+export function blendReference(a: Float32Array, b: Float32Array, t: number, out: Float32Array, n = out.length): void {
+  const tf = f32(t);
+  const s = f32(1 - tf);
+  for (let i = 0; i < n; i++) out[i] = f32(f32(a[i] * s) + f32(b[i] * tf));
+}
+
+/** The particle field (engine/assembly/field.ts) in plain arrays. */
+export class ReferenceField {
+  readonly grid: FieldGrid;
+  readonly stride: number;
+  /** [U, V] per node, stride * ny pairs. */
+  readonly nodes: Float32Array;
+  readonly rowCos: Float32Array;
+  private readonly invDlon: number;
+  private readonly invDlat: number;
+  private readonly period: number;
+  private readonly invPeriod: number;
+  /** V of the last sampleU call (one return value, no allocation per sample, as in field.ts). */
+  sampledV = 0;
+
+  constructor(grid: FieldGrid) {
+    this.grid = { ...grid };
+    const { lat0, dlon, dlat, nx, ny, wrap } = grid;
+    this.stride = wrap ? nx + 1 : nx;
+    this.nodes = new Float32Array(this.stride * ny * 2).fill(NaN);
+    this.rowCos = new Float32Array(ny);
+    for (let j = 0; j < ny; j++) this.rowCos[j] = Math.cos((lat0 - j * dlat) * DEG);
+    this.invDlon = 1 / dlon;
+    this.invDlat = 1 / dlat;
+    this.period = wrap ? nx : 0;
+    this.invPeriod = wrap ? 1 / nx : 0;
+  }
+
+  /** Blends two 2-channel tiles (u, v) at t and writes [u, v cos φ] with node (0, 0) at (x, y). */
+  writeTile({ a, b, t, x, y }: { a: DecodedTile; b: DecodedTile; t: number; x: number; y: number }): void {
+    const { width, height } = a.header;
+    const [a0, a1] = a.channels;
+    const [b0, b1] = b.channels;
+    const c0 = Math.max(0, -x);
+    const c1 = Math.min(width, this.stride - x);
+    const r0 = Math.max(0, -y);
+    const r1 = Math.min(height, this.grid.ny - y);
+    const tf = f32(t);
+    const s = f32(1 - tf);
+    for (let r = r0; r < r1; r++) {
+      const cos = this.rowCos[y + r];
+      for (let c = c0; c < c1; c++) {
+        const src = r * width + c;
+        const dst = ((y + r) * this.stride + x + c) * 2;
+        this.nodes[dst] = f32(f32(a0[src] * s) + f32(b0[src] * tf));
+        this.nodes[dst + 1] = f32(f32(f32(a1[src] * s) + f32(b1[src] * tf)) * cos);
+      }
+    }
+  }
+
+  /** Copies column 0 into the wrap column. */
+  finish(): void {
+    if (!this.grid.wrap) return;
+    const last = (this.stride - 1) * 2;
+    for (let j = 0; j < this.grid.ny; j++) {
+      const row = j * this.stride * 2;
+      this.nodes[row + last] = this.nodes[row];
+      this.nodes[row + last + 1] = this.nodes[row + 1];
+    }
+  }
+
+  sample(lon: number, lat: number): [number, number] {
+    const u = this.sampleU(lon, lat);
+    return [u, this.sampledV];
+  }
+
+  /** Bilinear U at a point, V left in sampledV; both NaN outside or next to a NaN node. */
+  sampleU(lon: number, lat: number): number {
+    const { stride, nodes } = this;
+    const rows = this.grid.ny;
+    let gx = (lon - this.grid.lon0) * this.invDlon;
+    gx = gx - this.period * Math.floor(gx * this.invPeriod);
+    const gy = (this.grid.lat0 - lat) * this.invDlat;
+    if (!(gx >= 0 && gx <= stride - 1 && gy >= 0 && gy <= rows - 1)) {
+      this.sampledV = NaN;
+      return NaN;
+    }
+    const i = Math.min(Math.trunc(gx), stride - 2);
+    const j = Math.min(Math.trunc(gy), rows - 2);
+    const wx = f32(gx - i);
+    const wy = f32(gy - j);
+    const p = (j * stride + i) * 2;
+    const q = p + stride * 2;
+    const u00 = nodes[p];
+    const v00 = nodes[p + 1];
+    const u10 = nodes[p + 2];
+    const v10 = nodes[p + 3];
+    const u01 = nodes[q];
+    const v01 = nodes[q + 1];
+    const u11 = nodes[q + 2];
+    const v11 = nodes[q + 3];
+    const uw = f32(u00 + f32(wy * f32(u01 - u00)));
+    const ue = f32(u10 + f32(wy * f32(u11 - u10)));
+    const vw = f32(v00 + f32(wy * f32(v01 - v00)));
+    const ve = f32(v10 + f32(wy * f32(v11 - v10)));
+    this.sampledV = f32(vw + f32(wx * f32(ve - vw)));
+    return f32(uw + f32(wx * f32(ue - uw)));
+  }
+}
+
+function wrapLongitude(lon: number): number {
+  return lon - 360 * Math.floor((lon + 180) / 360);
+}
+
+function wrapHalfTurn(lon: number): number {
+  if (lon >= 180) return lon - 360;
+  if (lon < -180) return lon + 360;
+  return lon;
+}
+
+/** The particle system (engine/assembly/particles.ts) in plain arrays. */
+export class ReferenceParticles {
+  readonly count: number;
+  readonly lon: Float64Array;
+  readonly lat: Float64Array;
+  readonly age: Int32Array;
+  /** count * 4: [prevRelLon, prevLat, newRelLon, newLat] per particle. */
+  readonly vertices: Float32Array;
+  private rng: number;
+
+  constructor(params: InitParticlesParams) {
+    const { count, seed, maxAge, centerLon, west, east, yTop, yBottom } = params;
+    this.count = count;
+    this.lon = new Float64Array(count);
+    this.lat = new Float64Array(count);
+    this.age = new Int32Array(count);
+    this.vertices = new Float32Array(count * 4);
+    this.rng = seed >>> 0 === 0 ? DEFAULT_SEED : seed >>> 0;
+    const centre = wrapLongitude(centerLon);
+    for (let k = 0; k < count; k++) {
+      this.respawn(k, centre, west - centerLon, east - centerLon, yTop, yBottom);
+      this.age[k] = Math.trunc(this.random() * maxAge);
+    }
+  }
+
+  /** xorshift32 (13, 17, 5) as a double in [0, 1). */
+  private random(): number {
+    let x = this.rng;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.rng = x >>> 0;
+    return this.rng * INV_2_32;
+  }
+
+  private respawn(k: number, centre: number, relWest: number, relEast: number, yTop: number, yBottom: number): void {
+    const r1 = this.random();
+    const r2 = this.random();
+    const lon = wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
+    const y = yTop + r2 * (yBottom - yTop);
+    const lat = Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * DEG_PER_RAD;
+    const rel = wrapHalfTurn(lon - centre);
+    this.lon[k] = lon;
+    this.lat[k] = lat;
+    this.age[k] = 0;
+    const v = k * 4;
+    this.vertices[v] = rel;
+    this.vertices[v + 1] = lat;
+    this.vertices[v + 2] = rel;
+    this.vertices[v + 3] = lat;
+  }
+
+  /** One RK2 step of every particle (the kernel field of the params is ignored). */
+  step(field: ReferenceField, params: Omit<StepParticlesParams, 'kernel'>): void {
+    const { centerLon, west, east, north, south, yTop, yBottom, speed, maxAge } = params;
+    const centre = wrapLongitude(centerLon);
+    const relWest = west - centerLon;
+    const relEast = east - centerLon;
+    const half = 0.5 * speed;
+    const { lon: lons, lat: lats, age: ages, vertices } = this;
+    for (let k = 0; k < this.count; k++) {
+      const lon = lons[k];
+      const lat = lats[k];
+      const age = ages[k] + 1;
+      const u1 = field.sampleU(lon, lat);
+      const v1 = field.sampledV;
+      const u2 = field.sampleU(lon + half * u1, lat + half * v1);
+      const v2 = field.sampledV;
+      const dLon = speed * u2;
+      const newLon = wrapHalfTurn(lon + dLon);
+      const newLat = lat + speed * v2;
+      const rel = wrapHalfTurn(newLon - centre);
+      if (age > maxAge || !(rel >= relWest && rel <= relEast && newLat >= south && newLat <= north)) {
+        this.respawn(k, centre, relWest, relEast, yTop, yBottom);
+        continue;
+      }
+      lons[k] = newLon;
+      lats[k] = newLat;
+      ages[k] = age;
+      const v = k * 4;
+      vertices[v] = rel - dLon;
+      vertices[v + 1] = lat;
+      vertices[v + 2] = rel;
+      vertices[v + 3] = newLat;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The legend of the active overlay's colour scale in the user's unit; a click cycles the unit
+ * (saved per metric, SPEC §3 metric_{ident}).
+ */
+
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { colorAt, colorText, scaleDomain } from '../../common/catalogue/colors.ts';
+import { colorLayerOf } from '../../common/catalogue/overlays.ts';
+import type { AppState } from '../state/appState.ts';
+
+export function Legend({ app }: { app: AppState }) {
+  useSignals();
+  const { t } = useTranslation();
+  const layer = colorLayerOf(app.layer.overlayDef.value);
+  const { metric, colorScale } = layer;
+  const unit = app.units.unitOf(metric.ident);
+  const def = metric.conv[unit];
+  const [min, max] = scaleDomain(colorScale);
+  // Place the unit's legend lines along the scale, and paint the bar under them.
+  const values = def.legend.map((v) => def.from(v)).filter((v) => v >= min && v <= max);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const stops = Array.from({ length: 24 }, (_, i) => {
+    const v = lo + ((hi - lo) * i) / 23;
+    const [r, g, b] = colorAt(colorScale, v);
+    return `${colorText([r, g, b, 255])} ${((i / 23) * 100).toFixed(1)}%`;
+  });
+  return (
+    <button type="button" className="legend" onClick={() => app.units.cycle(metric.ident)} title={t('legend.changeUnit')}
+      data-testid="legend" data-unit={unit}>
+      <span className="legend-unit">{unit}</span>
+      <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }}>
+        {def.legend.filter((v) => def.from(v) >= min && def.from(v) <= max).map((v) => (
+          <span key={v} style={{ left: `${hi > lo ? ((def.from(v) - lo) / (hi - lo)) * 100 : 0}%` }}>{v}</span>
+        ))}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,56 @@
+/** The picker: the value under a clicked point in the user's unit (SPEC §2 picker), following the map. */
+
+import { useEffect, useRef } from 'react';
+import { effect } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
+import { lonLatToScreen } from '../../common/map.ts';
+import { COORD_DECIMALS } from '../../common/url.ts';
+import type { AppState } from '../state/appState.ts';
+import { OverlayIcon } from './icons.tsx';
+
+export function Picker({ app }: { app: AppState }) {
+  useSignals();
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const position = app.picker.position.value;
+  // Follows the map without re-rendering: the transform is written straight to the element.
+  useEffect(() => effect(() => {
+    const view = app.map.view.value;
+    const p = app.picker.position.value;
+    if (!p || !ref.current) return;
+    const { x, y } = lonLatToScreen(view, p.lon, p.lat);
+    ref.current.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  }), [app, position]);
+  if (!position) return null;
+  const result = app.picker.result.value;
+  let text = '…';
+  let direction: number | undefined;
+  if (result) {
+    const metric = METRICS[result.metric];
+    text = result.value === null ? t('picker.noData') : formatValue(metric, app.units.unitOf(metric.ident), result.value);
+    direction = result.value === null ? undefined : result.direction;
+  }
+  return (
+    <div ref={ref} className="picker" data-testid="picker"
+      data-lat={position.lat} data-lon={position.lon} data-value={result?.value ?? ''}>
+      <div className="picker-bubble">
+        <output className="picker-value" data-testid="picker-value">
+          {direction !== undefined && (
+            <span className="picker-arrow" style={{ transform: `rotate(${direction + 180}deg)` }} aria-hidden="true">↑</span>
+          )}
+          {text}
+          {direction !== undefined && <small> {t('picker.from', { deg: Math.round(direction) })}</small>}
+        </output>
+        <span className="picker-coords">
+          {position.lat.toFixed(COORD_DECIMALS)}, {position.lon.toFixed(COORD_DECIMALS)}
+        </span>
+        <button type="button" className="picker-close" onClick={() => app.picker.close()} aria-label={t('picker.close')}>
+          <OverlayIcon ident="close" size={14} />
+        </button>
+      </div>
+      <div className="picker-pin" aria-hidden="true" />
+    </div>
+  );
+}

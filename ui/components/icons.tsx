@@ -1,0 +1,27 @@
+/** Small inline SVG icons: no icon font, nothing to load. */
+
+const PATHS: Record<string, string> = {
+  wind: 'M3 8h10a3 3 0 1 0-3-3M3 12h15a3 3 0 1 1-3 3M3 16h7',
+  gust: 'M3 7h9a2.5 2.5 0 1 0-2.5-2.5M3 11h14M3 15h10a2.5 2.5 0 1 1-2.5 2.5M15 7l4-2M17 13l4 1',
+  temp: 'M10 4a2 2 0 1 1 4 0v9a4 4 0 1 1-4 0z M12 9v6',
+  pressure: 'M12 3a9 9 0 1 0 9 9 M12 12l5-5 M12 7v1 M7 12h1',
+  rain: 'M7 14a4 4 0 0 1 1-8 5 5 0 0 1 9.5 1.5A3.5 3.5 0 0 1 17 14H7 M8 17l-1 3 M12 17l-1 3 M16 17l-1 3',
+  clouds: 'M6 18a4 4 0 0 1 0-8 6 6 0 0 1 11.3-1.5A4.5 4.5 0 0 1 17.5 18z',
+  play: 'M8 5v14l11-7z',
+  pause: 'M7 5h4v14H7zM13 5h4v14h-4z',
+  prev: 'M15 6l-6 6 6 6',
+  next: 'M9 6l6 6-6 6',
+  plus: 'M12 5v14M5 12h14',
+  minus: 'M5 12h14',
+  close: 'M6 6l12 12M18 6L6 18',
+};
+
+export function OverlayIcon({ ident, size = 20 }: { ident: string; size?: number }) {
+  const filled = ident === 'play' || ident === 'pause';
+  return (
+    <svg className="icon" width={size} height={size} viewBox="0 0 24 24" aria-hidden="true"
+      fill={filled ? 'currentColor' : 'none'} stroke={filled ? 'none' : 'currentColor'} strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <path d={PATHS[ident] ?? PATHS.wind} />
+    </svg>
+  );
+}

@@ -1,0 +1,49 @@
+/** Composes the app's signal models in one place (STYLE.md: one model per concern, dependencies passed in). */
+
+import { parseSearch, type UrlState } from '../../common/url.ts';
+import { DEFAULT_PRODUCT } from '../../common/catalogue/products.ts';
+import { createDataModel, type DataModel } from './dataModel.ts';
+import { createLayerModel, type LayerModel } from './layerModel.ts';
+import { createMapModel, type MapModel } from './mapModel.ts';
+import { createPickerModel, type PickerModel } from './pickerModel.ts';
+import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
+import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
+
+export interface AppState {
+  map: MapModel;
+  layer: LayerModel;
+  timeline: TimelineModel;
+  units: UnitsModel;
+  picker: PickerModel;
+  data: DataModel;
+  /** What the URL asked for at start-up. */
+  initialUrl: UrlState;
+  /** The URL's key=value pairs other than utm_ ones, kept when the URL is rewritten. */
+  urlParams: [string, string][];
+  dispose(): void;
+}
+
+/** Where the map opens without a position in the URL. */
+export const DEFAULT_CENTER = { lat: 30, lon: 10, zoom: 3 };
+
+export function createAppState(search: string, languageTag: string): AppState {
+  const { state: initialUrl, params: urlParams } = parseSearch(search);
+  const map = createMapModel({
+    lat: initialUrl.lat ?? DEFAULT_CENTER.lat,
+    lon: initialUrl.lon ?? DEFAULT_CENTER.lon,
+    zoom: initialUrl.zoom ?? DEFAULT_CENTER.zoom,
+  });
+  const layer = createLayerModel({ overlay: initialUrl.overlay, product: initialUrl.product ?? DEFAULT_PRODUCT, level: initialUrl.level });
+  const timeline = createTimelineModel();
+  if (initialUrl.date !== undefined) timeline.setTimestamp(initialUrl.date);
+  const units = createUnitsModel(countryOf(languageTag));
+  const picker = createPickerModel();
+  const data = createDataModel(layer, timeline);
+  return {
+    map, layer, timeline, units, picker, data, initialUrl, urlParams,
+    dispose() {
+      timeline.dispose();
+      data.dispose();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Keeps the address bar in step with the map (SPEC §2 "Shared URL search part"): the search part is
+ * rewritten, debounced 200 ms (SPEC §9), on map and overlay changes; the wind overlay is omitted as
+ * the default; utm_ parameters are dropped; the title follows the overlay.
+ */
+
+import { effect } from '@preact/signals-react';
+import { formatSearch } from '../../common/url.ts';
+import type { AppState } from './appState.ts';
+
+// SPEC §9: URL update debounce 200 ms.
+export const URL_DEBOUNCE_MS = 200;
+
+export function startUrlSync(app: AppState, title: (overlay: string) => string): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const write = () => {
+    timer = null;
+    const search = formatSearch(
+      {
+        overlay: app.layer.overlay.peek(),
+        level: app.layer.level.peek(),
+        product: app.initialUrl.product ? app.layer.product.peek() : undefined,
+        date: app.initialUrl.date,
+        lat: app.map.lat.peek(),
+        lon: app.map.lon.peek(),
+        zoom: app.map.zoom.peek(),
+        pickerOpen: app.picker.position.peek() ? true : undefined,
+      },
+      app.urlParams,
+    );
+    const url = `${location.pathname}${search}${location.hash}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+  };
+  const stop = effect(() => {
+    void app.map.lat.value;
+    void app.map.lon.value;
+    void app.map.zoom.value;
+    void app.layer.overlay.value;
+    void app.layer.level.value;
+    void app.picker.position.value;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(write, URL_DEBOUNCE_MS);
+  });
+  const stopTitle = effect(() => {
+    document.title = title(app.layer.overlay.value);
+  });
+  return () => {
+    stop();
+    stopTitle();
+    if (timer) clearTimeout(timer);
+  };
+}

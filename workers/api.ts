@@ -1,0 +1,118 @@
+/**
+ * The one typed API of the render worker (STYLE.md habit 1). The UI imports only these types and
+ * talks to the worker through comlink; each method takes one params object; large buffers are
+ * transferred, never cloned. The worker owns the OffscreenCanvas, regl, the WASM engine, the tile
+ * cache and the layers.
+ */
+
+export type Kernel = 'simd' | 'scalar' | 'ts';
+
+export interface ViewParams {
+  /** Centre longitude (any value, wraps), latitude, fractional zoom (SPEC §9: 3..16). */
+  lon: number;
+  lat: number;
+  zoom: number;
+  /** Viewport in CSS pixels and the device pixel ratio (capped at 2 by the worker, SPEC §9). */
+  width: number;
+  height: number;
+  pixelRatio: number;
+}
+
+export interface InitParams {
+  canvas: OffscreenCanvas;
+  view: ViewParams;
+  /** Absolute URL of the app origin: tiles, minifests and the basemap are fetched from it. */
+  origin: string;
+}
+
+export interface InitResult {
+  renderer: string;
+  maxTextureSize: number;
+  simd: boolean;
+  pixelRatio: number;
+}
+
+/** What the map shows: product, overlay and level idents of common/catalogue, and the time. */
+export interface LayerParams {
+  product: string;
+  overlay: string;
+  level: string;
+  /** The run's reference time and its valid times (ms), from the minifest. */
+  refTime: number;
+  timestamps: number[];
+  /** Shown time in ms; between two steps the worker blends them. */
+  time: number;
+  premium: boolean;
+}
+
+export interface ParticleParams {
+  /** SPEC §3 particles: multiplier, velocity, width, blending, opacity, each 0..2 (1 = default). */
+  multiplier: number;
+  velocity: number;
+  width: number;
+  blending: number;
+  opacity: number;
+  /** SPEC §3 particlesAnim: on, off or intensive. */
+  anim: 'on' | 'off' | 'intensive';
+}
+
+export interface SampleResult {
+  /** The colour layer's value in its metric's base unit (vector layers: the speed); null = no data. */
+  value: number | null;
+  /** Vector layers: components (base unit) and the direction the wind blows from, degrees. */
+  u?: number;
+  v?: number;
+  direction?: number;
+  /** Render layer ident and metric ident of the value. */
+  layer: string;
+  metric: string;
+  /** Which data zoom answered. */
+  dataZoom: number;
+}
+
+export type TileState = 'loading' | 'loaded' | 'failed';
+
+export interface RenderStats {
+  /** Frames drawn per second over the last second. */
+  fps: number;
+  /** Worker CPU time per frame (ms), median and 95th percentile over the last 120 frames. */
+  frameMsP50: number;
+  frameMsP95: number;
+  /** Particle step time (ms), median over the last 120 steps. */
+  stepMsP50: number;
+  /** Raster layer redraw time (ms), last one. */
+  rasterMs: number;
+  particles: number;
+  kernel: Kernel;
+  frames: number;
+  dataZoom: number;
+  tiles: { total: number; loading: number; loaded: number; failed: number; capacity: number };
+  /** performance.timeOrigin + now() of the first frame that showed particles, or null. */
+  firstParticlesAt: number | null;
+  contextLost: boolean;
+  renderer: string;
+}
+
+export type RenderEvent =
+  | { type: 'firstParticles'; at: number }
+  | { type: 'tileFailed'; url: string; message: string }
+  | { type: 'contextLost' }
+  | { type: 'contextRestored' }
+  | { type: 'error'; message: string };
+
+export interface RenderApi {
+  init(params: InitParams): Promise<InitResult>;
+  /** Registers the listener for worker events (pass it through comlink.proxy). */
+  listen(listener: (event: RenderEvent) => void): void;
+  setView(params: ViewParams): void;
+  setLayer(params: LayerParams): void;
+  setTime(params: { time: number }): void;
+  setParticles(params: ParticleParams): void;
+  sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
+  stats(): RenderStats;
+  /** Switches the particle kernel (the /debug window and the bench compare them). */
+  setKernel(params: { kernel: Kernel }): void;
+  /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
+  simulateContextLoss(params: { restoreAfterMs: number }): void;
+  dispose(): void;
+}

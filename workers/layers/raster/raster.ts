@@ -1,0 +1,101 @@
+/**
+ * The colour raster of the active overlay: one quad per data tile, coloured per pixel by
+ * raster.fragment.glsl. Drawn into the static layer only when the view, the time or the data
+ * change (software GL is fill-bound), then composited every frame.
+ */
+
+import type REGL from 'regl';
+import { buildColorRamp, scaleDomain, type ColorScale } from '../../../common/catalogue/colors.ts';
+import vertex from './raster.vertex.glsl?raw';
+import fragment from './raster.fragment.glsl?raw';
+
+export type Vec2 = [number, number];
+export type Vec4 = [number, number, number, number];
+
+/** One tile's draw: where its quad lies, which data tile feeds it and the two steps to blend. */
+export interface RasterTileDraw {
+  /** Clip-space rectangle: x0, y0 (top-left), x1, y1 (bottom-right). */
+  rect: Vec4;
+  /** Unwrapped west longitude and span of the quad. */
+  quadLon: Vec2;
+  /** Mercator y of the quad's top and bottom. */
+  quadY: Vec2;
+  /** Data tile west (same frame as quadLon), north, lon span, lat span. A parent tile may feed a child's quad. */
+  tile: Vec4;
+  grid: Vec2;
+  a: REGL.Texture2D;
+  b: REGL.Texture2D;
+  qa: Vec4;
+  qb: Vec4;
+  t: number;
+}
+
+export interface RasterLayer {
+  setScale(scale: ColorScale, vector: boolean, maxTextureSize: number): void;
+  draw(tiles: RasterTileDraw[], opacity: number): void;
+  destroy(): void;
+}
+
+const QUAD = [0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1];
+
+/** Texture of a tile's packed 16-bit quantized nodes (RGBA8, read with NEAREST, never filtered). */
+export function createTileTexture(regl: REGL.Regl, texels: Uint8Array, width: number, height: number): REGL.Texture2D {
+  return regl.texture({ data: texels, width, height, format: 'rgba', type: 'uint8', min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
+}
+
+export function createRasterLayer(regl: REGL.Regl): RasterLayer {
+  const quad = regl.buffer(QUAD);
+  let ramp: REGL.Texture2D | null = null;
+  let rampSteps = 256;
+  let domain: Vec2 = [0, 1];
+  let vector = false;
+
+  interface Props extends RasterTileDraw { opacity: number }
+  const p = <K extends keyof Props>(k: K) => regl.prop<Props, K>(k);
+  const drawTile = regl<Record<string, unknown>, Record<string, unknown>, Props>({
+    vert: vertex,
+    frag: fragment,
+    attributes: { a_corner: { buffer: quad, size: 2 } },
+    count: 6,
+    uniforms: {
+      u_rect: p('rect'),
+      u_quadLon: p('quadLon'),
+      u_quadY: p('quadY'),
+      u_tile: p('tile'),
+      u_grid: p('grid'),
+      u_a: p('a'),
+      u_b: p('b'),
+      u_qa: p('qa'),
+      u_qb: p('qb'),
+      u_t: p('t'),
+      u_opacity: p('opacity'),
+      u_vector: () => (vector ? 1 : 0),
+      u_ramp: () => ramp!,
+      u_rampSteps: () => rampSteps,
+      u_domain: () => domain,
+    },
+    depth: { enable: false },
+    blend: { enable: true, func: { src: 'one', dst: 'one minus src alpha' } },
+  });
+
+  return {
+    setScale(scale, isVector, maxTextureSize) {
+      rampSteps = Math.min(scale.steps, maxTextureSize);
+      const data = buildColorRamp(scale, Math.max(4, rampSteps));
+      const filter = scale.qualitative ? 'nearest' : 'linear';
+      if (ramp) ramp({ data, width: rampSteps, height: 1, min: filter, mag: filter, wrapS: 'clamp', wrapT: 'clamp' });
+      else ramp = regl.texture({ data, width: rampSteps, height: 1, min: filter, mag: filter, wrapS: 'clamp', wrapT: 'clamp' });
+      domain = scaleDomain(scale);
+      vector = isVector;
+    },
+    draw(tiles, opacity) {
+      if (!ramp || tiles.length === 0) return;
+      drawTile(tiles.map((t) => ({ ...t, opacity })));
+    },
+    destroy() {
+      quad.destroy();
+      ramp?.destroy();
+      ramp = null;
+    },
+  };
+}

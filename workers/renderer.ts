@@ -1,0 +1,668 @@
+/**
+ * The render worker's logic: owns the OffscreenCanvas, regl (WebGL 1), the WASM engine, the tile
+ * cache and the layers, and draws one frame per animation frame while something moves.
+ *
+ * A frame:
+ *   1. view or data changed -> plan the tiles (cache of 50, SPEC §9) and rebuild the particle field
+ *      from the two forecast steps around the shown time (engine, WASM);
+ *   2. static layer dirty -> redraw basemap fill, raster, basemap lines into its framebuffer;
+ *   3. particles on -> one WASM step, vertices uploaded from WASM memory, trail pass;
+ *   4. composite static + trail onto the canvas.
+ * Nothing is recomputed that did not change; with particles off the loop goes idle.
+ */
+
+import createREGL from 'regl';
+import type REGL from 'regl';
+import { decodeBasemap } from '../common/basemap.ts';
+import { colorLayerOf, overlayByIdent, particleLayerOf, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
+import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
+import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, PARTICLE_MAX_AGE, mercY } from '../common/map.ts';
+import { bracketSteps, tilePath, type Calendar } from '../common/minifest.ts';
+import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
+import type { TileHeader } from '../common/tile.ts';
+import { Engine, type DecodedTileHandle } from '../engine/engine.ts';
+import type {
+  InitParams, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+} from './api.ts';
+import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
+import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
+import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
+import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
+import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, type ParticleLayer } from './layers/particles/particles.ts';
+import { createRasterLayer, createTileTexture, type RasterLayer, type RasterTileDraw, type Vec4 } from './layers/raster/raster.ts';
+import { sampleTile, windDirection } from './tiles/sample.ts';
+import { TileCache } from './tiles/tileCache.ts';
+import { tileRangeFor, visibleTiles, byDistanceFrom, type TileRange, type VisibleTile } from './tiles/tileSet.ts';
+import { ParticleSystem } from './particleSystem.ts';
+
+// SPEC §9: data-tile cache 50 entries.
+export const TILE_CACHE_ENTRIES = 50;
+/** Base particle speed: CSS pixels per frame per m/s at velocity 1. */
+const PARTICLE_PX_PER_MS = 0.1;
+/** CSS pixels of screen per particle at multiplier 1 (15 000 on a 1280x720 view, the cap). */
+const PX_PER_PARTICLE = 60;
+const STATS_WINDOW = 120;
+
+interface TileData {
+  handle: DecodedTileHandle;
+  header: TileHeader;
+  texture: REGL.Texture2D;
+}
+
+interface ResolvedLayer {
+  product: Product;
+  overlay: Overlay;
+  level: string;
+  color: RenderLayer;
+  particles: RenderLayer | undefined;
+  calendar: Calendar;
+  premium: boolean;
+}
+
+interface Gpu {
+  regl: REGL.Regl;
+  basemap: BasemapLayer;
+  raster: RasterLayer;
+  noData: NoDataLayer;
+  particles: ParticleLayer;
+  composite: CompositeLayer;
+  maxTextureSize: number;
+  renderer: string;
+}
+
+const DEFAULT_PARTICLES: ParticleParams = { multiplier: 1, velocity: 1, width: 1, blending: 1, opacity: 1, anim: 'on' };
+
+const raf: (cb: () => void) => unknown = typeof requestAnimationFrame === 'function'
+  ? (cb) => requestAnimationFrame(cb)
+  : (cb) => setTimeout(cb, 16);
+
+function median(values: number[], q = 0.5): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+export class Renderer implements RenderApi {
+  private canvas: OffscreenCanvas | null = null;
+  private gl: WebGLRenderingContext | null = null;
+  private gpu: Gpu | null = null;
+  private engine: Engine | null = null;
+  private particleSystem: ParticleSystem | null = null;
+  private origin = '';
+  private onEvent: (e: RenderEvent) => void = () => {};
+  private view: ViewParams = { lon: 0, lat: 20, zoom: MIN_ZOOM, width: 1, height: 1, pixelRatio: 1 };
+  private layer: ResolvedLayer | null = null;
+  private time = 0;
+  private particleParams = DEFAULT_PARTICLES;
+  private kernel: Kernel = 'simd';
+  private readonly tiles: TileCache<TileData>;
+  private lost = false;
+  private disposed = false;
+  private running = false;
+  private graticule = true;
+
+  // What changed since the last frame.
+  private planDirty = true;
+  private staticDirty = true;
+  private fieldDirty = true;
+  private last: FrameTransform | null = null;
+  private plan: { z: number; range: TileRange; visible: VisibleTile[]; before: number; after: number; t: number } | null = null;
+  private fieldReady = false;
+  private basemapDetail: '110m' | '50m' | null = null;
+
+  // Stats.
+  private frameTimes: number[] = [];
+  private stepTimes: number[] = [];
+  private frameStamps: number[] = [];
+  private rasterMs = 0;
+  private frames = 0;
+  private firstParticlesAt: number | null = null;
+
+  private createTileCache(): TileCache<TileData> {
+    return new TileCache<TileData>({
+      capacity: TILE_CACHE_ENTRIES,
+      load: (url, signal) => this.loadTile(url, signal),
+      dispose: (data) => {
+        this.engine?.releaseTile(data.handle);
+        if (!this.lost) data.texture.destroy();
+      },
+      onSettled: (entry) => {
+        if (entry.state === 'failed') {
+          // SPEC §8: 'Failed to load tile' plus the url.
+          console.warn(`Failed to load tile ${entry.url}: ${entry.error?.message}`);
+          this.onEvent({ type: 'tileFailed', url: entry.url, message: entry.error?.message ?? '' });
+        }
+        this.staticDirty = true;
+        this.fieldDirty = true;
+        this.wake();
+      },
+    });
+  }
+
+  constructor(private readonly wasmUrl: string) {
+    this.tiles = this.createTileCache();
+  }
+
+  listen(listener: (event: RenderEvent) => void): void {
+    this.onEvent = listener;
+  }
+
+  async init({ canvas, view, origin }: InitParams): Promise<InitResult> {
+    this.canvas = canvas;
+    this.origin = origin.replace(/\/$/, '');
+    this.view = view;
+    const module = await WebAssembly.compileStreaming(fetch(new URL(this.wasmUrl, this.origin + '/')));
+    this.engine = await Engine.create(module);
+    this.particleSystem = new ParticleSystem(this.engine);
+    const gl = canvas.getContext('webgl', {
+      alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: false,
+      powerPreference: 'high-performance',
+    });
+    if (!gl) throw new Error('WebGL is not available in this browser');
+    this.gl = gl;
+    canvas.addEventListener('webglcontextlost', (e) => {
+      e.preventDefault();
+      this.onContextLost();
+    });
+    canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
+    this.createGpu();
+    void this.loadBasemap('110m');
+    this.wake();
+    return {
+      renderer: this.gpu!.renderer,
+      maxTextureSize: this.gpu!.maxTextureSize,
+      simd: this.engine.simd,
+      pixelRatio: pixelRatioFor(view.pixelRatio),
+    };
+  }
+
+  setView(view: ViewParams): void {
+    const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, view.zoom));
+    this.view = { ...view, zoom };
+    this.planDirty = true;
+    this.staticDirty = true;
+    this.wake();
+    if (zoom >= 4 && this.basemapDetail === '110m') void this.loadBasemap('50m');
+  }
+
+  setLayer(params: LayerParams): void {
+    const product = PRODUCTS[params.product];
+    const overlay = overlayByIdent(params.overlay);
+    if (!product || !overlay) {
+      this.onEvent({ type: 'error', message: `Unknown product ${params.product} or overlay ${params.overlay}` });
+      return;
+    }
+    const timestamps = params.timestamps.filter(Number.isFinite);
+    if (!timestamps.length) return;
+    const color = colorLayerOf(overlay);
+    const sameColor = this.layer?.color.ident === color.ident;
+    this.layer = {
+      product,
+      overlay,
+      level: params.level,
+      color,
+      particles: particleLayerOf(overlay) ?? undefined,
+      calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
+      premium: params.premium,
+    };
+    this.time = params.time;
+    if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize);
+    this.planDirty = this.staticDirty = this.fieldDirty = true;
+    this.wake();
+  }
+
+  setTime({ time }: { time: number }): void {
+    if (time === this.time) return;
+    this.time = time;
+    this.planDirty = this.staticDirty = this.fieldDirty = true;
+    this.wake();
+  }
+
+  setParticles(params: ParticleParams): void {
+    this.particleParams = { ...DEFAULT_PARTICLES, ...params };
+    this.fieldDirty = true;
+    this.gpu?.particles.clear();
+    this.wake();
+  }
+
+  setKernel({ kernel }: { kernel: Kernel }): void {
+    this.kernel = kernel;
+    this.stepTimes = [];
+  }
+
+  async sampleAt({ lon, lat }: { lon: number; lat: number }): Promise<SampleResult> {
+    const layer = this.layer;
+    const plan = this.plan;
+    if (!layer || !plan) throw new Error('No layer is shown yet');
+    const { color } = layer;
+    const empty: SampleResult = { value: null, layer: color.ident, metric: color.metric.ident, dataZoom: plan.z };
+    // Wait for the tiles of the current data zoom under the point, so the answer is the finest there is.
+    const span = tileSpan(plan.z);
+    const cols = tileColumns(plan.z);
+    const own = {
+      z: plan.z,
+      x: ((Math.floor((lon + 180) / span) % cols) + cols) % cols,
+      y: Math.min(2 ** plan.z - 1, Math.max(0, Math.floor((90 - lat) / span))),
+    };
+    await Promise.all([plan.before, plan.after].map((step) => this.tiles.settled(this.tileUrl(layer, color.file, step, own))));
+    const at = (step: number) => this.finestTileAt(color, step, plan.z, lon, lat);
+    const a = at(plan.before);
+    const b = plan.t > 0 ? at(plan.after) : a;
+    if (!a || !b) return empty;
+    const sa = sampleTile(a.data.header, channelsOf(a.data), lon, lat);
+    const sb = plan.t > 0 ? sampleTile(b.data.header, channelsOf(b.data), lon, lat) : sa;
+    if (!sa || !sb) return empty;
+    const c = sa.map((v, i) => v + (sb[i] - v) * plan.t);
+    if (color.vector) {
+      const [u, v] = c;
+      return { value: Math.hypot(u, v), u, v, direction: windDirection(u, v), layer: color.ident, metric: color.metric.ident, dataZoom: a.z };
+    }
+    return { value: c[0], layer: color.ident, metric: color.metric.ident, dataZoom: a.z };
+  }
+
+  stats(): RenderStats {
+    const now = performance.now();
+    const recent = this.frameStamps.filter((t) => now - t <= 1000);
+    return {
+      fps: recent.length,
+      frameMsP50: median(this.frameTimes),
+      frameMsP95: median(this.frameTimes, 0.95),
+      stepMsP50: median(this.stepTimes),
+      rasterMs: this.rasterMs,
+      particles: this.particleSystem?.count ?? 0,
+      kernel: this.kernel,
+      frames: this.frames,
+      dataZoom: this.plan?.z ?? 0,
+      tiles: { ...this.tiles.counts(), capacity: this.tiles.capacity },
+      firstParticlesAt: this.firstParticlesAt,
+      contextLost: this.lost,
+      renderer: this.gpu?.renderer ?? '',
+    };
+  }
+
+  simulateContextLoss({ restoreAfterMs }: { restoreAfterMs: number }): void {
+    const ext = this.gl?.getExtension('WEBGL_lose_context');
+    if (!ext) throw new Error('WEBGL_lose_context is not available');
+    ext.loseContext();
+    setTimeout(() => ext.restoreContext(), restoreAfterMs);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.tiles.clear();
+    this.destroyGpu();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // GPU lifecycle
+
+  private createGpu(): void {
+    const gl = this.gl!;
+    const regl = createREGL({
+      gl,
+      pixelRatio: 1,
+      optionalExtensions: ['ANGLE_instanced_arrays', 'OES_element_index_uint'],
+    });
+    const t = frameTransform(this.view, this.view.pixelRatio);
+    this.resizeCanvas(t);
+    const debugInfo = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    this.gpu = {
+      regl,
+      basemap: createBasemapLayer(regl),
+      raster: createRasterLayer(regl),
+      noData: createNoDataLayer(regl),
+      particles: createParticleLayer(regl, t.width, t.height, regl.hasExtension('ANGLE_instanced_arrays')),
+      composite: createCompositeLayer(regl, t.width, t.height),
+      maxTextureSize: regl.limits.maxTextureSize,
+      renderer,
+    };
+    if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize);
+    this.last = null;
+  }
+
+  private destroyGpu(): void {
+    if (!this.gpu) return;
+    if (!this.lost) this.gpu.regl.destroy();
+    this.gpu = null;
+  }
+
+  private onContextLost(): void {
+    // SPEC §8: context lost is reported; the renderer stops drawing until it comes back.
+    this.lost = true;
+    this.onEvent({ type: 'contextLost' });
+    this.gpu = null;
+    this.tiles.clear();
+  }
+
+  private onContextRestored(): void {
+    this.lost = false;
+    this.createGpu();
+    const detail = this.basemapDetail;
+    this.basemapDetail = null;
+    void this.loadBasemap(detail ?? '110m');
+    this.planDirty = this.staticDirty = this.fieldDirty = true;
+    this.onEvent({ type: 'contextRestored' });
+    this.wake();
+  }
+
+  private resizeCanvas(t: FrameTransform): void {
+    const canvas = this.canvas!;
+    if (canvas.width !== t.width || canvas.height !== t.height) {
+      canvas.width = t.width;
+      canvas.height = t.height;
+    }
+  }
+
+  private async loadBasemap(detail: '110m' | '50m'): Promise<void> {
+    if (this.basemapDetail === detail || (this.basemapDetail === '50m' && detail === '110m')) return;
+    this.basemapDetail = detail;
+    try {
+      const response = await fetch(`${this.origin}/generated/basemap/${detail}.bin`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const basemap = decodeBasemap(await response.arrayBuffer());
+      if (!this.gpu || this.basemapDetail !== detail) return;
+      this.gpu.basemap.setData(basemap);
+      this.staticDirty = true;
+      this.wake();
+    } catch (error) {
+      this.onEvent({ type: 'error', message: `Basemap ${detail} failed to load: ${(error as Error).message}` });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tiles
+
+  private tileUrl(layer: ResolvedLayer, file: string, validTime: number, { z, x, y }: TileAddress): string {
+    return this.origin + tilePath({
+      directory: layer.product.directory,
+      refTime: layer.calendar.refTime,
+      validTime,
+      z, x, y,
+      file,
+      level: layer.level,
+      suffix: layer.product.fileSuffix,
+    });
+  }
+
+  private async loadTile(url: string, signal: AbortSignal): Promise<TileData> {
+    const response = await fetch(url, { signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const engine = this.engine;
+    const gpu = this.gpu;
+    if (!engine || !gpu) throw new Error('Renderer is not ready');
+    const handle = engine.decodeTile(bytes);
+    const { header } = handle;
+    const texture = createTileTexture(gpu.regl, engine.texels(handle), header.width, header.height);
+    return { handle, header, texture };
+  }
+
+  /** Files the layer needs: the colour layer's and, if different, the particles'. */
+  private files(layer: ResolvedLayer): string[] {
+    const files = [layer.color.file];
+    if (layer.particles && this.particlesOn() && !files.includes(layer.particles.file)) files.push(layer.particles.file);
+    return files;
+  }
+
+  private planTiles(t: FrameTransform): void {
+    const layer = this.layer;
+    if (!layer) return;
+    const z = dataZoomFor(layer.product, t.view.zoom, layer.premium);
+    const range = tileRangeFor(t.view, z);
+    const visible = byDistanceFrom(visibleTiles(range), t.view.lon, t.view.lat);
+    const { before, after, t: blend } = bracketSteps(layer.calendar, this.time);
+    this.plan = { z, range, visible, before, after, t: blend };
+    const steps = blend > 0 ? [before, after] : [before];
+    const keys: string[] = [];
+    const unique = new Map<string, TileAddress>();
+    for (const tile of visible) unique.set(`${tile.z}/${tile.x}/${tile.y}`, tile);
+    for (const step of steps) {
+      for (const file of this.files(layer)) {
+        for (const address of unique.values()) {
+          const url = this.tileUrl(layer, file, step, address);
+          keys.push(url);
+          this.tiles.request(url, url);
+        }
+      }
+    }
+    // Parents of the visible tiles stand in while children load: keep them.
+    for (let pz = z - 1; pz >= 0; pz--) {
+      for (const address of unique.values()) {
+        const parent = { z: pz, x: address.x >> (z - pz), y: address.y >> (z - pz) };
+        for (const step of steps) keys.push(this.tileUrl(layer, layer.color.file, step, parent));
+      }
+    }
+    this.tiles.pin(keys);
+  }
+
+  /** The finest loaded tile of `file` at `step` covering a point, from data zoom z down to 0. */
+  private finestTileAt(render: RenderLayer, step: number, z: number, lon: number, lat: number): { z: number; data: TileData } | null {
+    const layer = this.layer!;
+    for (let zz = z; zz >= 0; zz--) {
+      const span = tileSpan(zz);
+      const cols = tileColumns(zz);
+      const x = ((Math.floor((lon + 180) / span) % cols) + cols) % cols;
+      const y = Math.min(2 ** zz - 1, Math.max(0, Math.floor((90 - lat) / span)));
+      const data = this.tiles.data(this.tileUrl(layer, render.file, step, { z: zz, x, y }));
+      if (data) return { z: zz, data };
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Frame
+
+  private particlesOn(): boolean {
+    return this.particleParams.anim !== 'off' && !!this.layer?.particles;
+  }
+
+  private wake(): void {
+    if (this.running || this.disposed || this.lost) return;
+    this.running = true;
+    raf(() => this.frame());
+  }
+
+  private frame(): void {
+    this.running = false;
+    if (this.disposed || this.lost || !this.gpu) return;
+    const started = performance.now();
+    const t = frameTransform(this.view, this.view.pixelRatio);
+    const gpu = this.gpu;
+    const resized = !this.last || this.last.width !== t.width || this.last.height !== t.height;
+    if (resized) {
+      this.resizeCanvas(t);
+      gpu.particles.resize(t.width, t.height);
+      gpu.composite.resize(t.width, t.height);
+      this.staticDirty = true;
+    }
+    if (this.planDirty) {
+      this.planDirty = false;
+      this.planTiles(t);
+    }
+    if (this.fieldDirty) {
+      this.fieldDirty = false;
+      this.buildField();
+    }
+    if (this.staticDirty) {
+      this.staticDirty = false;
+      const r0 = performance.now();
+      this.drawStatic(t);
+      this.rasterMs = performance.now() - r0;
+    }
+
+    let trail = null;
+    if (this.particlesOn() && this.fieldReady && this.particleSystem) {
+      const shift: [number, number] = this.last && isPanOnly(this.last, t) ? panShift(this.last, t) : [0, 0];
+      if (this.last && !isPanOnly(this.last, t)) gpu.particles.clear();
+      const s0 = performance.now();
+      const vertices = this.particleSystem.step(t, this.particleSpeed(t), this.kernel);
+      this.stepTimes.push(performance.now() - s0);
+      if (this.stepTimes.length > STATS_WINDOW) this.stepTimes.shift();
+      gpu.particles.upload(vertices, this.particleSystem.count);
+      const p = this.particleParams;
+      gpu.particles.draw(
+        {
+          worldPx: t.worldPx,
+          canvas: [t.width, t.height],
+          centerLat: t.view.lat,
+          taylor: t.view.zoom >= TAYLOR_FROM_ZOOM,
+          merc: mercatorTaylor(t.view.lat),
+        },
+        {
+          width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
+          alpha: Math.min(1, 0.45 * p.opacity + 0.1),
+          fade: Math.min(0.985, 0.86 + 0.06 * p.blending),
+        },
+        shift,
+      );
+      trail = gpu.particles.trail;
+      if (this.firstParticlesAt === null) {
+        this.firstParticlesAt = performance.timeOrigin + performance.now();
+        this.onEvent({ type: 'firstParticles', at: this.firstParticlesAt });
+      }
+    }
+    gpu.composite.draw(trail);
+    this.last = t;
+
+    this.frames++;
+    this.frameTimes.push(performance.now() - started);
+    if (this.frameTimes.length > STATS_WINDOW) this.frameTimes.shift();
+    this.frameStamps.push(started);
+    while (this.frameStamps.length && started - this.frameStamps[0] > 1000) this.frameStamps.shift();
+    // Keep animating while particles move; otherwise sleep until something changes.
+    if (trail) this.wake();
+  }
+
+  private particleSpeed(t: FrameTransform): number {
+    // Degrees per (m/s) per step so that the on-screen speed is the same at every zoom.
+    const cssWorld = t.worldPx / t.pixelRatio;
+    return (PARTICLE_PX_PER_MS * this.particleParams.velocity * 360) / cssWorld;
+  }
+
+  private particleCount(): number {
+    const p = this.particleParams;
+    const area = this.view.width * this.view.height;
+    const factor = p.multiplier * (p.anim === 'intensive' ? 1.5 : 1);
+    return Math.max(0, Math.min(PARTICLE_CAP, Math.round((area / PX_PER_PARTICLE) * factor)));
+  }
+
+  /** Rebuilds the particle field from the loaded wind tiles of the two steps around the time. */
+  private buildField(): void {
+    const layer = this.layer;
+    const plan = this.plan;
+    const system = this.particleSystem;
+    if (!layer?.particles || !plan || !system || !this.particlesOn()) {
+      this.fieldReady = false;
+      return;
+    }
+    const file = layer.particles.file;
+    const { range } = plan;
+    let loaded = 0;
+    const cells = TILE_NODES - 1;
+    const cols = range.c1 - range.c0 + 1;
+    const rows = range.r1 - range.r0 + 1;
+    system.setGrid({
+      lon0: -180 + range.c0 * tileSpan(plan.z),
+      lat0: 90 - range.r0 * tileSpan(plan.z),
+      dlon: tileSpan(plan.z) / cells,
+      dlat: tileSpan(plan.z) / cells,
+      nx: range.global ? cols * cells : cols * cells + 1,
+      ny: rows * cells + 1,
+      wrap: range.global,
+    });
+    const seen = new Set<string>();
+    for (const tile of plan.visible) {
+      const key = `${tile.x}/${tile.y}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const a = this.tiles.data(this.tileUrl(layer, file, plan.before, tile));
+      const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, tile)) : a;
+      if (!a || !b) continue;
+      system.writeTile({ a: a.handle, b: b.handle, t: plan.t, x: (tile.column - range.c0) * cells, y: (tile.y - range.r0) * cells });
+      loaded++;
+    }
+    system.finishGrid();
+    this.fieldReady = loaded > 0;
+    const count = this.particleCount();
+    if (this.fieldReady && system.count !== count) system.reset(count, this.view);
+  }
+
+  private drawStatic(t: FrameTransform): void {
+    const gpu = this.gpu!;
+    const { regl } = gpu;
+    regl({ framebuffer: gpu.composite.staticTarget })(() => {
+      regl.clear({ color: [0.055, 0.09, 0.15, 1] });
+      gpu.basemap.drawFill(t);
+      const { draws, noData } = this.rasterDraws(t);
+      gpu.raster.draw(draws, 1);
+      gpu.noData.draw(noData);
+      gpu.basemap.drawLines(t, { graticule: this.graticule });
+    });
+  }
+
+  /** Quads of the visible tiles: own data, else a loaded parent's, else "No data!" if it failed. */
+  private rasterDraws(t: FrameTransform): { draws: RasterTileDraw[]; noData: Vec4[] } {
+    const layer = this.layer;
+    const plan = this.plan;
+    const draws: RasterTileDraw[] = [];
+    const noData: Vec4[] = [];
+    if (!layer || !plan) return { draws, noData };
+    const file = layer.color.file;
+    for (const tile of plan.visible) {
+      const rect = tileRect(t, tile);
+      const quadY: [number, number] = [mercY(tile.north), mercY(tile.south)];
+      let drawn = false;
+      for (let zz = tile.z; zz >= 0 && !drawn; zz--) {
+        const shiftZ = tile.z - zz;
+        const parent = { z: zz, x: tile.x >> shiftZ, y: tile.y >> shiftZ };
+        const a = this.tiles.data(this.tileUrl(layer, file, plan.before, parent));
+        if (!a) continue;
+        const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, parent)) : a;
+        // Until the later step arrives, show the earlier one.
+        const bb = b ?? a;
+        const span = tileSpan(zz);
+        const h = a.header;
+        // The parent's west edge in the child's unwrapped frame.
+        const west = tile.west - (tile.x * tileSpan(tile.z) - parent.x * span);
+        draws.push({
+          rect,
+          quadLon: [tile.west, tile.span],
+          quadY,
+          tile: [west, h.north, h.east - h.west, h.north - h.south],
+          grid: [h.width, h.height],
+          a: a.texture,
+          b: bb.texture,
+          qa: [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0],
+          qb: [bb.header.offsets[0], bb.header.scales[0], bb.header.offsets[1] ?? 0, bb.header.scales[1] ?? 0],
+          t: b ? plan.t : 0,
+        });
+        drawn = true;
+      }
+      if (!drawn) {
+        const state = this.tiles.state(this.tileUrl(layer, file, plan.before, tile));
+        if (state === 'failed') noData.push(rect);
+      }
+    }
+    return { draws, noData };
+  }
+}
+
+function channelsOf(data: TileData): Float32Array[] {
+  return Array.from({ length: data.header.channels }, (_, c) => data.handle.channel(c));
+}
+
+/** A tile's clip-space rectangle, computed in double precision relative to the view centre. */
+function tileRect(t: FrameTransform, tile: VisibleTile): Vec4 {
+  const x0 = (tile.west + 180) / 360;
+  const x1 = (tile.west + tile.span + 180) / 360;
+  const y0 = mercY(tile.north);
+  const y1 = mercY(tile.south);
+  return [
+    (x0 - t.center[0]) * t.scale[0],
+    -(y0 - t.center[1]) * t.scale[1],
+    (x1 - t.center[0]) * t.scale[0],
+    -(y1 - t.center[1]) * t.scale[1],
+  ];
+}
+

@@ -1,0 +1,73 @@
+/**
+ * Which data tiles a view needs. Columns are counted unwrapped (a view across the antimeridian
+ * runs past the last column), so each visible tile also knows which copy of the world it is
+ * drawn in.
+ */
+
+import { viewBounds, type View } from '../../common/map.ts';
+import { tileBounds, tileColumns, tileRows, tileSpan, type TileAddress } from '../../common/tiling.ts';
+
+export interface VisibleTile extends TileAddress {
+  /** Unwrapped column: x + copy * columns. */
+  column: number;
+  /** Longitude of the tile's west edge in the unwrapped frame. */
+  west: number;
+  north: number;
+  south: number;
+  span: number;
+}
+
+export interface TileRange {
+  z: number;
+  /** Unwrapped first and last column, first and last row. */
+  c0: number;
+  c1: number;
+  r0: number;
+  r1: number;
+  /** The range covers every column: the field wraps around the globe. */
+  global: boolean;
+}
+
+/** Tiles under the view at data zoom z, plus a margin of `margin` tiles (fractional allowed). */
+export function tileRangeFor(view: View, z: number, margin = 0): TileRange {
+  const b = viewBounds(view);
+  const span = tileSpan(z);
+  const cols = tileColumns(z);
+  let c0 = Math.floor((b.west + 180) / span - margin);
+  let c1 = Math.floor((b.east + 180) / span + margin);
+  const r0 = Math.max(0, Math.floor((90 - b.north) / span - margin));
+  const r1 = Math.min(tileRows(z) - 1, Math.floor((90 - b.south) / span + margin));
+  const global = c1 - c0 + 1 >= cols;
+  if (global) {
+    c0 = 0;
+    c1 = cols - 1;
+  }
+  return { z, c0, c1, r0, r1, global };
+}
+
+export function visibleTiles(range: TileRange): VisibleTile[] {
+  const { z, c0, c1, r0, r1 } = range;
+  const cols = tileColumns(z);
+  const span = tileSpan(z);
+  const out: VisibleTile[] = [];
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const x = ((c % cols) + cols) % cols;
+      const { north, south } = tileBounds({ z, x, y: r });
+      out.push({ z, x, y: r, column: c, west: -180 + c * span, north, south, span });
+    }
+  }
+  return out;
+}
+
+/** Nearest tiles to the view centre first, so the middle of the screen fills in first. */
+export function byDistanceFrom(tiles: VisibleTile[], lon: number, lat: number): VisibleTile[] {
+  const d = (t: VisibleTile) => {
+    const cx = t.west + t.span / 2;
+    const cy = (t.north + t.south) / 2;
+    let dx = Math.abs(cx - lon) % 360;
+    if (dx > 180) dx = 360 - dx;
+    return dx * dx + (cy - lat) * (cy - lat);
+  };
+  return [...tiles].sort((a, b) => d(a) - d(b));
+}
