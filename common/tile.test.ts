@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DataTileError, NO_DATA, Predictor, TILE_HEADER_BYTES, TILE_VERSION, decodeDataTile, encodeDataTile, readTileHeader, tileByteLength,
+  DataTileError, Predictor, TILE_HEADER_BYTES, TILE_VERSION, decodeDataTile, encodeDataTile, readTileHeader, tileByteLength,
 } from './tile.ts';
 
 /** Deterministic xorshift32 so failures reproduce. */

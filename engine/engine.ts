@@ -24,7 +24,7 @@ import {
   DataTileError, MAX_CHANNELS, readTileHeader, tileByteLength, type TileHeader,
 } from '../common/tile.ts';
 import { TILE_NODES } from '../common/tiling.ts';
-import { PARTICLE_CAP } from '../common/map.ts';
+import { PARTICLE_CAP, mercY, viewBounds, type View } from '../common/map.ts';
 
 export type Kernel = 'simd' | 'scalar';
 
@@ -40,13 +40,18 @@ const ALIGN = 16;
 const TILE_INPUT_SLACK = 16;
 const TILE_INPUT_BYTES = tileByteLength(MAX_CHANNELS, TILE_NODES, TILE_NODES) + TILE_INPUT_SLACK;
 const SAMPLE_BYTES = 16;
-/** Field descriptor (engine/assembly/field.ts): 6 f64, 2 i32, 2 pointers. */
+/** Field descriptor: byte offsets of its fields, as drawn in engine/assembly/field.ts. */
+const FIELD_DESCRIPTOR = {
+  lon0: 0, lat0: 8, invDlon: 16, invDlat: 24, period: 32, invPeriod: 40, stride: 48, rows: 52, nodes: 56, rowCos: 60,
+} as const;
 const FIELD_DESCRIPTOR_BYTES = 64;
 const FIELD_NODE_BYTES = 8;
 /** Largest field we agree to allocate: 16 Mi nodes (128 MiB), far above a 0.25° global grid. */
 const MAX_FIELD_NODES = 1 << 24;
-/** Particle slot bytes (particles.ts): f64 lon + f64 lat + i32 age + f32[4] vertex. */
-const PARTICLE_SLOT_BYTES = 36;
+/** Particle slot bytes (particles.ts): f64 lon + f64 lat + i32 age + f32[4] vertex + i32 respawn list. */
+const PARTICLE_SLOT_BYTES = 40;
+/** NaN rows after the field's nodes, read by the SIMD sampler for points outside the grid (field.ts). */
+const FIELD_GUARD_ROWS = 2;
 const DEG = Math.PI / 180;
 
 /** The raw exports of engine/assembly/index.ts (bindings: raw; pointers are byte offsets). */
@@ -63,16 +68,16 @@ interface EngineExports {
   fieldSample(field: number, lon: number, lat: number, out: number): void;
   particlesInit(
     particles: number, count: number, seed: number, maxAge: number,
-    centerLon: number, west: number, east: number, yTop: number, yBottom: number,
+    centerLon: number, centerLat: number, west: number, east: number, yTop: number, yBottom: number,
   ): void;
   particlesStepSimd(
     particles: number, count: number, field: number,
-    centerLon: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
+    centerLon: number, centerLat: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
     speed: number, maxAge: number,
   ): void;
   particlesStepScalar(
     particles: number, count: number, field: number,
-    centerLon: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
+    centerLon: number, centerLat: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
     speed: number, maxAge: number,
   ): void;
 }
@@ -122,12 +127,20 @@ export interface FieldTileParams {
  */
 export interface ParticleView {
   centerLon: number;
+  /** View centre latitude: vertex latitudes are written relative to it. */
+  centerLat: number;
   west: number;
   east: number;
   north: number;
   south: number;
   yTop: number;
   yBottom: number;
+}
+
+/** The particle view of a map camera (common/map.ts). */
+export function particleView(view: View): ParticleView {
+  const { west, east, north, south } = viewBounds(view);
+  return { centerLon: view.lon, centerLat: view.lat, west, east, north, south, yTop: mercY(north), yBottom: mercY(south) };
 }
 
 export interface InitParticlesParams extends ParticleView {
@@ -262,7 +275,7 @@ class TileHandle implements DecodedTileHandle {
 
 /** Byte offsets of the particle arrays in a region of `capacity` slots (particles.ts). */
 function particleLayout(capacity: number): { lon: number; lat: number; age: number; vertex: number } {
-  return { lon: 0, lat: capacity * 8, age: capacity * 16, vertex: capacity * 20 };
+  return { lon: 0, lat: capacity * 8, age: capacity * 16, vertex: capacity * 20 }; // respawn list at 36 cap
 }
 
 interface FieldState {
@@ -445,23 +458,25 @@ export class Engine {
     if (stride * ny > MAX_FIELD_NODES) {
       throw new RangeError(`Field grid ${stride}x${ny} exceeds ${MAX_FIELD_NODES} nodes`);
     }
-    const nodeBytes = stride * ny * FIELD_NODE_BYTES;
+    const nodeBytes = stride * (ny + FIELD_GUARD_ROWS) * FIELD_NODE_BYTES;
     const ptr = this.allocator.alloc(FIELD_DESCRIPTOR_BYTES + nodeBytes + ny * 4);
     if (this.field) this.allocator.release(this.field.ptr);
     const nodes = ptr + FIELD_DESCRIPTOR_BYTES;
     const rowCos = nodes + nodeBytes;
     const descriptor = new DataView(this.memory.buffer, ptr, FIELD_DESCRIPTOR_BYTES);
-    descriptor.setFloat64(0, lon0, true);
-    descriptor.setFloat64(8, lat0, true);
-    descriptor.setFloat64(16, 1 / dlon, true);
-    descriptor.setFloat64(24, 1 / dlat, true);
-    descriptor.setFloat64(32, wrap ? nx : 0, true);
-    descriptor.setFloat64(40, wrap ? 1 / nx : 0, true);
-    descriptor.setInt32(48, stride, true);
-    descriptor.setInt32(52, ny, true);
-    descriptor.setUint32(56, nodes, true);
-    descriptor.setUint32(60, rowCos, true);
-    new Float32Array(this.memory.buffer, nodes, stride * ny * 2).fill(NaN);
+    descriptor.setFloat64(FIELD_DESCRIPTOR.lon0, lon0, true);
+    descriptor.setFloat64(FIELD_DESCRIPTOR.lat0, lat0, true);
+    descriptor.setFloat64(FIELD_DESCRIPTOR.invDlon, 1 / dlon, true);
+    descriptor.setFloat64(FIELD_DESCRIPTOR.invDlat, 1 / dlat, true);
+    // gx wraps by one turn of columns (nx for a global grid), so a longitude written in any
+    // 360° frame finds its column; a regional grid then tests gx against its own extent.
+    descriptor.setFloat64(FIELD_DESCRIPTOR.period, wrap ? nx : 360 / dlon, true);
+    descriptor.setFloat64(FIELD_DESCRIPTOR.invPeriod, wrap ? 1 / nx : dlon / 360, true);
+    descriptor.setInt32(FIELD_DESCRIPTOR.stride, stride, true);
+    descriptor.setInt32(FIELD_DESCRIPTOR.rows, ny, true);
+    descriptor.setUint32(FIELD_DESCRIPTOR.nodes, nodes, true);
+    descriptor.setUint32(FIELD_DESCRIPTOR.rowCos, rowCos, true);
+    new Float32Array(this.memory.buffer, nodes, nodeBytes / 4).fill(NaN);
     const cosines = new Float32Array(this.memory.buffer, rowCos, ny);
     for (let j = 0; j < ny; j++) cosines[j] = Math.cos((lat0 - j * dlat) * DEG);
     this.field = { grid: { ...grid }, ptr, nodes, stride };
@@ -532,22 +547,22 @@ export class Engine {
     if (!Number.isInteger(seed)) throw new RangeError(`Particle seed ${seed} must be an integer`);
     assertMaxAge(maxAge);
     assertView(params);
-    const capacity = Math.max(4, Math.ceil(count / 4) * 4);
+    const capacity = Math.ceil(count / 4) * 4; // as particles.ts: arrays 16-byte aligned
     if (!this.particles || this.particles.capacity !== capacity) {
-      const ptr = this.allocator.alloc(capacity * PARTICLE_SLOT_BYTES);
+      const ptr = this.allocator.alloc(Math.max(ALIGN, capacity * PARTICLE_SLOT_BYTES));
       if (this.particles) this.allocator.release(this.particles.ptr);
       this.particles = { ptr, count, capacity };
     }
     this.particles.count = count;
-    const { centerLon, west, east, yTop, yBottom } = params;
-    this.exports.particlesInit(this.particles.ptr, count, seed >>> 0, maxAge, centerLon, west, east, yTop, yBottom);
+    const { centerLon, centerLat, west, east, yTop, yBottom } = params;
+    this.exports.particlesInit(this.particles.ptr, count, seed >>> 0, maxAge, centerLon, centerLat, west, east, yTop, yBottom);
   }
 
   /** One RK2 step of every particle; respawns those that age out, leave the view or hit no data. */
   stepParticles(params: StepParticlesParams): void {
     const field = this.requireField();
     const particles = this.requireParticles();
-    const { centerLon, west, east, north, south, yTop, yBottom, speed, maxAge, kernel } = params;
+    const { centerLon, centerLat, west, east, north, south, yTop, yBottom, speed, maxAge, kernel } = params;
     if (!Number.isFinite(speed)) throw new RangeError(`Particle speed ${speed} must be finite`);
     assertMaxAge(maxAge);
     assertView(params);
@@ -555,14 +570,14 @@ export class Engine {
       : kernel === 'scalar' ? this.exports.particlesStepScalar
         : null;
     if (!step) throw new RangeError(`Unknown particle kernel ${String(kernel)}: 'simd' or 'scalar'`);
-    step(particles.ptr, particles.count, field.ptr, centerLon, west, east, north, south, yTop, yBottom, speed, maxAge);
+    step(particles.ptr, particles.count, field.ptr, centerLon, centerLat, west, east, north, south, yTop, yBottom, speed, maxAge);
   }
 
   get particleCount(): number {
     return this.particles?.count ?? 0;
   }
 
-  /** count * 4 f32: per particle [prevRelLon, prevLat, newRelLon, newLat] (see particles.ts). */
+  /** count * 4 f32: per particle [prevRelLon, prevRelLat, newRelLon, newRelLat] (see particles.ts). */
   vertices(): Float32Array {
     const p = this.requireParticles();
     return new Float32Array(this.memory.buffer, p.ptr + particleLayout(p.capacity).vertex, p.count * 4);
@@ -601,8 +616,8 @@ function assertMaxAge(maxAge: number): void {
 }
 
 function assertView(view: ParticleView): void {
-  const { centerLon, west, east, north, south, yTop, yBottom } = view;
-  if (![centerLon, west, east, north, south, yTop, yBottom].every(Number.isFinite)) {
+  const { centerLon, centerLat, west, east, north, south, yTop, yBottom } = view;
+  if (![centerLon, centerLat, west, east, north, south, yTop, yBottom].every(Number.isFinite)) {
     throw new RangeError('Particle view bounds must be finite');
   }
   if (!(east > west) || !(north > south) || !(yBottom > yTop)) {

@@ -64,8 +64,8 @@ export class ReferenceField {
   private readonly invDlat: number;
   private readonly period: number;
   private readonly invPeriod: number;
-  /** V of the last sampleU call (one return value, no allocation per sample, as in field.ts). */
-  sampledV = 0;
+  /** [U, V] of the last sampleInto, kept unboxed so the hot loop allocates nothing. */
+  readonly sampled = new Float64Array(2);
 
   constructor(grid: FieldGrid) {
     this.grid = { ...grid };
@@ -76,8 +76,8 @@ export class ReferenceField {
     for (let j = 0; j < ny; j++) this.rowCos[j] = Math.cos((lat0 - j * dlat) * DEG);
     this.invDlon = 1 / dlon;
     this.invDlat = 1 / dlat;
-    this.period = wrap ? nx : 0;
-    this.invPeriod = wrap ? 1 / nx : 0;
+    this.period = wrap ? nx : 360 / dlon;
+    this.invPeriod = wrap ? 1 / nx : dlon / 360;
   }
 
   /** Blends two 2-channel tiles (u, v) at t and writes [u, v cos φ] with node (0, 0) at (x, y). */
@@ -114,20 +114,21 @@ export class ReferenceField {
   }
 
   sample(lon: number, lat: number): [number, number] {
-    const u = this.sampleU(lon, lat);
-    return [u, this.sampledV];
+    this.sampleInto(lon, lat);
+    return [this.sampled[0], this.sampled[1]];
   }
 
-  /** Bilinear U at a point, V left in sampledV; both NaN outside or next to a NaN node. */
-  sampleU(lon: number, lat: number): number {
-    const { stride, nodes } = this;
+  /** Bilinear [U, V] at a point into `sampled`; both NaN outside the grid or next to a NaN node. */
+  sampleInto(lon: number, lat: number): void {
+    const { stride, nodes, sampled } = this;
     const rows = this.grid.ny;
     let gx = (lon - this.grid.lon0) * this.invDlon;
     gx = gx - this.period * Math.floor(gx * this.invPeriod);
     const gy = (this.grid.lat0 - lat) * this.invDlat;
     if (!(gx >= 0 && gx <= stride - 1 && gy >= 0 && gy <= rows - 1)) {
-      this.sampledV = NaN;
-      return NaN;
+      sampled[0] = NaN;
+      sampled[1] = NaN;
+      return;
     }
     const i = Math.min(Math.trunc(gx), stride - 2);
     const j = Math.min(Math.trunc(gy), rows - 2);
@@ -147,8 +148,8 @@ export class ReferenceField {
     const ue = f32(u10 + f32(wy * f32(u11 - u10)));
     const vw = f32(v00 + f32(wy * f32(v01 - v00)));
     const ve = f32(v10 + f32(wy * f32(v11 - v10)));
-    this.sampledV = f32(vw + f32(wx * f32(ve - vw)));
-    return f32(uw + f32(wx * f32(ue - uw)));
+    sampled[0] = f32(uw + f32(wx * f32(ue - uw)));
+    sampled[1] = f32(vw + f32(wx * f32(ve - vw)));
   }
 }
 
@@ -168,12 +169,12 @@ export class ReferenceParticles {
   readonly lon: Float64Array;
   readonly lat: Float64Array;
   readonly age: Int32Array;
-  /** count * 4: [prevRelLon, prevLat, newRelLon, newLat] per particle. */
+  /** count * 4: [prevRelLon, prevRelLat, newRelLon, newRelLat] per particle. */
   readonly vertices: Float32Array;
   private rng: number;
 
   constructor(params: InitParticlesParams) {
-    const { count, seed, maxAge, centerLon, west, east, yTop, yBottom } = params;
+    const { count, seed, maxAge, centerLon, centerLat, west, east, yTop, yBottom } = params;
     this.count = count;
     this.lon = new Float64Array(count);
     this.lat = new Float64Array(count);
@@ -182,7 +183,7 @@ export class ReferenceParticles {
     this.rng = seed >>> 0 === 0 ? DEFAULT_SEED : seed >>> 0;
     const centre = wrapLongitude(centerLon);
     for (let k = 0; k < count; k++) {
-      this.respawn(k, centre, west - centerLon, east - centerLon, yTop, yBottom);
+      this.respawn(k, centre, centerLat, west - centerLon, east - centerLon, yTop, yBottom);
       this.age[k] = Math.trunc(this.random() * maxAge);
     }
   }
@@ -197,7 +198,7 @@ export class ReferenceParticles {
     return this.rng * INV_2_32;
   }
 
-  private respawn(k: number, centre: number, relWest: number, relEast: number, yTop: number, yBottom: number): void {
+  private respawn(k: number, centre: number, centreLat: number, relWest: number, relEast: number, yTop: number, yBottom: number): void {
     const r1 = this.random();
     const r2 = this.random();
     const lon = wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
@@ -209,33 +210,36 @@ export class ReferenceParticles {
     this.age[k] = 0;
     const v = k * 4;
     this.vertices[v] = rel;
-    this.vertices[v + 1] = lat;
+    this.vertices[v + 1] = lat - centreLat;
     this.vertices[v + 2] = rel;
-    this.vertices[v + 3] = lat;
+    this.vertices[v + 3] = lat - centreLat;
   }
 
   /** One RK2 step of every particle (the kernel field of the params is ignored). */
   step(field: ReferenceField, params: Omit<StepParticlesParams, 'kernel'>): void {
-    const { centerLon, west, east, north, south, yTop, yBottom, speed, maxAge } = params;
+    const { centerLon, centerLat, west, east, north, south, yTop, yBottom, speed, maxAge } = params;
     const centre = wrapLongitude(centerLon);
     const relWest = west - centerLon;
     const relEast = east - centerLon;
     const half = 0.5 * speed;
     const { lon: lons, lat: lats, age: ages, vertices } = this;
+    const sampled = field.sampled;
     for (let k = 0; k < this.count; k++) {
       const lon = lons[k];
       const lat = lats[k];
       const age = ages[k] + 1;
-      const u1 = field.sampleU(lon, lat);
-      const v1 = field.sampledV;
-      const u2 = field.sampleU(lon + half * u1, lat + half * v1);
-      const v2 = field.sampledV;
+      field.sampleInto(lon, lat);
+      const u1 = sampled[0];
+      const v1 = sampled[1];
+      field.sampleInto(lon + half * u1, lat + half * v1);
+      const u2 = sampled[0];
+      const v2 = sampled[1];
       const dLon = speed * u2;
       const newLon = wrapHalfTurn(lon + dLon);
       const newLat = lat + speed * v2;
       const rel = wrapHalfTurn(newLon - centre);
       if (age > maxAge || !(rel >= relWest && rel <= relEast && newLat >= south && newLat <= north)) {
-        this.respawn(k, centre, relWest, relEast, yTop, yBottom);
+        this.respawn(k, centre, centerLat, relWest, relEast, yTop, yBottom);
         continue;
       }
       lons[k] = newLon;
@@ -243,9 +247,9 @@ export class ReferenceParticles {
       ages[k] = age;
       const v = k * 4;
       vertices[v] = rel - dLon;
-      vertices[v + 1] = lat;
+      vertices[v + 1] = lat - centerLat;
       vertices[v + 2] = rel;
-      vertices[v + 3] = newLat;
+      vertices[v + 3] = newLat - centerLat;
     }
   }
 }

@@ -1,9 +1,14 @@
 /**
- * Test helper: loads the built engine module in Node (vitest), the way the render worker does in
- * the browser but from disk. The module is built by `npm run build:engine`.
+ * Test helpers for the engine: load the built module from disk (the render worker streams it in
+ * the browser), build raw data tiles from exact q values, and a smooth synthetic wind.
+ * Node only (reads files); the module is built by `npm run build:engine`.
  */
 
 import { readFile, readdir, stat } from 'node:fs/promises';
+import {
+  encodeDataTile, Predictor, TILE_CHANNEL_BYTES, TILE_HEADER_BYTES, TILE_MAGIC, TILE_VERSION, tileByteLength,
+} from '../common/tile.ts';
+import { tileBounds, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import { Engine } from './engine.ts';
 
 export type EngineTarget = 'release' | 'debug';
@@ -29,23 +34,104 @@ export async function createEngine(target: EngineTarget = 'release'): Promise<En
   return Engine.create(await compileEngine(target));
 }
 
-/** Wind (m/s) at a point: a westerly jet, trade winds and a few vortices, smooth everywhere. */
-export function syntheticWind(lon: number, lat: number, phase = 0): [number, number] {
+/** mulberry32: a small seeded generator for test inputs (not the engine's xorshift). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface RawTileOptions {
+  width: number;
+  height: number;
+  /** Un-predicted q per channel, width * height each (65535 = no data). */
+  q: Uint16Array[];
+  predictor: Predictor;
+  offsets: number[];
+  scales: number[];
+  west?: number;
+  north?: number;
+  east?: number;
+  south?: number;
+}
+
+/**
+ * Packs exact q values into a data tile (common/tile.ts layout), applying the row-delta predictor
+ * when asked. Unlike encodeDataTile it does not quantize, so tests know every q.
+ */
+export function rawTile(options: RawTileOptions): Uint8Array {
+  const { width, height, q, predictor, offsets, scales } = options;
+  const { west = -180, north = 90, east = 0, south = -90 } = options;
+  const bytes = new Uint8Array(tileByteLength(q.length, width, height));
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, TILE_MAGIC, true);
+  view.setUint16(4, TILE_VERSION, true);
+  view.setUint8(6, q.length);
+  view.setUint8(7, predictor);
+  view.setUint16(8, width, true);
+  view.setUint16(10, height, true);
+  view.setFloat64(16, west, true);
+  view.setFloat64(24, north, true);
+  view.setFloat64(32, east, true);
+  view.setFloat64(40, south, true);
+  let p = TILE_HEADER_BYTES + TILE_CHANNEL_BYTES * q.length;
+  q.forEach((channel, c) => {
+    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES, offsets[c], true);
+    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES + 4, scales[c], true);
+    for (let j = 0; j < height; j++) {
+      for (let i = 0; i < width; i++, p += 2) {
+        const k = j * width + i;
+        const stored = predictor === Predictor.RowDelta && i > 0 ? (channel[k] - channel[k - 1]) & 0xffff : channel[k];
+        view.setUint16(p, stored, true);
+      }
+    }
+  });
+  return bytes;
+}
+
+const VORTICES: [lon: number, lat: number, strength: number][] = [
+  [-150, 45, 2.5], [-60, -40, -2], [10, 55, 1.8], [80, -20, -2.2], [140, 15, 3], [175, -60, 1.5],
+];
+
+/**
+ * Wind (m/s) at a point: westerlies and trade winds by latitude, a meridional wave and a few
+ * vortices that drift east with `phase` (degrees), smooth and periodic in longitude.
+ */
+export function syntheticWind(lon: number, lat: number, phase = 0): [u: number, v: number] {
   const phi = (lat * Math.PI) / 180;
   let u = 12 * Math.sin(2 * phi) ** 2 * Math.sign(Math.abs(lat) - 30) + 3 * Math.cos(3 * phi);
-  let v = 4 * Math.sin(((lon + phase) * Math.PI) / 45) * Math.cos(phi);
+  let v = 4 * Math.sin(((lon - phase) * Math.PI) / 45) * Math.cos(phi);
   for (const [clon, clat, strength] of VORTICES) {
     let dx = lon - (clon + phase);
     dx -= 360 * Math.round(dx / 360);
     const dy = lat - clat;
-    const r2 = (dx * dx) / 400 + (dy * dy) / 225;
-    const swirl = strength * Math.exp(-r2);
-    u += -swirl * dy * 0.3;
+    const swirl = strength * Math.exp(-((dx * dx) / 400 + (dy * dy) / 225));
+    u -= swirl * dy * 0.3;
     v += swirl * dx * 0.3;
   }
   return [u, v];
 }
 
-const VORTICES: [number, number, number][] = [
-  [-150, 45, 2.5], [-60, -40, -2], [10, 55, 1.8], [80, -20, -2.2], [140, 15, 3], [175, -60, 1.5],
-];
+/** A u/v data tile of the pyramid filled from a wind function. */
+export function windTile(address: TileAddress, wind: (lon: number, lat: number) => [number, number]): Uint8Array {
+  const { west, north, east, south } = tileBounds(address);
+  const n = TILE_NODES;
+  const u = new Float32Array(n * n);
+  const v = new Float32Array(n * n);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      [u[j * n + i], v[j * n + i]] = wind(west + (i * (east - west)) / (n - 1), north - (j * (north - south)) / (n - 1));
+    }
+  }
+  return encodeDataTile({ west, north, east, south, width: n, height: n, channels: [u, v] });
+}
+
+/** The global field of data zoom 0: two 256x256 tiles sharing column 255 -> 510 + wrap column. */
+export const GLOBAL_Z0_GRID = {
+  lon0: -180, lat0: 90, dlon: 180 / (TILE_NODES - 1), dlat: 180 / (TILE_NODES - 1), nx: 2 * (TILE_NODES - 1), ny: TILE_NODES, wrap: true,
+} as const;

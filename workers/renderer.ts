@@ -16,7 +16,7 @@ import type REGL from 'regl';
 import { decodeBasemap } from '../common/basemap.ts';
 import { colorLayerOf, overlayByIdent, particleLayerOf, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
-import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, PARTICLE_MAX_AGE, mercY } from '../common/map.ts';
+import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, mercY } from '../common/map.ts';
 import { bracketSteps, tilePath, type Calendar } from '../common/minifest.ts';
 import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import type { TileHeader } from '../common/tile.ts';
@@ -312,7 +312,9 @@ export class Renderer implements RenderApi {
       basemap: createBasemapLayer(regl),
       raster: createRasterLayer(regl),
       noData: createNoDataLayer(regl),
-      particles: createParticleLayer(regl, t.width, t.height, regl.hasExtension('ANGLE_instanced_arrays')),
+      // Software GL (SwiftShader, llvmpipe) runs instanced draws one instance at a time: there the
+      // particles are 1-pixel GL lines; real GPUs get instanced quads of the chosen width.
+      particles: createParticleLayer(regl, t.width, t.height, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,
@@ -412,6 +414,10 @@ export class Renderer implements RenderApi {
     const range = tileRangeFor(t.view, z);
     const visible = byDistanceFrom(visibleTiles(range), t.view.lon, t.view.lat);
     const { before, after, t: blend } = bracketSteps(layer.calendar, this.time);
+    const previous = this.plan?.range;
+    if (!previous || previous.z !== range.z || previous.c0 !== range.c0 || previous.c1 !== range.c1 || previous.r0 !== range.r0 || previous.r1 !== range.r1) {
+      this.fieldDirty = true;
+    }
     this.plan = { z, range, visible, before, after, t: blend };
     const steps = blend > 0 ? [before, after] : [before];
     const keys: string[] = [];
@@ -466,12 +472,25 @@ export class Renderer implements RenderApi {
   private frame(): void {
     this.running = false;
     if (this.disposed || this.lost || !this.gpu) return;
+    try {
+      this.drawFrame();
+    } catch (error) {
+      // One bad frame must not stop the map: report it and try again on the next change.
+      console.error(error);
+      this.onEvent({ type: 'error', message: `Frame failed: ${(error as Error).message}` });
+    }
+  }
+
+  private drawFrame(): void {
+    if (!this.gpu) return;
     const started = performance.now();
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
     const resized = !this.last || this.last.width !== t.width || this.last.height !== t.height;
     if (resized) {
       this.resizeCanvas(t);
+      // regl reads the drawing buffer size only when polled; we drive frames ourselves.
+      gpu.regl.poll();
       gpu.particles.resize(t.width, t.height);
       gpu.composite.resize(t.width, t.height);
       this.staticDirty = true;
@@ -646,6 +665,11 @@ export class Renderer implements RenderApi {
     }
     return { draws, noData };
   }
+}
+
+/** Renderer strings of CPU rasterizers. */
+export function isSoftwareRenderer(renderer: string): boolean {
+  return /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Basic Render/i.test(renderer);
 }
 
 function channelsOf(data: TileData): Float32Array[] {

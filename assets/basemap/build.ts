@@ -25,7 +25,11 @@ const X0 = -0.25;
 const X1 = 1.25;
 const Q = 65535;
 
-/** Makes consecutive longitudes continuous (no jump over 180°), so a ring crossing the antimeridian stays whole. */
+/**
+ * Makes consecutive longitudes continuous (no jump over 180°), so a ring or line crossing the
+ * antimeridian stays whole, then moves the whole of it by a turn if it drifted so that its
+ * westmost point lies in [-180, 180).
+ */
 function unwrap(points: Position[]): Position[] {
   const out: Position[] = [];
   let shift = 0;
@@ -37,7 +41,9 @@ function unwrap(points: Position[]): Position[] {
     }
     out.push([points[i][0] + shift, points[i][1]]);
   }
-  return out;
+  const west = Math.min(...out.map((p) => p[0]));
+  const turns = Math.floor((west + 180) / 360);
+  return turns ? out.map(([lon, lat]) => [lon - 360 * turns, lat]) : out;
 }
 
 class MeshBuilder {
@@ -46,7 +52,9 @@ class MeshBuilder {
   private readonly lookup = new Map<string, number>();
 
   vertex(lon: number, lat: number): number {
-    const qx = Math.round(((mercX(lon) - X0) / (X1 - X0)) * Q);
+    const x = mercX(lon);
+    if (x < X0 || x > X1) throw new Error(`Basemap vertex at ${lon}° is outside the quantization range`);
+    const qx = Math.round(((x - X0) / (X1 - X0)) * Q);
     const qy = Math.round(mercY(lat) * Q);
     const key = `${qx},${qy}`;
     let index = this.lookup.get(key);

@@ -7,17 +7,19 @@
  *   +8    f64  lat0        latitude of row 0, degrees (north row)
  *   +16   f64  invDlon     1 / dlon (columns per degree)
  *   +24   f64  invDlat     1 / dlat (rows per degree; rows go south)
- *   +32   f64  period      columns per 360 degrees when the grid is global in longitude, else 0
- *   +40   f64  invPeriod   1 / period, or 0
+ *   +32   f64  period      columns per 360 degrees (nx when the grid is global in longitude)
+ *   +40   f64  invPeriod   1 / period
  *   +48   i32  stride      columns stored per row: nx, plus the wrap column when global
  *   +52   i32  rows        ny
  *   +56   u32  nodes  ---> f32 [U, V] x stride x rows, row-major, row 0 north, 8 bytes per node:
  *                           U = u (m/s east), V = v * cos(latitude of the row) (m/s north * cos)
  *                           a global grid repeats column 0 as column nx (copied by fieldFinish),
  *                           so bilinear sampling never branches on the wrap.
+ *                           Then 2 guard rows of NaN (stride x 2 nodes): the SIMD sampler reads
+ *                           them for points outside the grid instead of branching (particles.ts).
  *   +60   u32  rowCos ---> f32[rows]: cos(latitude of each row), computed once by the wrapper
  *
- * Sampling a point: gx = (lon - lon0) / dlon, wrapped into [0, period) when global; gy =
+ * Sampling a point: gx = (lon - lon0) / dlon, wrapped into [0, period) (one turn); gy =
  * (lat0 - lat) / dlat. Inside [0, stride - 1] x [0, rows - 1] the sample is the bilinear blend of
  * the 4 nodes around it (weights rounded to f32, arithmetic in f32); outside, or when any of the
  * 4 nodes is NaN, it is NaN. engine/reference.ts repeats these operations in the same order.
@@ -192,8 +194,9 @@ export function fieldWriteTile(
 
 /** Copies column 0 into the wrap column of a global field (no-op when the grid is not global). */
 export function fieldFinish(field: usize): void {
-  if (fieldPeriod(field) == 0) return;
   const stride = fieldStride(field);
+  // Global grids store one turn of columns plus the wrap column; regional ones have no wrap column.
+  if (fieldPeriod(field) != <f64>(stride - 1)) return;
   const rows = fieldRows(field);
   const nodes = fieldNodes(field);
   const rowBytes = <usize>stride << 3;

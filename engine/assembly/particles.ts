@@ -2,16 +2,20 @@
  * Particle advection over the field (field.ts): RK2 midpoint steps in lon/lat, respawn, and the
  * line-segment vertices the render worker uploads straight from this memory.
  *
- *   particles: one region of 36 * cap bytes, cap = count rounded up to a multiple of 4 (so the
- *   arrays stay 16-byte aligned and the SIMD kernel may read a pair past an odd count)
+ *   particles: one region of 40 * cap bytes, cap = count rounded up to a multiple of 4 so that
+ *   every array starts 16-byte aligned
  *   +0          f64 lon[cap]       degrees east, kept in [-180, 180)
  *   +8 cap      f64 lat[cap]       degrees north
  *   +16 cap     i32 age[cap]       steps since the particle was (re)spawned
  *   +20 cap     f32 vertex[cap][4] one line segment per particle, for WebGL:
- *                 +0 prevRelLon  +4 prevLat  +8 newRelLon  +12 newLat      (16 bytes)
+ *                 +0 prevRelLon  +4 prevRelLat  +8 newRelLon  +12 newRelLat      (16 bytes)
  *               relLon = lon - view centre wrapped into [-180, 180); prevRelLon = newRelLon minus
  *               the unwrapped longitude increment, so a segment across the antimeridian stays short.
- *               A respawned particle gets a degenerate segment (prev = new).
+ *               relLat = lat - view centre latitude. Both are differences taken in f64 before the
+ *               f32 store, so a one-pixel step keeps its precision at zoom 16.
+ *               A respawned particle gets a degenerate segment (prev = new). The SIMD kernel
+ *               parks each pair's midpoints (2 x f64x2) here between its two passes.
+ *   +36 cap     i32 respawn[cap]   scratch of the SIMD kernel: indices to respawn after its loop
  *
  *   rngState: a module global, xorshift32, seeded by particlesInit; respawns draw from it strictly
  *   in particle index order in every kernel, so SIMD, scalar and engine/reference.ts agree.
@@ -27,12 +31,22 @@
 
 import {
   fieldInvDlat, fieldInvDlon, fieldInvPeriod, fieldLat0, fieldLon0, fieldNodes, fieldPeriod,
-  fieldRows, fieldStride, sampledV, scalarSample,
+  fieldRows, fieldStride, NODE_BYTES, sampledV, scalarSample,
 } from './field';
 
 const DEFAULT_SEED: u32 = 0x9e3779b9; // used for seed 0, which xorshift cannot leave
 const INV_2_32: f64 = 1.0 / 4294967296.0;
 const DEG_PER_RAD: f64 = 180.0 / Math.PI;
+const TWO_52: f64 = 4503599627370496.0;
+/**
+ * The wrap constants as f64x2 pairs in static data: V8 rebuilds a v128 constant at each use in a
+ * loop (3 instructions), while a vector loaded from memory before the loop is kept like any value.
+ */
+const WRAP_CONSTANTS = memory.data<f64>([360, 360, -360, -360, 180, 180, -180, -180]);
+const TURN: usize = 0;
+const MINUS_TURN: usize = 16;
+const HALF_TURN: usize = 32;
+const MINUS_HALF_TURN: usize = 48;
 
 let rngState: u32 = DEFAULT_SEED;
 
@@ -47,6 +61,9 @@ let rngState: u32 = DEFAULT_SEED;
 }
 @inline function vertexBase(particles: usize, cap: usize): usize {
   return particles + cap * 20;
+}
+@inline function respawnBase(particles: usize, cap: usize): usize {
+  return particles + cap * 36;
 }
 
 /** xorshift32 (Marsaglia 2003, "Xorshift RNGs", shifts 13, 17, 5), as a double in [0, 1). */
@@ -71,9 +88,10 @@ let rngState: u32 = DEFAULT_SEED;
   return lon;
 }
 
-@inline function wrapHalfTurn2(lon: v128): v128 {
-  const a = v128.bitselect(f64x2.sub(lon, f64x2.splat(360)), lon, f64x2.ge(lon, f64x2.splat(180)));
-  return v128.bitselect(f64x2.add(a, f64x2.splat(360)), a, f64x2.lt(a, f64x2.splat(-180)));
+/** wrapHalfTurn on two lanes: subtracting (mask & ±360) gives x ∓ 360 or exactly x, as the scalar does. */
+@inline function wrapHalfTurn2(lon: v128, turn: v128, minusTurn: v128, halfTurn: v128, minusHalfTurn: v128): v128 {
+  const a = f64x2.sub(lon, v128.and(turn, f64x2.ge(lon, halfTurn)));
+  return f64x2.sub(a, v128.and(minusTurn, f64x2.lt(a, minusHalfTurn)));
 }
 
 /**
@@ -83,7 +101,7 @@ let rngState: u32 = DEFAULT_SEED;
  */
 function respawn(
   particles: usize, cap: usize, k: i32,
-  centre: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
+  centre: f64, centreLat: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
 ): void {
   const r1 = nextRandom();
   const r2 = nextRandom();
@@ -96,10 +114,11 @@ function respawn(
   store<f64>(latBase(particles, cap) + (o << 3), lat);
   store<i32>(ageBase(particles, cap) + (o << 2), 0);
   const v = vertexBase(particles, cap) + (o << 4);
+  const relLat = <f32>(lat - centreLat);
   store<f32>(v, rel, 0);
-  store<f32>(v, <f32>lat, 4);
+  store<f32>(v, relLat, 4);
   store<f32>(v, rel, 8);
-  store<f32>(v, <f32>lat, 12);
+  store<f32>(v, relLat, 12);
 }
 
 /**
@@ -108,7 +127,7 @@ function respawn(
  */
 export function particlesInit(
   particles: usize, count: i32, seed: u32, maxAge: i32,
-  centerLon: f64, west: f64, east: f64, yTop: f64, yBottom: f64,
+  centerLon: f64, centerLat: f64, west: f64, east: f64, yTop: f64, yBottom: f64,
 ): void {
   rngState = seed == 0 ? DEFAULT_SEED : seed;
   const cap = capacity(count);
@@ -117,7 +136,7 @@ export function particlesInit(
   const relEast = east - centerLon;
   const ages = ageBase(particles, cap);
   for (let k = 0; k < count; k++) {
-    respawn(particles, cap, k, centre, relWest, relEast, yTop, yBottom);
+    respawn(particles, cap, k, centre, centerLat, relWest, relEast, yTop, yBottom);
     store<i32>(ages + (<usize>k << 2), <i32>(nextRandom() * <f64>maxAge));
   }
 }
@@ -127,7 +146,7 @@ export function particlesInit(
   particles: usize, cap: usize, k: i32,
   nodes: usize, stride: i32, rows: i32,
   lon0: f64, lat0: f64, invDlon: f64, invDlat: f64, period: f64, invPeriod: f64,
-  centre: f64, relWest: f64, relEast: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
+  centre: f64, centreLat: f64, relWest: f64, relEast: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
   speed: f64, half: f64, maxAge: i32,
 ): void {
   const o = <usize>k;
@@ -146,7 +165,7 @@ export function particlesInit(
   const newLat = lat + speed * v2;
   const rel = wrapHalfTurn(newLon - centre);
   if (age > maxAge || !(rel >= relWest && rel <= relEast && newLat >= south && newLat <= north)) {
-    respawn(particles, cap, k, centre, relWest, relEast, yTop, yBottom);
+    respawn(particles, cap, k, centre, centreLat, relWest, relEast, yTop, yBottom);
     return;
   }
   store<f64>(lonAddr, newLon);
@@ -154,15 +173,15 @@ export function particlesInit(
   store<i32>(ageAddr, age);
   const v = vertexBase(particles, cap) + (o << 4);
   store<f32>(v, <f32>(rel - dLon), 0);
-  store<f32>(v, <f32>lat, 4);
+  store<f32>(v, <f32>(lat - centreLat), 4);
   store<f32>(v, <f32>rel, 8);
-  store<f32>(v, <f32>newLat, 12);
+  store<f32>(v, <f32>(newLat - centreLat), 12);
 }
 
 /** The scalar kernel: the same arithmetic as the SIMD one, one particle at a time. */
 export function particlesStepScalar(
   particles: usize, count: i32, field: usize,
-  centerLon: f64, west: f64, east: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
+  centerLon: f64, centerLat: f64, west: f64, east: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
   speed: f64, maxAge: i32,
 ): void {
   const cap = capacity(count);
@@ -182,21 +201,21 @@ export function particlesStepScalar(
   for (let k = 0; k < count; k++) {
     stepOne(
       particles, cap, k, nodes, stride, rows, lon0, lat0, invDlon, invDlat, period, invPeriod,
-      centre, relWest, relEast, north, south, yTop, yBottom, speed, half, maxAge,
+      centre, centerLat, relWest, relEast, north, south, yTop, yBottom, speed, half, maxAge,
     );
   }
 }
 
 /**
- * Bilinear samples for two particles (lanes of lon, lat as f64x2) -> f32x4 (U0, U1, V0, V1),
- * NaN where a point is outside the grid or next to a NaN node. The same operations as
- * scalarSample, lane for lane. [U, V] of nodes (i, j) and (i + 1, j) are 16 contiguous bytes, so
- * each particle needs two v128 loads, one per row.
+ * Bilinear samples for two particles (lanes of lon, lat as f64x2) -> f32x4 (U0, U1, V0, V1). The
+ * same operations as scalarSample, lane for lane. [U, V] of nodes (i, j) and (i + 1, j) are 16
+ * contiguous bytes, so each particle needs two v128 loads, one per row. A point outside the grid
+ * reads the field's NaN guard rows instead of branching, so it comes out NaN like any no-data.
  */
 @inline function samplePair(
   lon: v128, lat: v128, nodes: usize, rowBytes: usize,
   lon0: v128, lat0: v128, invDlon: v128, invDlat: v128, period: v128, invPeriod: v128,
-  maxGx: v128, maxGy: v128, maxCell: v128, strideScale: v128,
+  maxGx: v128, maxGy: v128, maxCellX: v128, maxCellY: v128, rowBytesV: v128, guardOffset: v128,
 ): v128 {
   const zero = f64x2.splat(0);
   let gx = f64x2.mul(f64x2.sub(lon, lon0), invDlon);
@@ -206,50 +225,48 @@ export function particlesStepScalar(
     v128.and(f64x2.ge(gx, zero), f64x2.le(gx, maxGx)),
     v128.and(f64x2.ge(gy, zero), f64x2.le(gy, maxGy)),
   );
-  // Outside points read node (0, 0) (all bits cleared = +0.0) and are masked to NaN at the end.
-  const cell = i32x4.min_s(
-    i32x4.shuffle(
-      i32x4.trunc_sat_f64x2_s_zero(v128.and(gx, inside)),
-      i32x4.trunc_sat_f64x2_s_zero(v128.and(gy, inside)),
-      0, 1, 4, 5,
-    ),
-    maxCell,
-  ); // (i0, i1, j0, j1)
-  const fx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(cell));
-  const fy = f64x2.sub(gy, f64x2.convert_low_i32x4_s(i32x4.shuffle(cell, cell, 2, 3, 2, 3)));
-  const scaled = i32x4.mul(cell, strideScale); // (i0, i1, j0 * stride, j1 * stride)
-  const byteOffset = i32x4.shl(i32x4.add(scaled, i32x4.shuffle(scaled, scaled, 2, 3, 0, 1)), 3);
-  const p0 = nodes + <usize>i32x4.extract_lane(byteOffset, 0);
-  const p1 = nodes + <usize>i32x4.extract_lane(byteOffset, 1);
+  // pmin is a plain minpd; in lanes outside (or NaN) its result is replaced below anyway.
+  const i = f64x2.pmin(f64x2.floor(gx), maxCellX);
+  const j = f64x2.pmin(f64x2.floor(gy), maxCellY);
+  // Byte offset of node (i, j), exact in f64; + 2^52 puts it in the low 32 bits of each lane.
+  const offset = v128.bitselect(
+    f64x2.add(f64x2.add(f64x2.mul(i, f64x2.splat(NODE_BYTES)), f64x2.mul(j, rowBytesV)), f64x2.splat(TWO_52)),
+    guardOffset,
+    inside,
+  );
+  const p0 = nodes + <usize>i32x4.extract_lane(offset, 0);
+  const p1 = nodes + <usize>i32x4.extract_lane(offset, 2);
   const north0 = v128.load(p0); // U00 V00 U10 V10 of particle 0
   const south0 = v128.load(p0 + rowBytes); // U01 V01 U11 V11
   const north1 = v128.load(p1);
   const south1 = v128.load(p1 + rowBytes);
-  const wx = f32x4.demote_f64x2_zero(fx); // (wx0, wx1, 0, 0)
-  const wy = f32x4.demote_f64x2_zero(fy);
+  const wx = f32x4.demote_f64x2_zero(f64x2.sub(gx, i)); // (wx0, wx1, 0, 0)
+  const wy = f32x4.demote_f64x2_zero(f64x2.sub(gy, j));
   // Down the column: (Uw, Vw, Ue, Ve) per particle.
   const col0 = f32x4.add(north0, f32x4.mul(f32x4.shuffle(wy, wy, 0, 0, 0, 0), f32x4.sub(south0, north0)));
   const col1 = f32x4.add(north1, f32x4.mul(f32x4.shuffle(wy, wy, 1, 1, 1, 1), f32x4.sub(south1, north1)));
   // Across: west (Uw0, Uw1, Vw0, Vw1) to east (Ue0, Ue1, Ve0, Ve1).
   const west = f32x4.shuffle(col0, col1, 0, 4, 1, 5);
   const east = f32x4.shuffle(col0, col1, 2, 6, 3, 7);
-  const uv = f32x4.add(west, f32x4.mul(f32x4.shuffle(wx, wx, 0, 1, 0, 1), f32x4.sub(east, west)));
-  return v128.bitselect(uv, f32x4.splat(NaN), i32x4.shuffle(inside, inside, 0, 2, 0, 2));
+  return f32x4.add(west, f32x4.mul(f32x4.shuffle(wx, wx, 0, 1, 0, 1), f32x4.sub(east, west)));
 }
 
 /**
- * The SIMD kernel: two particles per f64x2 for positions, f32x4 for the bilinear blend, a scalar
- * fix-up for respawns taken in particle order, and the scalar step for an odd last particle.
+ * The SIMD kernel: two particles per f64x2 for positions, f32x4 for the bilinear blend. Two passes
+ * over the pairs (midpoints, then the full step) keep each dependency chain short enough for the
+ * CPU to overlap several pairs. Respawns are listed during the second pass and done after it, in
+ * particle order, so no call sits inside the hot loop; an odd last particle takes the scalar step.
  */
 export function particlesStepSimd(
   particles: usize, count: i32, field: usize,
-  centerLon: f64, west: f64, east: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
+  centerLon: f64, centerLat: f64, west: f64, east: f64, north: f64, south: f64, yTop: f64, yBottom: f64,
   speed: f64, maxAge: i32,
 ): void {
   const cap = capacity(count);
   const lats = latBase(particles, cap);
   const ages = ageBase(particles, cap);
   const vertices = vertexBase(particles, cap);
+  const respawnList = respawnBase(particles, cap);
   const centre = wrapLongitude(centerLon);
   const relWest = west - centerLon;
   const relEast = east - centerLon;
@@ -274,76 +291,93 @@ export function particlesStepSimd(
   const invPeriodV = f64x2.splat(invPeriod);
   const maxGx = f64x2.splat(<f64>(stride - 1));
   const maxGy = f64x2.splat(<f64>(rows - 1));
-  let maxCell = i32x4.splat(stride - 2);
-  maxCell = i32x4.replace_lane(maxCell, 2, rows - 2);
-  maxCell = i32x4.replace_lane(maxCell, 3, rows - 2);
-  let strideScale = i32x4.splat(1);
-  strideScale = i32x4.replace_lane(strideScale, 2, stride);
-  strideScale = i32x4.replace_lane(strideScale, 3, stride);
+  const maxCellX = f64x2.splat(<f64>(stride - 2));
+  const maxCellY = f64x2.splat(<f64>(rows - 2));
+  const rowBytesV = f64x2.splat(<f64>rowBytes);
+  const guardOffset = f64x2.splat(TWO_52 + <f64>(<usize>rows * rowBytes));
 
   const halfV = f64x2.splat(half);
   const speedV = f64x2.splat(speed);
   const centreV = f64x2.splat(centre);
+  const centreLatV = f64x2.splat(centerLat);
   const relWestV = f64x2.splat(relWest);
   const relEastV = f64x2.splat(relEast);
   const northV = f64x2.splat(north);
   const southV = f64x2.splat(south);
   const maxAgeV = i32x4.splat(maxAge);
-  const one = i32x4.splat(1);
+  const minusOne = i32x4.splat(-1); // all ones: V8 makes it with one pcmpeqd, unlike splat(1)
+  const turnV = v128.load(WRAP_CONSTANTS + TURN);
+  const minusTurnV = v128.load(WRAP_CONSTANTS + MINUS_TURN);
+  const halfTurnV = v128.load(WRAP_CONSTANTS + HALF_TURN);
+  const minusHalfTurnV = v128.load(WRAP_CONSTANTS + MINUS_HALF_TURN);
 
   const pairs = count >> 1;
+  // Pass 1: midpoints, parked in the pair's 32 vertex bytes (2 f64x2) until pass 2 reads them.
   for (let pair = 0; pair < pairs; pair++) {
     const o = <usize>pair << 4;
     const lon = v128.load(particles + o);
     const lat = v128.load(lats + o);
-
     const s1 = samplePair(
       lon, lat, nodes, rowBytes, lon0v, lat0v, invDlonV, invDlatV, periodV, invPeriodV,
-      maxGx, maxGy, maxCell, strideScale,
+      maxGx, maxGy, maxCellX, maxCellY, rowBytesV, guardOffset,
     );
-    const midLon = f64x2.add(lon, f64x2.mul(halfV, f64x2.promote_low_f32x4(s1)));
-    const midLat = f64x2.add(lat, f64x2.mul(halfV, f64x2.promote_low_f32x4(f32x4.shuffle(s1, s1, 2, 3, 2, 3))));
+    const v = vertices + (<usize>pair << 5);
+    v128.store(v, f64x2.add(lon, f64x2.mul(halfV, f64x2.promote_low_f32x4(s1))));
+    v128.store(v, f64x2.add(lat, f64x2.mul(halfV, f64x2.promote_low_f32x4(f32x4.shuffle(s1, s1, 2, 3, 2, 3)))), 16);
+  }
+  // Pass 2: the step from the midpoint samples; NaN anywhere fails the view test below.
+  let respawns = 0;
+  for (let pair = 0; pair < pairs; pair++) {
+    const o = <usize>pair << 4;
+    const v = vertices + (<usize>pair << 5);
     const s2 = samplePair(
-      midLon, midLat, nodes, rowBytes, lon0v, lat0v, invDlonV, invDlatV, periodV, invPeriodV,
-      maxGx, maxGy, maxCell, strideScale,
+      v128.load(v), v128.load(v, 16), nodes, rowBytes, lon0v, lat0v, invDlonV, invDlatV, periodV, invPeriodV,
+      maxGx, maxGy, maxCellX, maxCellY, rowBytesV, guardOffset,
     );
+    const lon = v128.load(particles + o);
+    const lat = v128.load(lats + o);
     const dLon = f64x2.mul(speedV, f64x2.promote_low_f32x4(s2));
-    const newLon = wrapHalfTurn2(f64x2.add(lon, dLon));
+    const newLon = wrapHalfTurn2(f64x2.add(lon, dLon), turnV, minusTurnV, halfTurnV, minusHalfTurnV);
     const newLat = f64x2.add(lat, f64x2.mul(speedV, f64x2.promote_low_f32x4(f32x4.shuffle(s2, s2, 2, 3, 2, 3))));
-    const rel = wrapHalfTurn2(f64x2.sub(newLon, centreV));
+    const rel = wrapHalfTurn2(f64x2.sub(newLon, centreV), turnV, minusTurnV, halfTurnV, minusHalfTurnV);
     const inView = v128.and(
       v128.and(f64x2.ge(rel, relWestV), f64x2.le(rel, relEastV)),
       v128.and(f64x2.ge(newLat, southV), f64x2.le(newLat, northV)),
     );
 
     const ageAddr = ages + (<usize>pair << 3);
-    const age = i32x4.add(v128.load64_zero(ageAddr), one);
+    const age = i32x4.sub(v128.load64_zero(ageAddr), minusOne);
     v128.store64_lane(ageAddr, age, 0);
     v128.store(particles + o, newLon);
     v128.store(lats + o, newLat);
 
     // Vertices (prevRel, prevLat, rel, newLat) of both particles from four demoted pairs.
     const prev = f32x4.shuffle(
-      f32x4.demote_f64x2_zero(f64x2.sub(rel, dLon)), f32x4.demote_f64x2_zero(lat), 0, 4, 1, 5,
-    ); // (prevRel0, prevLat0, prevRel1, prevLat1)
+      f32x4.demote_f64x2_zero(f64x2.sub(rel, dLon)), f32x4.demote_f64x2_zero(f64x2.sub(lat, centreLatV)), 0, 4, 1, 5,
+    ); // (prevRel0, prevRelLat0, prevRel1, prevRelLat1)
     const next = f32x4.shuffle(
-      f32x4.demote_f64x2_zero(rel), f32x4.demote_f64x2_zero(newLat), 0, 4, 1, 5,
+      f32x4.demote_f64x2_zero(rel), f32x4.demote_f64x2_zero(f64x2.sub(newLat, centreLatV)), 0, 4, 1, 5,
     );
-    const v = vertices + (<usize>pair << 5);
     v128.store(v, f32x4.shuffle(prev, next, 0, 1, 4, 5));
     v128.store(v, f32x4.shuffle(prev, next, 2, 3, 6, 7), 16);
 
-    const respawns = (~i64x2.bitmask(inView) | i32x4.bitmask(i32x4.gt_s(age, maxAgeV))) & 3;
-    if (respawns != 0) {
+    // Append the pair's respawns to the list, lower index first (branch-free inside).
+    const flags = (~i64x2.bitmask(inView) | i32x4.bitmask(i32x4.gt_s(age, maxAgeV))) & 3;
+    if (flags != 0) {
       const k = pair << 1;
-      if (respawns & 1) respawn(particles, cap, k, centre, relWest, relEast, yTop, yBottom);
-      if (respawns & 2) respawn(particles, cap, k + 1, centre, relWest, relEast, yTop, yBottom);
+      store<i32>(respawnList + (<usize>respawns << 2), k);
+      respawns += flags & 1;
+      store<i32>(respawnList + (<usize>respawns << 2), k + 1);
+      respawns += flags >> 1;
     }
+  }
+  for (let r = 0; r < respawns; r++) {
+    respawn(particles, cap, load<i32>(respawnList + (<usize>r << 2)), centre, centerLat, relWest, relEast, yTop, yBottom);
   }
   if (count & 1) {
     stepOne(
       particles, cap, count - 1, nodes, stride, rows, lon0, lat0, invDlon, invDlat, period, invPeriod,
-      centre, relWest, relEast, north, south, yTop, yBottom, speed, half, maxAge,
+      centre, centerLat, relWest, relEast, north, south, yTop, yBottom, speed, half, maxAge,
     );
   }
 }

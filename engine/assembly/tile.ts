@@ -47,13 +47,14 @@ const NO_DATA: i16 = -1; // q = 65535 as a signed 16-bit lane
 /**
  * Undoes the row-delta predictor on 8 lanes: an inclusive 16-bit prefix sum in three shifted adds
  * (log2 8), plus the running total of the row so far. Wrapping i16 adds are exactly the format's
- * "modulo 2^16".
+ * "modulo 2^16". Each shift is a byte window over (zero, v) at consecutive indices, which V8
+ * compiles to one palignr; other shuffle patterns cost two pshufb and a constant load each.
  */
 @inline function prefixSum16(delta: v128, carry: v128): v128 {
   const zero = i16x8.splat(0);
-  let s = i16x8.add(delta, i16x8.shuffle(zero, delta, 0, 8, 9, 10, 11, 12, 13, 14));
-  s = i16x8.add(s, i16x8.shuffle(zero, s, 0, 0, 8, 9, 10, 11, 12, 13));
-  s = i16x8.add(s, i16x8.shuffle(zero, s, 0, 0, 0, 0, 8, 9, 10, 11));
+  let s = i16x8.add(delta, i8x16.shuffle(zero, delta, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+  s = i16x8.add(s, i8x16.shuffle(zero, s, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+  s = i16x8.add(s, i8x16.shuffle(zero, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
   return i16x8.add(s, carry);
 }
 
@@ -63,12 +64,13 @@ const NO_DATA: i16 = -1; // q = 65535 as a signed 16-bit lane
 }
 
 /**
- * offset + scale * q for two lanes in f64, then rounded once to f32: the same operations as the
+ * offset + scale * q for two lanes in f64, then demoted to f32: the same operations as the
  * reference decoder (Math.fround(offset + scale * q)), so the floats agree bit for bit. scale * q
- * is exact in f64 (24 + 16 bits), so only the add and the final rounding can round.
+ * is exact in f64 (24 + 16 bits); the f64 add and the demotion round exactly as the reference's
+ * do. q < 2^16, so the signed conversion (one cvtdq2pd) is exact.
  */
 @inline function dequantize2(q32: v128, offset: v128, scale: v128): v128 {
-  return f32x4.demote_f64x2_zero(f64x2.add(offset, f64x2.mul(scale, f64x2.convert_low_i32x4_u(q32))));
+  return f32x4.demote_f64x2_zero(f64x2.add(offset, f64x2.mul(scale, f64x2.convert_low_i32x4_s(q32))));
 }
 
 /** Writes 8 floats for 8 q (u16 lanes), NaN where q is NO_DATA. */

@@ -21,9 +21,9 @@
  */
 
 import { getLandMask, LAND_COLUMNS, LAND_STRIDE, landColumn, landRow, type LandMask } from './landMask.ts';
-import { HOUR_MS, seasonCycle, subsolarLatitude, utcHours, OBLIQUITY_DEG } from './season.ts';
+import { seasonCycle, subsolarLatitude, utcHours, OBLIQUITY_DEG } from './season.ts';
 import { EARTH_RADIUS_M, pressureSystemsAt, type PressureSystem } from './systems.ts';
-import { CLOUD_WAVES, patternDrift, RAIN_WAVES, wavesAt, type WaveField } from './waves.ts';
+import { CLOUD_NOISE, FractalGridSampler, fractalNoiseAt, NoiseGridSampler, noiseAt, RAIN_NOISE, type FractalNoise, type NoiseField } from './noise.ts';
 
 /** Every demo variable at one time over a grid: row-major, row 0 = first latitude. */
 export interface DemoFields {
@@ -53,8 +53,8 @@ export interface DemoPoint {
 }
 
 const DEG = Math.PI / 180;
-// Imported bindings are read through module namespace objects (getters under some loaders); the hot
-// loops below use these local copies.
+// Local copies of imported constants for the hot loops (an import is a live binding, read through
+// the module namespace; some loaders even compile it to a getter).
 const R = EARTH_RADIUS_M;
 const GRID_COLUMNS = LAND_COLUMNS;
 const GRID_STRIDE = LAND_STRIDE;
@@ -66,19 +66,30 @@ const STANDARD_PRESSURE_PA = 101_325;
  * Zonal-mean sea-level pressure as Gaussian bumps in latitude (amplitude Pa, centre and width in
  * degrees), after the observed profile: ~1009 hPa in the equatorial trough, ~1021 in the subtropical
  * highs near 30°, ~1003 (north) and ~985 (Antarctic circumpolar trough) near 62–64°, polar highs.
- * Centres of the ITCZ and subtropical highs follow the sun (see zonalPressure).
+ * Centres of the ITCZ and subtropical highs follow the sun (see zonalPressureTerms).
  */
-const EQUATORIAL_TROUGH = { amplitude: -450, width: 12 };
-const SUBTROPICAL_HIGH_NORTH = { amplitude: 950, center: 31, width: 11 };
-const SUBTROPICAL_HIGH_SOUTH = { amplitude: 1050, center: -31, width: 11 };
-/** Subtropical highs move poleward in their summer by this many degrees. */
-const SUBTROPICAL_HIGH_SHIFT_DEG = 4;
-const SUBPOLAR_LOW_NORTH = { amplitude: -700, center: 62, width: 10 };
+const EQUATORIAL_TROUGH = { amplitude: -350, width: 12 };
+const SUBTROPICAL_HIGH_NORTH = { amplitude: 950, center: 32, width: 12 };
+const SUBTROPICAL_HIGH_SOUTH = { amplitude: 1050, center: -32, width: 12 };
+const SUBPOLAR_LOW_NORTH = { amplitude: -1000, center: 63, width: 10 };
 const CIRCUMPOLAR_TROUGH_SOUTH = { amplitude: -1800, center: -64, width: 9 };
 const ARCTIC_HIGH = { amplitude: 600, center: 90, width: 14 };
 const ANTARCTIC_HIGH = { amplitude: 1400, center: -90, width: 14 };
-/** Thermal pressure over land: Pa of sea-level pressure per K of seasonal land temperature anomaly (winter Siberian high ~ +12 hPa). */
-const THERMAL_PRESSURE_PA_PER_K = -60;
+/** Subtropical highs move poleward in their summer by this many degrees. */
+const SUBTROPICAL_HIGH_SHIFT_DEG = 4;
+/**
+ * Soft limits of the total anomaly (see evaluateGrid), Pa: sea-level pressure stays within about
+ * 958–1049 hPa however many systems overlap; single deep lows and strong highs are barely touched.
+ */
+const LOW_ANOMALY_LIMIT_PA = 5500;
+const HIGH_ANOMALY_LIMIT_PA = 3600;
+/**
+ * Thermal pressure over land, Pa per K of the seasonal land temperature swing at the peak of the
+ * latitude shape h(φ) (51°): the winter Siberian high comes out ~ +13 hPa.
+ */
+const THERMAL_PRESSURE_PA_PER_K = -70;
+/** 1 / max(sin³φ cos²φ), reached where tan²φ = 3/2. */
+const THERMAL_SHAPE_NORM = 1 / (Math.sin(Math.atan(Math.sqrt(1.5))) ** 3 * Math.cos(Math.atan(Math.sqrt(1.5))) ** 2);
 
 // ---- Wind --------------------------------------------------------------------------------------
 /** Earth's rotation rate, rad/s; Coriolis parameter f = 2Ω sin φ. */
@@ -92,16 +103,16 @@ const GEOSTROPHIC_FROM_LAT_DEG = 4;
 const GEOSTROPHIC_FULL_LAT_DEG = 14;
 /**
  * Surface friction (Ekman layer): 10 m wind as a fraction of the geostrophic speed and the angle it
- * is turned toward low pressure; typical values ~0.7 and ~15° over the sea, ~0.5 and ~35° over land.
+ * is turned toward low pressure; typical values ~0.8 and ~15° over the sea, ~0.55 and ~35° over land.
  */
-const FRICTION_SPEED_SEA = 0.72;
-const FRICTION_SPEED_LAND = 0.5;
+const FRICTION_SPEED_SEA = 0.8;
+const FRICTION_SPEED_LAND = 0.55;
 const CROSS_ISOBAR_SEA_DEG = 15;
 const CROSS_ISOBAR_LAND_DEG = 35;
 /** Speeds approach this, m/s (soft cap v / (1 + (v / cap)^4)^(1/4)). */
 const WIND_CAP_MS = 38;
 /** Trade winds at the equator, m/s: easterlies slackening in the doldrums, converging on the ITCZ. */
-const TRADE_EASTERLY_MS = 6;
+const TRADE_EASTERLY_MS = 7;
 const TRADE_CONVERGENCE_MS = 2.5;
 
 // ---- Temperature -------------------------------------------------------------------------------
@@ -118,7 +129,7 @@ const SEA_LAG_DAYS = 50;
 /** Continental interiors are colder in the annual mean at high latitudes, K (times sin²φ). */
 const LAND_ANNUAL_SIN2_K = -6;
 /** Antarctic ice sheet: high and cold, K below the sea-level profile, from 62° S to full at 72° S. */
-const ICE_SHEET_K = -15;
+const ICE_SHEET_K = -13;
 /** Diurnal half-range at a clear sky, K, peaking at 15 local solar time. */
 const DIURNAL_SEA_K = 0.6;
 const DIURNAL_LAND_K = 7;
@@ -131,30 +142,38 @@ const ADVECTION_CAP_K = 10;
 const KELVIN = 273.15;
 
 // ---- Clouds and rain ---------------------------------------------------------------------------
-const CLOUD_BASE_PCT = 32;
+const CLOUD_BASE_PCT = 44;
 const STORM_TRACK_CLOUD_PCT = 22;
 const SUBTROPICAL_DRY_PCT = -22;
 const DESERT_DRY_PCT = -25;
-const ITCZ_CLOUD_PCT = 45;
+const ITCZ_CLOUD_PCT = 38;
+const ITCZ_CLOUD_WIDTH_DEG = 5.5;
+/** ITCZ meander amplitude, degrees, and its pull toward the summer hemisphere over land. */
+const ITCZ_MEANDER_DEG = 3;
+const ITCZ_MONSOON_SHIFT_DEG = 5;
 const LOW_CLOUD_PCT = 62;
 const HIGH_CLEAR_PCT = -45;
 /** % of cloud per m/s of poleward wind (ascent in warm advection). */
 const WARM_ADVECTION_CLOUD_PCT_PER_MS = 2;
-const CLOUD_NOISE_PCT = 26;
+const CLOUD_NOISE_PCT = 42;
+const CLOUD_NOISE_OCTAVES = 3;
 /** Rain starts above this cloud cover, %. */
-const RAIN_CLOUD_THRESHOLD_PCT = 62;
+const RAIN_CLOUD_THRESHOLD_PCT = 70;
 /** mm/h at full excess (100 % cloud), by source. */
 const RAIN_BASE_MMH = 0.5;
 const RAIN_LOW_MMH = 4;
 const RAIN_CONVECTIVE_MMH = 6;
+/** Rates below this are dropped (subtracted, so rain still starts from zero continuously), mm/h. */
+const RAIN_DRIZZLE_MMH = 0.1;
 
 // ---- Gusts -------------------------------------------------------------------------------------
 /** Gust factor (gust / mean wind): ~1.3 over the sea, ~1.6 over rough land. */
 const GUST_FACTOR_SEA = 1.3;
 const GUST_FACTOR_LAND = 1.6;
 const GUST_MIN_EXTRA_MS = 0.8;
-/** Convective gusts, m/s per sqrt(mm/h). */
-const CONVECTIVE_GUST_MS = 1.5;
+/** Convective gusts under rain r: 2 r / (1 + r / 2) m/s (2 m/s per mm/h at first, saturating near 4 m/s). */
+const CONVECTIVE_GUST_MS = 2;
+const CONVECTIVE_GUST_SATURATION_MMH_INV = 0.5;
 
 const smoothstep = (edge0: number, edge1: number, x: number) => {
   const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
@@ -172,11 +191,13 @@ interface DemoState {
   seasonSea: number;
   itczLat: number;
   subtropicalShift: number;
-  /** Thermal pressure coefficient G in p = G sinφ L_broad, Pa. */
+  /** See zonalPressureTerms. */
+  zonalTerms: number[];
+  /** Thermal pressure coefficient G in p = G h(φ) L_broad, Pa. */
   thermalPressure: number;
   systems: PressureSystem[];
-  cloudWaves: WaveField;
-  rainWaves: WaveField;
+  cloudNoise: FractalNoise;
+  rainNoise: NoiseField;
 }
 
 const stateCache = new Map<number, DemoState>();
@@ -193,14 +214,17 @@ function stateAt(timeMs: number): DemoState {
     summer,
     seasonLand,
     seasonSea: seasonCycle(timeMs, SEA_LAG_DAYS),
-    // ITCZ: ~4° N in the mean, following the sun with the land's lag (~14° N in July, ~6° S in January).
-    itczLat: 4 + 0.45 * OBLIQUITY_DEG * seasonLand,
+    // ITCZ over the oceans: ~4° N in the mean, following the sun with the land's lag (~8° N in
+    // July, ~1° S in January); the monsoon pull over land is added per node.
+    itczLat: 4 + 0.22 * OBLIQUITY_DEG * seasonLand,
     subtropicalShift: SUBTROPICAL_HIGH_SHIFT_DEG * seasonLand,
+    zonalTerms: [],
     thermalPressure: THERMAL_PRESSURE_PA_PER_K * LAND_SEASONAL_K * seasonLand,
     systems: pressureSystemsAt(timeMs, summer),
-    cloudWaves: wavesAt(CLOUD_WAVES, timeMs),
-    rainWaves: wavesAt(RAIN_WAVES, timeMs),
+    cloudNoise: fractalNoiseAt(CLOUD_NOISE, CLOUD_NOISE_OCTAVES, timeMs),
+    rainNoise: noiseAt(RAIN_NOISE, timeMs),
   };
+  state.zonalTerms = zonalPressureTerms(state.itczLat, state.subtropicalShift);
   if (stateCache.size >= STATE_CACHE_SIZE) stateCache.delete(stateCache.keys().next().value as number);
   stateCache.set(timeMs, state);
   return state;
@@ -211,22 +235,27 @@ export function demoSystemsAt(timeMs: number): readonly PressureSystem[] {
   return stateAt(timeMs).systems;
 }
 
-/** Zonal-mean sea-level pressure anomaly (Pa) and its derivative per radian of latitude. */
-function zonalPressure(latDeg: number, state: DemoState): { p: number; dpdphi: number } {
-  const terms: [number, number, number][] = [
-    [EQUATORIAL_TROUGH.amplitude, state.itczLat, EQUATORIAL_TROUGH.width],
-    [SUBTROPICAL_HIGH_NORTH.amplitude, SUBTROPICAL_HIGH_NORTH.center + state.subtropicalShift, SUBTROPICAL_HIGH_NORTH.width],
-    [SUBTROPICAL_HIGH_SOUTH.amplitude, SUBTROPICAL_HIGH_SOUTH.center + state.subtropicalShift, SUBTROPICAL_HIGH_SOUTH.width],
-    [SUBPOLAR_LOW_NORTH.amplitude, SUBPOLAR_LOW_NORTH.center, SUBPOLAR_LOW_NORTH.width],
-    [CIRCUMPOLAR_TROUGH_SOUTH.amplitude, CIRCUMPOLAR_TROUGH_SOUTH.center, CIRCUMPOLAR_TROUGH_SOUTH.width],
-    [ARCTIC_HIGH.amplitude, ARCTIC_HIGH.center, ARCTIC_HIGH.width],
-    [ANTARCTIC_HIGH.amplitude, ANTARCTIC_HIGH.center, ANTARCTIC_HIGH.width],
+/** Zonal-mean sea-level pressure terms at one time: [amplitude Pa, centre °, width °] per bump. */
+function zonalPressureTerms(itczLat: number, subtropicalShift: number): number[] {
+  return [
+    EQUATORIAL_TROUGH.amplitude, itczLat, EQUATORIAL_TROUGH.width,
+    SUBTROPICAL_HIGH_NORTH.amplitude, SUBTROPICAL_HIGH_NORTH.center + subtropicalShift, SUBTROPICAL_HIGH_NORTH.width,
+    SUBTROPICAL_HIGH_SOUTH.amplitude, SUBTROPICAL_HIGH_SOUTH.center + subtropicalShift, SUBTROPICAL_HIGH_SOUTH.width,
+    SUBPOLAR_LOW_NORTH.amplitude, SUBPOLAR_LOW_NORTH.center, SUBPOLAR_LOW_NORTH.width,
+    CIRCUMPOLAR_TROUGH_SOUTH.amplitude, CIRCUMPOLAR_TROUGH_SOUTH.center, CIRCUMPOLAR_TROUGH_SOUTH.width,
+    ARCTIC_HIGH.amplitude, ARCTIC_HIGH.center, ARCTIC_HIGH.width,
+    ANTARCTIC_HIGH.amplitude, ANTARCTIC_HIGH.center, ANTARCTIC_HIGH.width,
   ];
+}
+
+/** Zonal-mean sea-level pressure anomaly (Pa) and its derivative per radian of latitude. */
+function zonalPressure(latDeg: number, terms: readonly number[]): { p: number; dpdphi: number } {
   let p = 0;
   let dpdphi = 0;
-  for (const [amplitude, center, width] of terms) {
-    const x = (latDeg - center) / width;
-    const bump = amplitude * Math.exp(-x * x);
+  for (let t = 0; t < terms.length; t += 3) {
+    const width = terms[t + 2];
+    const x = (latDeg - terms[t + 1]) / width;
+    const bump = terms[t] * Math.exp(-x * x);
     p += bump;
     dpdphi += (bump * -2 * x) / width / DEG; // d/dφ per radian
   }
@@ -234,46 +263,65 @@ function zonalPressure(latDeg: number, state: DemoState): { p: number; dpdphi: n
 }
 
 /**
- * Column factors of a wave set, interleaved per column so a node reads them contiguously:
- * [i * count + w] = sin(m_w λ_i) and cos(m_w λ_i).
+ * Scratch arrays of evaluateGrid for one column count: per-column factors, per-row accumulators
+ * of the travelling systems (reset every row) and the noise samplers. evaluateGrid runs to the end
+ * synchronously, so one workspace per column count (1 for points, 256 for tiles) is enough and a
+ * point costs no allocation.
  */
-function waveColumns(waves: WaveField, lonRad: Float64Array): { sin: Float64Array; cos: Float64Array } {
-  const n = lonRad.length;
-  const count = waves.count;
-  const sin = new Float64Array(count * n);
-  const cos = new Float64Array(count * n);
-  for (let i = 0; i < n; i++) {
-    for (let w = 0; w < count; w++) {
-      sin[i * count + w] = Math.sin(waves.m[w] * lonRad[i]);
-      cos[i * count + w] = Math.cos(waves.m[w] * lonRad[i]);
-    }
+class GridWorkspace {
+  readonly lonRad: Float64Array;
+  readonly sinLon: Float64Array;
+  readonly cosLon: Float64Array;
+  readonly landI0: Int32Array;
+  readonly landI1: Int32Array;
+  readonly landFx: Float64Array;
+  readonly diurnalPhase: Float64Array;
+  readonly itczMeander: Float64Array;
+  readonly cloudNoise: Float64Array;
+  readonly rainNoise: Float64Array;
+  readonly sysP: Float64Array;
+  readonly sysPx: Float64Array;
+  readonly sysPy: Float64Array;
+  readonly lowCloud: Float64Array;
+  readonly lowDepth: Float64Array;
+  readonly highClear: Float64Array;
+  readonly cloudSampler: FractalGridSampler;
+  readonly rainSampler: NoiseGridSampler;
+
+  constructor(cols: number) {
+    const f64 = () => new Float64Array(cols);
+    this.lonRad = f64();
+    this.sinLon = f64();
+    this.cosLon = f64();
+    this.landI0 = new Int32Array(cols);
+    this.landI1 = new Int32Array(cols);
+    this.landFx = f64();
+    this.diurnalPhase = f64();
+    this.itczMeander = f64();
+    this.cloudNoise = f64();
+    this.rainNoise = f64();
+    this.sysP = f64();
+    this.sysPx = f64();
+    this.sysPy = f64();
+    this.lowCloud = f64();
+    this.lowDepth = f64();
+    this.highClear = f64();
+    this.cloudSampler = new FractalGridSampler(CLOUD_NOISE_OCTAVES, this.lonRad);
+    this.rainSampler = new NoiseGridSampler(this.lonRad);
   }
-  return { sin, cos };
 }
 
-/**
- * Row factors of a wave set at one latitude: rowCos[w] = a_w cos B_w and rowSin[w] = a_w sin B_w,
- * with a_w = weight · taper, so that the noise at column i is
- * Σ_w sin(m λ_i) rowCos[w] + cos(m λ_i) rowSin[w] = Σ_w a_w sin(m λ_i + B_w).
- */
-function waveRow(waves: WaveField, latRad: number, rowCos: Float64Array, rowSin: Float64Array): void {
-  const cosLat = Math.max(0, Math.cos(latRad));
-  const drift = patternDrift(latRad);
-  for (let w = 0; w < waves.count; w++) {
-    const b = waves.n[w] * latRad + waves.phase[w] - waves.m[w] * drift * waves.ageSeconds[w];
-    const a = waves.weight[w] * cosLat ** waves.taperPower[w];
-    rowCos[w] = a * Math.cos(b);
-    rowSin[w] = a * Math.sin(b);
-  }
-}
+const workspaces = new Map<number, GridWorkspace>();
+const MAX_WORKSPACES = 8;
 
-function waveSum(columns: { sin: Float64Array; cos: Float64Array }, rowCos: Float64Array, rowSin: Float64Array, i: number): number {
-  const count = rowCos.length;
-  const colSin = columns.sin;
-  const colCos = columns.cos;
-  let sum = 0;
-  for (let w = 0, k = i * count; w < count; w++, k++) sum += colSin[k] * rowCos[w] + colCos[k] * rowSin[w];
-  return sum;
+function workspaceFor(cols: number): GridWorkspace {
+  let work = workspaces.get(cols);
+  if (!work) {
+    if (workspaces.size >= MAX_WORKSPACES) workspaces.clear();
+    work = new GridWorkspace(cols);
+    workspaces.set(cols, work);
+  }
+  return work;
 }
 
 function allocateFields(n: number): DemoFields {
@@ -297,13 +345,9 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
   const grid = land.data;
 
   // ---- Per column ----
-  const lonRad = new Float64Array(cols);
-  const sinLon = new Float64Array(cols);
-  const cosLon = new Float64Array(cols);
-  const landI0 = new Int32Array(cols);
-  const landI1 = new Int32Array(cols);
-  const landFx = new Float64Array(cols);
-  const diurnalPhase = new Float64Array(cols);
+  const work = workspaceFor(cols);
+  const { lonRad, sinLon, cosLon, landI0, landI1, landFx, diurnalPhase, itczMeander, cloudNoise, rainNoise } = work;
+  const { sysP, sysPx, sysPy, lowCloud, lowDepth, highClear, cloudSampler, rainSampler } = work;
   for (let i = 0; i < cols; i++) {
     const lon = lons[i];
     lonRad[i] = lon * DEG;
@@ -315,21 +359,10 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
     landFx[i] = c.fx;
     const localSolarHours = state.hours + lon / 15;
     diurnalPhase[i] = Math.cos((2 * Math.PI * (localSolarHours - DIURNAL_PEAK_HOUR)) / 24);
+    itczMeander[i] = ITCZ_MEANDER_DEG * Math.sin(2 * lonRad[i] + 1.3) * Math.cos(3 * lonRad[i] - 0.4);
   }
-  const cloudColumns = waveColumns(state.cloudWaves, lonRad);
-  const rainColumns = waveColumns(state.rainWaves, lonRad);
-  const cloudRowCos = new Float64Array(state.cloudWaves.count);
-  const cloudRowSin = new Float64Array(state.cloudWaves.count);
-  const rainRowCos = new Float64Array(state.rainWaves.count);
-  const rainRowSin = new Float64Array(state.rainWaves.count);
-
-  // Per-row accumulators of the travelling systems.
-  const sysP = new Float64Array(cols);
-  const sysPx = new Float64Array(cols);
-  const sysPy = new Float64Array(cols);
-  const lowCloud = new Float64Array(cols);
-  const lowDepth = new Float64Array(cols);
-  const highClear = new Float64Array(cols);
+  cloudSampler.reset(state.cloudNoise);
+  rainSampler.reset(state.rainNoise);
 
   const frictionCosSea = Math.cos(CROSS_ISOBAR_SEA_DEG * DEG);
   const frictionCosLand = Math.cos(CROSS_ISOBAR_LAND_DEG * DEG);
@@ -348,7 +381,7 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
     const landRow0 = j0 * GRID_COLUMNS * GRID_STRIDE;
     const landRow1 = j1 * GRID_COLUMNS * GRID_STRIDE;
 
-    const zonal = zonalPressure(lat, state);
+    const zonal = zonalPressure(lat, state.zonalTerms);
     const thermal = state.thermalPressure;
     const coriolis = hemisphere * Math.max(Math.abs(2 * EARTH_ROTATION_RAD_S * sinPhi), coriolisFloor);
     const geostrophicScale = 1 / (AIR_DENSITY * coriolis);
@@ -356,8 +389,12 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
     const fromItcz = lat - state.itczLat;
     const tradeU = -TRADE_EASTERLY_MS * (1 - 0.7 * gaussian(lat, state.itczLat, 4));
     const tradeV = -TRADE_CONVERGENCE_MS * Math.tanh(fromItcz / 5);
-    // 1 / (R cos φ) for ∂/∂λ -> ∂/∂x, kept finite at the poles (the broad land field is ring-averaged there).
-    const invRCosPhi = 1 / (R * Math.max(cosPhi, 0.02));
+    // Thermal pressure p = G h(φ) L_broad with h ∝ sin³φ cos²φ: peaks at 51° (the Siberian and
+    // Canadian winter highs), fades toward the tropics, where a pressure anomaly over land would
+    // drive absurd geostrophic winds as f -> 0, and toward the poles.
+    const s3 = sinPhi * sinPhi * sinPhi;
+    const thermalShape = THERMAL_SHAPE_NORM * s3 * cosPhi * cosPhi;
+    const thermalShapeDLat = THERMAL_SHAPE_NORM * (3 * sinPhi * sinPhi * cosPhi * cosPhi * cosPhi - 2 * s3 * sinPhi * cosPhi);
 
     const s2 = sinPhi * sinPhi;
     const seaAnnualC = SEA_T_EQUATOR_C + SEA_T_SIN2_C * s2 + SEA_T_SIN4_C * s2 * s2;
@@ -371,12 +408,11 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
 
     const absLat = Math.abs(lat);
     const dryBelt = gaussian(lat, 22 + 0.3 * state.declination, 8) + gaussian(lat, -22 + 0.3 * state.declination, 8);
-    const cloudBase = CLOUD_BASE_PCT + STORM_TRACK_CLOUD_PCT * gaussian(absLat, 58, 12) + SUBTROPICAL_DRY_PCT * dryBelt
-      + ITCZ_CLOUD_PCT * gaussian(lat, state.itczLat, 5);
+    const cloudBase = CLOUD_BASE_PCT + STORM_TRACK_CLOUD_PCT * gaussian(absLat, 58, 12) + SUBTROPICAL_DRY_PCT * dryBelt;
     const desert = DESERT_DRY_PCT * dryBelt;
-    const convective = gaussian(lat, state.itczLat, 7);
-    waveRow(state.cloudWaves, phi, cloudRowCos, cloudRowSin);
-    waveRow(state.rainWaves, phi, rainRowCos, rainRowSin);
+    cloudSampler.row(lat, cloudNoise);
+    rainNoise.fill(0);
+    rainSampler.addRow(lat, 1, rainNoise);
 
     // ---- Travelling systems along this row ----
     sysP.fill(0); sysPx.fill(0); sysPy.fill(0); lowCloud.fill(0); lowDepth.fill(0); highClear.fill(0);
@@ -440,9 +476,21 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
       const landBroadDLon = grid[a + 3] * w00 + grid[b + 3] * w10 + grid[c + 3] * w01 + grid[d + 3] * w11;
 
       // 1. Pressure and its gradient (Pa, Pa/m toward east and north).
-      const pressure = STANDARD_PRESSURE_PA + zonal.p + thermal * sinPhi * landBroad + sysP[i];
-      const dpdx = thermal * sinPhi * landBroadDLon * invRCosPhi + sysPx[i];
-      const dpdy = (zonal.dpdphi + thermal * (cosPhi * landBroad + sinPhi * landBroadDLat)) / R + sysPy[i];
+      const anomaly = zonal.p + thermal * thermalShape * landBroad + sysP[i];
+      // ∂/∂x = (1 / R cosφ) ∂/∂λ; a cosφ of h(φ) cancels, so nothing blows up at the poles.
+      const anomalyDx = (thermal * THERMAL_SHAPE_NORM * s3 * cosPhi * landBroadDLon) / R + sysPx[i];
+      const anomalyDy = (zonal.dpdphi + thermal * (thermalShapeDLat * landBroad + thermalShape * landBroadDLat)) / R + sysPy[i];
+      // Where systems pile up, saturate the anomaly softly: a' = a g with g = (1 + (a/L)^4)^(-1/4),
+      // so |a'| < L; its gradient follows by the chain rule, da'/da = g^5, keeping the wind
+      // consistent with the pressure shown.
+      const r = anomaly / (anomaly < 0 ? LOW_ANOMALY_LIMIT_PA : HIGH_ANOMALY_LIMIT_PA);
+      const r2 = r * r;
+      const g = 1 / Math.sqrt(Math.sqrt(1 + r2 * r2));
+      const g2 = g * g;
+      const slope = g2 * g2 * g;
+      const pressure = STANDARD_PRESSURE_PA + anomaly * g;
+      const dpdx = anomalyDx * slope;
+      const dpdy = anomalyDy * slope;
 
       // 2. Wind. Geostrophic: u_g = -(1/ρf) ∂p/∂y, v_g = (1/ρf) ∂p/∂x (Holton, An Introduction to
       // Dynamic Meteorology, eq. 3.2). Friction turns it toward low pressure: anticlockwise in the
@@ -464,17 +512,26 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
 
       // 3. Clouds and rain.
       const poleward = v * hemisphere;
-      let clouds = cloudBase + desert * landFine
+      // The ITCZ meanders with longitude and is pulled toward the summer pole over the continents
+      // (monsoons): its latitude here is itcz + wave + shift * broad land.
+      const itczHere = state.itczLat + itczMeander[i] + ITCZ_MONSOON_SHIFT_DEG * state.seasonLand * landBroad;
+      const fromItczHere = lat - itczHere;
+      // Beyond five widths the band is below 1e-10: skip the exp (most of the globe).
+      const itczBand = Math.abs(fromItczHere) < 5 * ITCZ_CLOUD_WIDTH_DEG
+        ? Math.exp(-(fromItczHere * fromItczHere) / (ITCZ_CLOUD_WIDTH_DEG * ITCZ_CLOUD_WIDTH_DEG))
+        : 0;
+      let clouds = cloudBase + desert * landFine + ITCZ_CLOUD_PCT * itczBand
         + LOW_CLOUD_PCT * Math.min(1.2, lowCloud[i])
         + HIGH_CLEAR_PCT * Math.min(1, highClear[i])
         + WARM_ADVECTION_CLOUD_PCT_PER_MS * poleward * geostrophicWeight
-        + CLOUD_NOISE_PCT * waveSum(cloudColumns, cloudRowCos, cloudRowSin, i);
+        + CLOUD_NOISE_PCT * cloudNoise[i];
       clouds = clouds < 0 ? 0 : clouds > 100 ? 100 : clouds;
       let rain = 0;
       if (clouds > RAIN_CLOUD_THRESHOLD_PCT) {
         const excess = (clouds - RAIN_CLOUD_THRESHOLD_PCT) / (100 - RAIN_CLOUD_THRESHOLD_PCT);
-        const intensity = RAIN_BASE_MMH + RAIN_LOW_MMH * Math.min(1.2, lowDepth[i]) + RAIN_CONVECTIVE_MMH * convective;
-        rain = Math.max(0, intensity * excess * excess * (0.75 + 0.5 * waveSum(rainColumns, rainRowCos, rainRowSin, i)));
+        const intensity = RAIN_BASE_MMH + RAIN_LOW_MMH * Math.min(1.2, lowDepth[i]) + RAIN_CONVECTIVE_MMH * itczBand;
+        // Showers: the cell noise breaks the rain into cores and gaps; light drizzle is dropped.
+        rain = Math.max(0, intensity * excess * excess * (0.5 + rainNoise[i]) - RAIN_DRIZZLE_MMH);
       }
 
       // 4. Temperature.
@@ -488,7 +545,7 @@ export function evaluateGrid(lats: ArrayLike<number>, lons: ArrayLike<number>, t
 
       // 5. Gusts.
       const gust = speed * (GUST_FACTOR_SEA + (GUST_FACTOR_LAND - GUST_FACTOR_SEA) * landFine) + GUST_MIN_EXTRA_MS
-        + CONVECTIVE_GUST_MS * Math.sqrt(rain);
+        + (CONVECTIVE_GUST_MS * rain) / (1 + CONVECTIVE_GUST_SATURATION_MMH_INV * rain);
 
       const o = rowOut + i;
       outU[o] = u;
@@ -513,9 +570,4 @@ export function evaluatePoint(lat: number, lon: number, timeMs: number): DemoPoi
   pointLon[0] = lon;
   const f = evaluateGrid(pointLat, pointLon, timeMs, pointFields);
   return { u: f.u[0], v: f.v[0], gust: f.gust[0], temp: f.temp[0], pressure: f.pressure[0], rain: f.rain[0], clouds: f.clouds[0] };
-}
-
-/** The valid times the demo product computes: whole hours. */
-export function isWholeHour(timeMs: number): boolean {
-  return timeMs % HOUR_MS === 0;
 }

@@ -65,7 +65,8 @@ function planarRing(ring: number[][]): number[][] {
   for (let k = 1; k < ring.length; k++) {
     const prev = out[k - 1][0];
     let dx = ring[k][0] - ring[k - 1][0];
-    dx -= 360 * Math.round(dx / 360);
+    if (dx > 180) dx -= 360;
+    else if (dx < -180) dx += 360;
     out.push([prev + dx, ring[k][1]]);
   }
   const winding = out[out.length - 1][0] - out[0][0];

@@ -14,6 +14,7 @@
  * sphere and free of any pole or antimeridian seam.
  */
 
+import { hash01 } from './hash.ts';
 import { DAY_MS } from './season.ts';
 
 export const EARTH_RADIUS_M = 6_371_000;
@@ -73,12 +74,12 @@ const FAMILIES: readonly SystemFamily[] = [
   {
     name: 'nh-lows', kind: 'low', hemisphere: 1, slots: 10, birthLat: { min: 36, max: 56 }, summerShiftDeg: 6,
     poleDriftDeg: 10, lifeDays: { min: 3.5, max: 6.5 }, speedDegPerDay: { min: 9, max: 17 },
-    depthPa: { min: 1200, max: 3600 }, winterGain: 0.35, radiusKm: { min: 1700, max: 2800 }, referenceDepthPa: 3000,
+    depthPa: { min: 1300, max: 3500 }, winterGain: 0.35, radiusKm: { min: 1700, max: 2800 }, referenceDepthPa: 3000,
   },
   {
     name: 'sh-lows', kind: 'low', hemisphere: -1, slots: 11, birthLat: { min: 40, max: 58 }, summerShiftDeg: 4,
     poleDriftDeg: 9, lifeDays: { min: 3, max: 6 }, speedDegPerDay: { min: 11, max: 19 },
-    depthPa: { min: 1500, max: 4000 }, winterGain: 0.2, radiusKm: { min: 1800, max: 3000 }, referenceDepthPa: 3000,
+    depthPa: { min: 1500, max: 3400 }, winterGain: 0.1, radiusKm: { min: 1800, max: 3000 }, referenceDepthPa: 3000,
   },
   {
     name: 'nh-highs', kind: 'high', hemisphere: 1, slots: 6, birthLat: { min: 30, max: 52 }, summerShiftDeg: 5,
@@ -93,31 +94,14 @@ const FAMILIES: readonly SystemFamily[] = [
   {
     name: 'nh-tropical', kind: 'low', hemisphere: 1, slots: 5, birthLat: { min: 8, max: 18 }, summerShiftDeg: 4,
     poleDriftDeg: 7, lifeDays: { min: 4, max: 8 }, speedDegPerDay: { min: -7, max: -3 },
-    depthPa: { min: 200, max: 700 }, winterGain: -0.6, radiusKm: { min: 900, max: 1500 }, referenceDepthPa: 600,
+    depthPa: { min: 150, max: 500 }, winterGain: -0.6, radiusKm: { min: 1100, max: 1800 }, referenceDepthPa: 600,
   },
   {
     name: 'sh-tropical', kind: 'low', hemisphere: -1, slots: 3, birthLat: { min: 8, max: 16 }, summerShiftDeg: 3,
     poleDriftDeg: 6, lifeDays: { min: 4, max: 8 }, speedDegPerDay: { min: -6, max: -3 },
-    depthPa: { min: 200, max: 600 }, winterGain: -0.6, radiusKm: { min: 900, max: 1500 }, referenceDepthPa: 600,
+    depthPa: { min: 150, max: 450 }, winterGain: -0.6, radiusKm: { min: 1100, max: 1800 }, referenceDepthPa: 600,
   },
 ];
-
-/**
- * A 32-bit integer hash (the "lowbias32" mixer by Chris Wellons, hash-prospector) folded over the
- * inputs, mapped to [0, 1). Integer-only, so identical on every machine.
- */
-export function hash01(...keys: number[]): number {
-  let h = 0x9e3779b9;
-  for (const key of keys) {
-    h ^= key | 0;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x7feb352d);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x846ca68b);
-    h ^= h >>> 16;
-  }
-  return (h >>> 0) / 4294967296;
-}
 
 const lerp = (r: Range, t: number) => r.min + (r.max - r.min) * t;
 const toRad = Math.PI / 180;
@@ -137,7 +121,7 @@ export function pressureSystemsAt(timeMs: number, summer: number): PressureSyste
       const k = Math.floor(position);
       const s = position - k;
       const envelope = Math.sin(Math.PI * s) ** 2;
-      const random = (salt: number) => hash01(f, slot, k, salt);
+      const random = (salt: number) => hash01(f * 64 + slot, k, salt);
       const depth = lerp(family.depthPa, random(3)) * Math.max(0.1, 1 - family.winterGain * localSummer);
       if (depth * envelope < 1) continue; // under 1 Pa: invisible, skipping it cannot show
       const polewardLat = lerp(family.birthLat, random(4)) + family.summerShiftDeg * localSummer + family.poleDriftDeg * s;

@@ -1,8 +1,10 @@
 /**
  * Wind particles: the engine integrates them in WASM and writes each step's segments straight
- * into a GL buffer; this layer draws them into a trail texture that fades every frame. Two
- * trail textures ping-pong (read last frame's, write this frame's). When the view pans, the fade
- * pass reads the old trail shifted by the pan, so trails stay on the ground.
+ * into a GL buffer; this layer draws them into a trail texture that fades every frame.
+ *
+ * Software GL is fill-bound, so a still view fades the trail in place with one blend-only pass
+ * (no texture read). When the view pans, the trail is copied shifted by the pan into the other of
+ * two textures (ping-pong), so trails stay on the ground instead of smearing across the screen.
  */
 
 import type REGL from 'regl';
@@ -10,6 +12,7 @@ import vertex from './particles.vertex.glsl?raw';
 import linesVertex from './lines.vertex.glsl?raw';
 import fragment from './particles.fragment.glsl?raw';
 import fadeFragment from './fade.fragment.glsl?raw';
+import decayFragment from './decay.fragment.glsl?raw';
 import fullscreenVertex from '../composite/fullscreen.vertex.glsl?raw';
 
 export interface ParticleStyle {
@@ -42,6 +45,8 @@ export interface ParticleLayer {
 }
 
 const DEG = Math.PI / 180;
+/** Subtracted from the trail every frame after the fade multiplication (1.5 / 255). */
+const DECAY = 1.5 / 255;
 
 /** Taylor coefficients of f(lat) = ln tan(pi/4 + lat/2) around a latitude: f', f''/2, f'''/6. */
 export function mercatorTaylor(latDeg: number): [number, number, number] {
@@ -105,6 +110,23 @@ export function createParticleLayer(regl: REGL.Regl, width: number, height: numb
       blend,
     });
 
+  interface DecayProps { fade: number }
+  const decayPass = regl<Record<string, unknown>, Record<string, unknown>, DecayProps>({
+    vert: fullscreenVertex,
+    frag: decayFragment,
+    attributes: { a_pos: fullscreen },
+    count: 3,
+    uniforms: { u_decay: DECAY },
+    depth: { enable: false },
+    blend: {
+      enable: true,
+      equation: 'reverse subtract',
+      func: { src: 'one', dst: 'constant alpha' },
+      // regl accepts a dynamic blend colour; its typings do not say so.
+      color: ((_: unknown, p: DecayProps) => [0, 0, 0, p.fade]) as unknown as [number, number, number, number],
+    },
+  });
+
   interface FadeProps { prev: REGL.Framebuffer2D; shift: [number, number]; fade: number }
   const fadePass = regl<Record<string, unknown>, Record<string, unknown>, FadeProps>({
     vert: fullscreenVertex,
@@ -134,15 +156,16 @@ export function createParticleLayer(regl: REGL.Regl, width: number, height: numb
       vertexBuffer({ data: vertices.subarray(0, n * 4), usage: 'stream' });
     },
     draw(p, s, shift) {
-      const prev = targets[current];
-      current = 1 - current;
-      const next = targets[current];
-      // Framebuffer texture v runs upwards, screen y downwards.
-      const uvShift: [number, number] = [shift[0] / size[0], -shift[1] / size[1]];
-      regl({ framebuffer: next })(() => {
-        fadePass({ prev, shift: uvShift, fade: s.fade });
-        if (count > 0) drawSegments({ p, s });
-      });
+      if (shift[0] !== 0 || shift[1] !== 0) {
+        const prev = targets[current];
+        current = 1 - current;
+        // Framebuffer texture v runs upwards, screen y downwards.
+        const uvShift: [number, number] = [shift[0] / size[0], -shift[1] / size[1]];
+        regl({ framebuffer: targets[current] })(() => fadePass({ prev, shift: uvShift, fade: s.fade }));
+      } else {
+        regl({ framebuffer: targets[current] })(() => decayPass({ fade: s.fade }));
+      }
+      if (count > 0) regl({ framebuffer: targets[current] })(() => drawSegments({ p, s }));
     },
     clear() {
       for (const t of targets) regl.clear({ color: [0, 0, 0, 0], framebuffer: t });

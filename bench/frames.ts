@@ -1,0 +1,114 @@
+/**
+ * The in-browser frame harness: the real app in headless Chromium (SwiftShader), 1280x720 at DPR 1,
+ * 15 000 particles over the raster layer. Measures the worker's frame time and frame rate, the main
+ * thread's busy share and its long tasks while animating and while panning, and the time to the
+ * first particles on screen — also with the CPU throttled 4x through CDP.
+ */
+
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { RenderStats } from '../workers/api.ts';
+
+export interface FrameResult {
+  throttle: number;
+  firstParticlesMs: number;
+  fps: number;
+  workerFrameP50: number;
+  workerFrameP95: number;
+  stepP50: number;
+  particles: number;
+  renderer: string;
+  animating: MainThread;
+  panning: MainThread;
+}
+
+export interface MainThread {
+  busyShare: number;
+  longTasks: number;
+  longestTaskMs: number;
+}
+
+const VIEWPORT = { width: 1280, height: 720 };
+
+async function workerStats(page: Page): Promise<RenderStats> {
+  return page.evaluate(() => (window as unknown as { isobar: { render(): { stats(): Promise<RenderStats> } } }).isobar.render().stats());
+}
+
+async function taskDuration(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m: { name: string }) => m.name === 'TaskDuration')?.value ?? 0;
+}
+
+async function longTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    const list = w.__longTasks.slice();
+    w.__longTasks.length = 0;
+    return list;
+  });
+}
+
+/** Main-thread share busy and its long tasks over `run`. */
+async function mainThreadDuring(page: Page, cdp: CDPSession, run: () => Promise<void>): Promise<MainThread> {
+  await longTasks(page);
+  const busy0 = await taskDuration(cdp);
+  const t0 = performance.now();
+  await run();
+  const wall = (performance.now() - t0) / 1000;
+  const busy = (await taskDuration(cdp)) - busy0;
+  const tasks = await longTasks(page);
+  return { busyShare: busy / wall, longTasks: tasks.length, longestTaskMs: tasks.length ? Math.max(...tasks) : 0 };
+}
+
+export async function measureFrames(browser: Browser, baseUrl: string, throttle: number): Promise<FrameResult> {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+
+  // Wind over the raster, at a zoom that fills 1280x720 with particles.
+  await page.goto(`${baseUrl}/?45.000,-30.000,3`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => performance.getEntriesByName('isobar:first-particles').length > 0, undefined, { timeout: 30_000, polling: 50 });
+  const firstParticlesMs = await page.evaluate(() => performance.getEntriesByName('isobar:first-particles')[0].startTime);
+  await page.waitForFunction(async () => {
+    const s = await (window as unknown as { isobar: { render(): { stats(): Promise<RenderStats> } } }).isobar.render().stats();
+    return s.tiles.loading === 0 && s.frames > 30;
+  }, undefined, { timeout: 30_000, polling: 200 });
+
+  const animating = await mainThreadDuring(page, cdp, () => page.waitForTimeout(4000));
+  const stats = await workerStats(page);
+
+  const box = { x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 };
+  const panning = await mainThreadDuring(page, cdp, async () => {
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.down();
+    const started = performance.now();
+    let i = 0;
+    while (performance.now() - started < 3000) {
+      i++;
+      await page.mouse.move(box.x + 200 * Math.sin(i / 15), box.y + 80 * Math.cos(i / 20), { steps: 1 });
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+  });
+  await context.close();
+  return {
+    throttle,
+    firstParticlesMs,
+    fps: stats.fps,
+    workerFrameP50: stats.frameMsP50,
+    workerFrameP95: stats.frameMsP95,
+    stepP50: stats.stepMsP50,
+    particles: stats.particles,
+    renderer: stats.renderer,
+    animating,
+    panning,
+  };
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+
+/** End-to-end tests drive Debian Chromium (no browser download) against the built app. */
+const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093);
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+];
+
+export default defineConfig({
+  testDir: 'tests',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 720 },
+    // en-GB: metric units and the 12-hour clock (SPEC §9), the same on every machine.
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    trace: 'off',
+  },
+  webServer: {
+    command: 'node --import tsx server/main.ts',
+    env: { PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: 'var/e2e' },
+    url: `http://127.0.0.1:${PORT}/metadata/v1.0/demo/minifest.json`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * Builds the Isobar HTTP server from plugins and routes (STYLE.md: app.ts builds, main.ts only
+ * listens; tests call app.inject() without opening a port).
+ *
+ * Routes (SPEC §7):
+ *   GET /metadata/v1.0/{directory}/minifest.json
+ *   GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
+ *   GET /forecast/point/{product}/v2.9/{lat}/{lon}
+ *   GET everything else: the built app from dist/, with the single-page-app fallback
+ *
+ * Until the ingest pipeline lands the only product served is the generated demo product
+ * (DESIGN.md "Data, honestly").
+ */
+
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCompress from '@fastify/compress';
+import { addSecurityHeaders } from './http/securityHeaders.ts';
+import { demoRun } from './demo/demoRun.ts';
+import { DemoTileStore } from './demo/demoTiles.ts';
+import { HOUR_MS } from './demo/season.ts';
+import { metadataRoutes } from './routes/metadata.ts';
+import { tileRoutes } from './routes/tiles.ts';
+import { forecastRoutes } from './routes/forecast.ts';
+import { registerStaticApp } from './routes/staticApp.ts';
+
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+/** Data zooms generated in the background after listen (every tile of each). */
+export const PREWARM_ZOOMS = [0, 1] as const;
+
+export interface AppOptions {
+  /** Fastify logger option; off by default (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Clock, ms since the epoch; tests pin it. */
+  now?: () => number;
+  /** The built app; null serves no static files (API only). Default: dist/ beside the repository root. */
+  distDir?: string | null;
+  /** Memory budget of the demo tile cache, bytes of gzip data. */
+  tileCacheBytes?: number;
+  /** Generate the tiles users will ask for first in the background after listen (default true). */
+  prewarm?: boolean;
+}
+
+/** The three valid times around now: the step at or before it, the next, and the one before (or after). */
+export function stepsAroundNow(nowMs: number): number[] {
+  const run = demoRun(nowMs);
+  const current = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  const candidates = [current, current + HOUR_MS, current - HOUR_MS, current + 2 * HOUR_MS];
+  return candidates.filter((t) => run.steps.includes(t)).slice(0, 3);
+}
+
+export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({ logger: options.logger ?? false });
+  const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
+
+  addSecurityHeaders(app);
+  // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).
+  await app.register(fastifyCompress, { global: true, threshold: 1024 });
+
+  await app.register(metadataRoutes, { now });
+  await app.register(tileRoutes, { now, tiles });
+  await app.register(forecastRoutes, { now });
+  await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
+
+  if (options.prewarm ?? true) {
+    const stop = new AbortController();
+    app.addHook('onListen', async () => {
+      const started = performance.now();
+      tiles.prewarm(stepsAroundNow(now()), PREWARM_ZOOMS, stop.signal)
+        .then((count) => {
+          const { meanTimings } = tiles.stats();
+          app.log.info({ tiles: count, ms: Math.round(performance.now() - started), meanTimings }, 'demo tiles prewarmed');
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'demo tile prewarm failed'));
+    });
+    app.addHook('onClose', async () => stop.abort());
+  }
+  return app;
+}

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { METRICS, formatValue } from '../common/catalogue/metrics.ts';
+import { diffRatio, mapClip, meanColor, openMap, screenshotPixels, shareNot, stats } from './helpers.ts';
+
+test.describe('the map', () => {
+  test('draws the WebGL map: weather colours, basemap, demo label', async ({ page }) => {
+    await openMap(page, '/?temp,45.000,10.000,4');
+    await expect(page.getByTestId('demo-badge')).toHaveText('Demo data');
+    const pixels = await screenshotPixels(page, mapClip(page));
+    // Far from the clear colour of the canvas: the raster and the basemap draw.
+    expect(shareNot(pixels, [14, 23, 38])).toBeGreaterThan(0.9);
+    const s = await stats(page);
+    expect(s.renderer).toMatch(/SwiftShader|ANGLE/);
+    expect(s.particles).toBeGreaterThan(1000);
+    await page.screenshot({ path: 'test-results/map-temp.png' });
+  });
+
+  test('particles move between two frames', async ({ page }) => {
+    await openMap(page, '/?50.000,-20.000,4');
+    const clip = mapClip(page);
+    const a = await screenshotPixels(page, clip);
+    await page.waitForTimeout(250);
+    const b = await screenshotPixels(page, clip);
+    expect(diffRatio(a, b)).toBeGreaterThan(0.002);
+    const s = await stats(page);
+    expect(s.fps).toBeGreaterThan(5);
+  });
+
+  test('switching overlay changes the colours and the title', async ({ page }) => {
+    await openMap(page, '/?temp,20.000,0.000,3');
+    const clip = mapClip(page);
+    const before = meanColor(await screenshotPixels(page, clip));
+    await page.locator('[data-overlay="pressure"]').click();
+    await expect(page.locator('[data-overlay="pressure"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(async () => (await stats(page)).tiles.loading).toBe(0);
+    await page.waitForTimeout(300);
+    const after = meanColor(await screenshotPixels(page, clip));
+    const distance = Math.hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+    expect(distance).toBeGreaterThan(15);
+    await expect(page).toHaveTitle(/Pressure/);
+    await expect.poll(() => new URL(page.url()).search).toMatch(/^\?pressure,/);
+  });
+
+  test('panning updates the URL', async ({ page }) => {
+    await openMap(page, '/?temp,40.000,0.000,5');
+    const box = (await page.getByTestId('map').boundingBox())!;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(x - 30 * i, y + 10 * i);
+    await page.mouse.up();
+    await expect.poll(() => new URL(page.url()).search, { timeout: 5000 }).not.toBe('?temp,40.000,0.000,5');
+    const [, lat, lon, zoom] = new URL(page.url()).search.slice(1).split(',');
+    expect(Number(lon)).toBeGreaterThan(0);
+    expect(Number(lat)).toBeGreaterThan(40);
+    expect(zoom).toBe('5');
+  });
+
+  test('the click readout equals the server value at that point', async ({ page, request }) => {
+    await openMap(page, '/?temp,48.000,2.000,5');
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.45);
+    const picker = page.getByTestId('picker');
+    await expect(picker).toHaveAttribute('data-value', /\d/);
+    const lat = Number(await picker.getAttribute('data-lat'));
+    const lon = Number(await picker.getAttribute('data-lon'));
+    const shown = Number(await picker.getAttribute('data-value'));
+    const text = await page.getByTestId('picker-value').innerText();
+    const timestamp = Number(await page.getByTestId('timeline-time').getAttribute('data-timestamp'));
+    const response = await request.get(`/forecast/point/demo/v2.9/${lat}/${lon}`);
+    expect(response.ok()).toBe(true);
+    const body = await response.json() as { ts: number[]; data: Record<string, number[]> };
+    const i = body.ts.indexOf(timestamp);
+    expect(i).toBeGreaterThanOrEqual(0);
+    const server = body.data.temp[i];
+    // Bilinear between tile nodes of a smooth field, 16-bit quantized: within 0.3 K of the server.
+    expect(Math.abs(shown - server)).toBeLessThan(0.3);
+    expect([formatValue(METRICS.temp, '°C', server - 0.3), formatValue(METRICS.temp, '°C', server), formatValue(METRICS.temp, '°C', server + 0.3)]).toContain(text.trim());
+  });
+
+  test('wind readout shows speed and direction in knots', async ({ page, request }) => {
+    await openMap(page, '/?52.000,-25.000,5');
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const picker = page.getByTestId('picker');
+    await expect(picker).toHaveAttribute('data-value', /\d/);
+    const lat = Number(await picker.getAttribute('data-lat'));
+    const lon = Number(await picker.getAttribute('data-lon'));
+    const timestamp = Number(await page.getByTestId('timeline-time').getAttribute('data-timestamp'));
+    const body = await (await request.get(`/forecast/point/demo/v2.9/${lat}/${lon}`)).json() as { ts: number[]; data: Record<string, number[]> };
+    const i = body.ts.indexOf(timestamp);
+    const speed = Math.hypot(body.data.wind_u[i], body.data.wind_v[i]);
+    expect(Math.abs(Number(await picker.getAttribute('data-value')) - speed)).toBeLessThan(0.3);
+    await expect(page.getByTestId('picker-value')).toContainText('kt');
+    await expect(page.getByTestId('picker-value')).toContainText('from');
+  });
+});
