@@ -615,7 +615,7 @@ export class Renderer implements RenderApi {
       gpu.basemap.drawFill(t);
       const { draws, noData } = this.rasterDraws(t);
       gpu.raster.draw(draws, 1);
-      gpu.noData.draw(noData);
+      gpu.noData.draw(noData, t.pixelRatio);
       gpu.basemap.drawLines(t, { graticule: this.graticule });
     });
   }

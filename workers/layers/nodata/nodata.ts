@@ -11,7 +11,7 @@ import type { Vec4 } from '../raster/raster.ts';
 const SIZE = 256;
 
 export interface NoDataLayer {
-  draw(rects: Vec4[]): void;
+  draw(rects: Vec4[], pixelRatio: number): void;
   destroy(): void;
 }
 
@@ -22,8 +22,9 @@ function paintLabel(text: string): Uint8Array {
   const ctx = canvas.getContext('2d')!;
   ctx.fillStyle = 'rgba(110, 110, 110, 0.85)';
   ctx.fillRect(0, 0, SIZE, SIZE);
-  ctx.strokeStyle = 'rgba(255, 255, 255, 0.25)';
-  ctx.strokeRect(0.5, 0.5, SIZE - 1, SIZE - 1);
+  // Framebuffer rows run upwards: draw the text upside down so it reads upright on screen.
+  ctx.translate(0, SIZE);
+  ctx.scale(1, -1);
   ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
   ctx.font = 'bold 22px sans-serif';
   ctx.textAlign = 'center';
@@ -41,20 +42,20 @@ function paintLabel(text: string): Uint8Array {
 
 export function createNoDataLayer(regl: REGL.Regl, label = 'No data!'): NoDataLayer {
   const quad = regl.buffer([0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1]);
-  const texture = regl.texture({ data: paintLabel(label), width: SIZE, height: SIZE, min: 'linear', mag: 'linear' });
-  interface Props { rect: Vec4 }
+  const texture = regl.texture({ data: paintLabel(label), width: SIZE, height: SIZE, min: 'linear', mag: 'linear', wrapS: 'repeat', wrapT: 'repeat' });
+  interface Props { rect: Vec4; cell: number }
   const draw = regl<Record<string, unknown>, Record<string, unknown>, Props>({
     vert: vertex,
     frag: fragment,
     attributes: { a_corner: { buffer: quad, size: 2 } },
     count: 6,
-    uniforms: { u_rect: regl.prop<Props, 'rect'>('rect'), u_label: texture },
+    uniforms: { u_rect: regl.prop<Props, 'rect'>('rect'), u_cell: regl.prop<Props, 'cell'>('cell'), u_label: texture },
     depth: { enable: false },
     blend: { enable: true, func: { src: 'one', dst: 'one minus src alpha' } },
   });
   return {
-    draw(rects) {
-      if (rects.length) draw(rects.map((rect) => ({ rect })));
+    draw(rects, pixelRatio) {
+      if (rects.length) draw(rects.map((rect) => ({ rect, cell: SIZE * pixelRatio })));
     },
     destroy() {
       quad.destroy();
