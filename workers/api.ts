@@ -6,6 +6,7 @@
  */
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
+export type DebugPass = 'fade' | 'segments' | 'step';
 
 export interface ViewParams {
   /** Centre longitude (any value, wraps), latitude, fractional zoom (SPEC §9: 3..16). */
@@ -112,6 +113,8 @@ export interface RenderApi {
   stats(): RenderStats;
   /** Switches the particle kernel (the /debug window and the bench compare them). */
   setKernel(params: { kernel: Kernel }): void;
+  /** /debug and the frame harness: leave out passes to see what each one costs. */
+  setDebug(params: { skip: DebugPass[] }): void;
   /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
   simulateContextLoss(params: { restoreAfterMs: number }): void;
   dispose(): void;

@@ -49,6 +49,11 @@ export class ParticleSystem {
     this.reference = this.kernel === 'ts' ? new ReferenceParticles(params) : null;
   }
 
+  /** The last step's vertices. */
+  vertices(): Float32Array {
+    return this.kernel === 'ts' && this.reference ? this.reference.vertices : this.engine.vertices();
+  }
+
   /** One step; returns the vertices, count * 4 floats relative to the view centre. */
   step(t: FrameTransform, speed: number, kernel: Kernel): Float32Array {
     if (kernel !== this.kernel) {

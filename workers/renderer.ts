@@ -22,7 +22,7 @@ import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/t
 import type { TileHeader } from '../common/tile.ts';
 import { Engine, type DecodedTileHandle } from '../engine/engine.ts';
 import type {
-  InitParams, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  DebugPass, InitParams, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -68,6 +68,8 @@ interface Gpu {
   composite: CompositeLayer;
   maxTextureSize: number;
   renderer: string;
+  /** A CPU rasterizer: fill-bound, and instancing runs one instance at a time. */
+  software: boolean;
 }
 
 const DEFAULT_PARTICLES: ParticleParams = { multiplier: 1, velocity: 1, width: 1, blending: 1, opacity: 1, anim: 'on' };
@@ -100,6 +102,9 @@ export class Renderer implements RenderApi {
   private disposed = false;
   private running = false;
   private graticule = true;
+  private skip = new Set<DebugPass>();
+  /** The canvas shows no trails (first frame, after a zoom, after particles were off). */
+  private trailsCleared = true;
 
   // What changed since the last frame.
   private planDirty = true;
@@ -155,7 +160,8 @@ export class Renderer implements RenderApi {
     this.engine = await Engine.create(module);
     this.particleSystem = new ParticleSystem(this.engine);
     const gl = canvas.getContext('webgl', {
-      alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: false,
+      // The canvas keeps its pixels between frames: it is the particle trail (composite.ts).
+      alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: true,
       powerPreference: 'high-performance',
     });
     if (!gl) throw new Error('WebGL is not available in this browser');
@@ -221,8 +227,12 @@ export class Renderer implements RenderApi {
   setParticles(params: ParticleParams): void {
     this.particleParams = { ...DEFAULT_PARTICLES, ...params };
     this.fieldDirty = true;
-    this.gpu?.particles.clear();
+    this.trailsCleared = true;
     this.wake();
+  }
+
+  setDebug({ skip }: { skip: DebugPass[] }): void {
+    this.skip = new Set(skip);
   }
 
   setKernel({ kernel }: { kernel: Kernel }): void {
@@ -312,15 +322,15 @@ export class Renderer implements RenderApi {
       basemap: createBasemapLayer(regl),
       raster: createRasterLayer(regl),
       noData: createNoDataLayer(regl),
-      // Software GL (SwiftShader, llvmpipe) runs instanced draws one instance at a time: there the
-      // particles are 1-pixel GL lines; real GPUs get instanced quads of the chosen width.
-      particles: createParticleLayer(regl, t.width, t.height, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
+      particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
+      software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,
     };
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize);
     this.last = null;
+    this.trailsCleared = true;
   }
 
   private destroyGpu(): void {
@@ -486,12 +496,12 @@ export class Renderer implements RenderApi {
     const started = performance.now();
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
-    const resized = !this.last || this.last.width !== t.width || this.last.height !== t.height;
+    const last = this.last;
+    const resized = !last || last.width !== t.width || last.height !== t.height;
     if (resized) {
       this.resizeCanvas(t);
       // regl reads the drawing buffer size only when polled; we drive frames ourselves.
       gpu.regl.poll();
-      gpu.particles.resize(t.width, t.height);
       gpu.composite.resize(t.width, t.height);
       this.staticDirty = true;
     }
@@ -503,6 +513,7 @@ export class Renderer implements RenderApi {
       this.fieldDirty = false;
       this.buildField();
     }
+    const staticChanged = this.staticDirty;
     if (this.staticDirty) {
       this.staticDirty = false;
       const r0 = performance.now();
@@ -510,38 +521,51 @@ export class Renderer implements RenderApi {
       this.rasterMs = performance.now() - r0;
     }
 
-    let trail = null;
-    if (this.particlesOn() && this.fieldReady && this.particleSystem) {
-      const shift: [number, number] = this.last && isPanOnly(this.last, t) ? panShift(this.last, t) : [0, 0];
-      if (this.last && !isPanOnly(this.last, t)) gpu.particles.clear();
+    const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem;
+    // The canvas holds last frame's trails; they survive a pan (moved along) or a change of the
+    // layer under them (they fade into it), not a zoom or a resize.
+    const keepTrails = animating && !!last && !this.trailsCleared && isPanOnly(last, t);
+    if (!keepTrails) {
+      if (staticChanged || this.trailsCleared || !animating) gpu.composite.reset();
+      this.trailsCleared = !animating;
+    } else {
+      const shift = panShift(last, t);
+      if (shift[0] !== 0 || shift[1] !== 0) gpu.composite.shift(shift);
+    }
+    if (animating) {
+      const p = this.particleParams;
+      // The fade is a full-screen pass, what a software renderer pays most for: there it runs every
+      // other frame with the squared factor, which leaves the trails' length as they were.
+      const fadeEvery = gpu.software ? 2 : 1;
+      if (keepTrails && !this.skip.has('fade') && this.frames % fadeEvery === 0) {
+        gpu.composite.fade(Math.min(0.985, 0.86 + 0.06 * p.blending) ** fadeEvery);
+      }
       const s0 = performance.now();
-      const vertices = this.particleSystem.step(t, this.particleSpeed(t), this.kernel);
+      const system = this.particleSystem!;
+      const vertices = this.skip.has('step') ? system.vertices() : system.step(t, this.particleSpeed(t), this.kernel);
       this.stepTimes.push(performance.now() - s0);
       if (this.stepTimes.length > STATS_WINDOW) this.stepTimes.shift();
-      gpu.particles.upload(vertices, this.particleSystem.count);
-      const p = this.particleParams;
-      gpu.particles.draw(
-        {
-          worldPx: t.worldPx,
-          canvas: [t.width, t.height],
-          centerLat: t.view.lat,
-          taylor: t.view.zoom >= TAYLOR_FROM_ZOOM,
-          merc: mercatorTaylor(t.view.lat),
-        },
-        {
-          width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
-          alpha: Math.min(1, 0.45 * p.opacity + 0.1),
-          fade: Math.min(0.985, 0.86 + 0.06 * p.blending),
-        },
-        shift,
-      );
-      trail = gpu.particles.trail;
+      if (!this.skip.has('segments')) {
+        gpu.particles.upload(vertices, system.count);
+        gpu.particles.draw(
+          {
+            worldPx: t.worldPx,
+            canvas: [t.width, t.height],
+            centerLat: t.view.lat,
+            taylor: t.view.zoom >= TAYLOR_FROM_ZOOM,
+            merc: mercatorTaylor(t.view.lat),
+          },
+          {
+            width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
+            alpha: Math.min(1, 0.45 * p.opacity + 0.1),
+          },
+        );
+      }
       if (this.firstParticlesAt === null) {
         this.firstParticlesAt = performance.timeOrigin + performance.now();
         this.onEvent({ type: 'firstParticles', at: this.firstParticlesAt });
       }
     }
-    gpu.composite.draw(trail);
     this.last = t;
 
     this.frames++;
@@ -550,7 +574,7 @@ export class Renderer implements RenderApi {
     this.frameStamps.push(started);
     while (this.frameStamps.length && started - this.frameStamps[0] > 1000) this.frameStamps.shift();
     // Keep animating while particles move; otherwise sleep until something changes.
-    if (trail) this.wake();
+    if (animating) this.wake();
   }
 
   private particleSpeed(t: FrameTransform): number {

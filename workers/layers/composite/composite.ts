@@ -1,56 +1,93 @@
 /**
- * The static layer (basemap fill, weather raster, basemap lines) lives in its own framebuffer,
- * redrawn only when the view, the time or the data change; every frame composites it with the
- * particle trails onto the canvas in one pass.
+ * The frame on the canvas. The static layer (basemap fill, weather raster, basemap lines) lives in
+ * its own framebuffer, redrawn only when the view, the time or the data change. The canvas keeps
+ * its content between frames (preserveDrawingBuffer) and is the particle trail itself: each frame
+ * the static layer is blended over it so trails fade, then the new particle segments are drawn.
+ * That is one full-screen pass per frame, which is what a fill-bound software renderer can afford.
+ * A pan first moves the last frame by the pan, so trails stay where they were on the ground.
  */
 
 import type REGL from 'regl';
 import vertex from './fullscreen.vertex.glsl?raw';
-import fragment from './composite.fragment.glsl?raw';
+import blitFragment from './blit.fragment.glsl?raw';
+import fadeFragment from './fade.fragment.glsl?raw';
 
 export interface CompositeLayer {
   readonly staticTarget: REGL.Framebuffer2D;
   resize(width: number, height: number): void;
-  draw(trail: REGL.Framebuffer2D | null): void;
+  /** The static layer onto the canvas: trails are gone. */
+  reset(): void;
+  /** Moves the canvas content by `shift` device pixels (x right, y down). */
+  shift(shift: [number, number]): void;
+  /** Fades the trails toward the static layer, keeping `fade` of them. */
+  fade(fade: number): void;
   destroy(): void;
 }
 
 export function createCompositeLayer(regl: REGL.Regl, width: number, height: number): CompositeLayer {
   const fullscreen = regl.buffer([-1, -1, 3, -1, -1, 3]);
-  const staticTarget = regl.framebuffer({
-    color: regl.texture({ width, height, min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' }),
-    depthStencil: false,
-  });
-  // Stands in for the trail when particles are off: fully transparent.
-  const empty = regl.framebuffer({ width: 1, height: 1, depthStencil: false });
-  regl.clear({ color: [0, 0, 0, 0], framebuffer: empty });
+  const texture = (w: number, h: number) => regl.texture({ width: w, height: h, min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
+  const staticTarget = regl.framebuffer({ color: texture(width, height), depthStencil: false });
+  // Scratch copy of the canvas for the pan shift.
+  const copy = texture(width, height);
+  let size: [number, number] = [width, height];
+  let frame = 0;
 
-  interface Props { trail: REGL.Framebuffer2D }
-  const draw = regl<Record<string, unknown>, Record<string, unknown>, Props>({
+  interface BlitProps { source: REGL.Texture2D | REGL.Framebuffer2D; shift: [number, number] }
+  const blit = regl<Record<string, unknown>, Record<string, unknown>, BlitProps>({
     vert: vertex,
-    frag: fragment,
+    frag: blitFragment,
     attributes: { a_pos: fullscreen },
     count: 3,
-    uniforms: {
-      u_static: staticTarget,
-      u_trail: regl.prop<Props, 'trail'>('trail'),
-      u_particleColor: [1, 1, 1],
-    },
+    uniforms: { u_source: regl.prop<BlitProps, 'source'>('source'), u_shift: regl.prop<BlitProps, 'shift'>('shift') },
     depth: { enable: false },
+  });
+
+  interface FadeProps { alpha: number; frame: number }
+  const fadeOver = regl<Record<string, unknown>, Record<string, unknown>, FadeProps>({
+    vert: vertex,
+    frag: fadeFragment,
+    attributes: { a_pos: fullscreen },
+    count: 3,
+    uniforms: { u_static: staticTarget, u_alpha: regl.prop<FadeProps, 'alpha'>('alpha'), u_frame: regl.prop<FadeProps, 'frame'>('frame') },
+    depth: { enable: false },
+    blend: { enable: true, func: { src: 'src alpha', dst: 'one minus src alpha' } },
   });
 
   return {
     staticTarget,
     resize(w, h) {
+      size = [w, h];
       staticTarget.resize(w, h);
+      copy.resize(w, h);
     },
-    draw(trail) {
-      draw({ trail: trail ?? empty });
+    reset() {
+      blit({ source: staticTarget, shift: [0, 0] });
+    },
+    shift([dx, dy]) {
+      // Uncovered edges show the static layer; the rest is the last frame, moved.
+      copy({ copy: true, width: size[0], height: size[1], min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
+      blit({ source: staticTarget, shift: [0, 0] });
+      // Framebuffer rows run upwards, screen y downwards.
+      regl({ scissor: { enable: true, box: shiftedBox(size, dx, dy) } })(() => blit({ source: copy, shift: [dx / size[0], -dy / size[1]] }));
+    },
+    fade(fade) {
+      frame = (frame + 1) % 1024;
+      fadeOver({ alpha: Math.max(1 / 255, 1 - fade), frame });
     },
     destroy() {
       fullscreen.destroy();
       staticTarget.destroy();
-      empty.destroy();
+      copy.destroy();
     },
   };
+}
+
+/** Where the moved frame still covers the canvas, in framebuffer coordinates (y up). */
+function shiftedBox([w, h]: [number, number], dx: number, dy: number): { x: number; y: number; width: number; height: number } {
+  const x = Math.max(0, Math.round(dx));
+  const width = Math.max(0, w - Math.abs(Math.round(dx)));
+  const y = Math.max(0, Math.round(-dy));
+  const height = Math.max(0, h - Math.abs(Math.round(dy)));
+  return { x, y, width, height };
 }

@@ -5,6 +5,7 @@ attribute vec2 a_pos;      // relative lon, relative lat (degrees)
 uniform float u_worldPx;
 uniform vec2 u_canvas;
 uniform float u_centerLat;
+uniform float u_centerY;    // mercY(u_centerLat), computed once on the CPU
 uniform float u_taylor;
 uniform vec3 u_merc;
 varying float v_along;
@@ -23,7 +24,7 @@ void main() {
     float d = radians(a_pos.y);
     y = -(u_merc.x * d + u_merc.y * d * d + u_merc.z * d * d * d) / (2.0 * PI) * u_worldPx;
   } else {
-    y = (mercY(u_centerLat + a_pos.y) - mercY(u_centerLat)) * u_worldPx;
+    y = (mercY(u_centerLat + a_pos.y) - u_centerY) * u_worldPx;
   }
   v_along = 1.0;
   gl_Position = vec4(2.0 * x / u_canvas.x, -2.0 * y / u_canvas.y, 0.0, 1.0);

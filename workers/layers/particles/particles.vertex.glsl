@@ -9,6 +9,7 @@ attribute vec2 a_corner;   // x: 0 at a_from, 1 at a_to; y: -1 or 1, the side of
 uniform float u_worldPx;   // world width, device pixels
 uniform vec2 u_canvas;     // drawing buffer, device pixels
 uniform float u_centerLat; // degrees
+uniform float u_centerY;   // mercY(u_centerLat), computed once on the CPU
 uniform float u_taylor;    // 1: Mercator y by Taylor series around the centre (high zoom)
 uniform vec3 u_merc;       // f', f''/2, f'''/6 of f(lat) = ln tan(pi/4 + lat/2) at the centre
 uniform float u_width;     // line width, device pixels
@@ -29,7 +30,7 @@ vec2 toScreen(vec2 rel) {
     float d = radians(rel.y);
     y = -(u_merc.x * d + u_merc.y * d * d + u_merc.z * d * d * d) / (2.0 * PI) * u_worldPx;
   } else {
-    y = (mercY(u_centerLat + rel.y) - mercY(u_centerLat)) * u_worldPx;
+    y = (mercY(u_centerLat + rel.y) - u_centerY) * u_worldPx;
   }
   return vec2(x, y);
 }

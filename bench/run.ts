@@ -1,0 +1,192 @@
+/**
+ * `npm run bench`: every benchmark with its baseline in the same run, written to bench/RESULTS.md.
+ *
+ *   1. Engine kernels in Node (benchmark.js): particle step WASM SIMD / WASM scalar / plain TS,
+ *      tile decode WASM / TS, field build.
+ *   2. The same kernels in a Chromium dedicated worker (self-timed loop, cross-origin isolated so
+ *      performance.now is precise).
+ *   3. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
+ *      15 000 particles over the raster layer; worker frame rate and frame time, main-thread busy
+ *      share and long tasks while animating and while panning, first particles on screen; again
+ *      with the CPU throttled 4x.
+ * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
+ */
+
+import { createReadStream } from 'node:fs';
+import { stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { cpus } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { buildApp } from '../server/app.ts';
+import { launchChromium } from './chromium.ts';
+import { measureFrames, type FrameResult } from './frames.ts';
+import { formatResults, type SuiteResult } from './kernels.ts';
+import { runNodeKernelBenches } from './node-kernels.ts';
+import type { BrowserKernelReport } from './browser/worker.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const browserOut = join(here, 'out', 'browser');
+
+interface Check {
+  what: string;
+  budget: string;
+  measured: string;
+  ok: boolean;
+}
+
+function caseOf(results: SuiteResult[], suite: RegExp, name: RegExp) {
+  const s = results.find((r) => suite.test(r.suite));
+  return s?.cases.find((c) => name.test(c.name));
+}
+
+async function buildBrowserBench(): Promise<void> {
+  await build({
+    configFile: false,
+    root: join(here, 'browser'),
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: {
+      outDir: browserOut,
+      emptyOutDir: true,
+      target: 'es2022',
+      assetsInlineLimit: (file: string) => (file.endsWith('.wasm') ? false : undefined),
+    },
+  });
+}
+
+const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+/** A static server with the cross-origin isolation headers the app server also sends. */
+function serveStatic(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    try {
+      if (!(await stat(file)).isFile()) throw new Error('not a file');
+      res.writeHead(200, {
+        'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+  }));
+}
+
+async function browserKernels(): Promise<BrowserKernelReport> {
+  await buildBrowserBench();
+  const { server, url } = await serveStatic(browserOut);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${url}/`);
+    await page.waitForFunction(() => 'benchResults' in window, undefined, { timeout: 300_000, polling: 500 });
+    const report = await page.evaluate(() => (window as unknown as { benchResults: BrowserKernelReport | { error: string } }).benchResults);
+    if ('error' in report) throw new Error(`Browser kernel bench failed: ${report.error}`);
+    return report;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+async function frameHarness(): Promise<FrameResult[]> {
+  const app = await buildApp({ logger: false });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await launchChromium();
+  try {
+    // One load so the server has generated the tiles of the view: the budget is for the browser.
+    await measureFrames(browser, url, 1, { quick: true });
+    const results: FrameResult[] = [];
+    for (const throttle of [1, 4]) results.push(await measureFrames(browser, url, throttle));
+    return results;
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
+
+const fmt = (n: number, d = 3) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
+const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+
+function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames: FrameResult[]): Check[] {
+  const out: Check[] = [];
+  const b = browserReport.results;
+  const simd = caseOf(b, /particle/i, /simd/i);
+  const ts = caseOf(b, /particle/i, /ts|typescript/i);
+  if (simd && ts) {
+    out.push({ what: 'particle step, 15 000, WASM SIMD, Chromium worker (median)', budget: '<= 0.1 ms (issue); <= 0.25 ms (DESIGN)', measured: `${fmt(simd.medianMs)} ms`, ok: simd.medianMs <= 0.1 });
+    out.push({ what: 'particle step, SIMD vs plain TS, Chromium worker', budget: '>= 2x', measured: `${fmt(ts.medianMs / simd.medianMs, 2)}x`, ok: ts.medianMs / simd.medianMs >= 2 });
+  }
+  const nodeSimd = caseOf(node, /particle/i, /simd/i);
+  const nodeTs = caseOf(node, /particle/i, /ts|typescript/i);
+  if (nodeSimd && nodeTs) {
+    out.push({ what: 'particle step, SIMD vs plain TS, Node', budget: '>= 2x', measured: `${fmt(nodeTs.medianMs / nodeSimd.medianMs, 2)}x`, ok: nodeTs.medianMs / nodeSimd.medianMs >= 2 });
+  }
+  const decode = caseOf(b, /decode/i, /wasm/i);
+  if (decode) out.push({ what: 'tile decode 256x256 x2, WASM, Chromium worker', budget: '<= 0.3 ms', measured: `${fmt(decode.medianMs)} ms`, ok: decode.medianMs <= 0.3 });
+  for (const f of frames) {
+    const tag = f.throttle > 1 ? ` (CPU ${f.throttle}x slower)` : '';
+    if (f.throttle === 1) {
+      out.push({ what: 'frames drawn by the worker, 1280x720, 15 000 particles + raster', budget: '>= 30 /s', measured: `${fmt(f.fps, 1)} /s`, ok: f.fps >= 30 });
+      out.push({ what: 'main thread busy while animating', budget: '<= 10 %', measured: pct(f.animating.busyShare), ok: f.animating.busyShare <= 0.1 });
+    }
+    out.push({ what: `longest main-thread task while animating${tag}`, budget: '<= 50 ms', measured: `${fmt(f.animating.longestTaskMs, 0)} ms (${f.animating.longTasks} over 50 ms)`, ok: f.animating.longTasks === 0 });
+    out.push({ what: `longest main-thread task while panning${tag}`, budget: '<= 50 ms', measured: `${fmt(f.panning.longestTaskMs, 0)} ms (${f.panning.longTasks} over 50 ms)`, ok: f.panning.longTasks === 0 });
+    const limit = f.throttle > 1 ? 1500 : 1000;
+    out.push({ what: `first particles on screen, localhost${tag}`, budget: `<= ${limit} ms`, measured: `${fmt(f.firstParticlesMs, 0)} ms`, ok: f.firstParticlesMs <= limit });
+  }
+  return out;
+}
+
+function report(node: { runtime: string; results: SuiteResult[] }, browserReport: BrowserKernelReport, frames: FrameResult[]): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString()} — ${cpus().length} × ${cpu}; Node ${process.versions.node};`,
+    `${browserReport.userAgent.replace(/^.*(HeadlessChrome|Chrome)\//, 'Chromium ')}. Every ratio compares cases of the same run.`,
+    '',
+    '## Budgets',
+    '',
+    '| what | budget | measured | |',
+    '| --- | --- | --- | --- |',
+    ...checks(node.results, browserReport, frames).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    '',
+    `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
+    '',
+    formatResults(node.results),
+    `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
+    '',
+    formatResults(browserReport.results),
+    '## Frame harness (headless Chromium, SwiftShader, 1280x720, DPR 1)',
+    '',
+    '| CPU | frames/s | worker frame ms p50 / p95 | particle step ms p50 | particles | main busy animating / panning | long tasks animating / panning | first particles |',
+    '| --- | ---: | --- | ---: | ---: | --- | --- | ---: |',
+    ...frames.map((f) => `| ${f.throttle}x | ${fmt(f.fps, 1)} | ${fmt(f.workerFrameP50, 2)} / ${fmt(f.workerFrameP95, 2)} | ${fmt(f.stepP50)} | ${f.particles} | ${pct(f.animating.busyShare)} / ${pct(f.panning.busyShare)} | ${f.animating.longTasks} (max ${fmt(f.animating.longestTaskMs, 0)} ms) / ${f.panning.longTasks} (max ${fmt(f.panning.longestTaskMs, 0)} ms) | ${fmt(f.firstParticlesMs, 0)} ms |`),
+    '',
+    `Renderer: ${frames[0]?.renderer ?? 'unknown'}. Worker frame time is the CPU time the worker spends on a frame; the`,
+    'frame rate also pays for the GPU work, which SwiftShader does on the same two cores.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+const node = await runNodeKernelBenches();
+console.log(formatResults(node.results));
+const browserReport = await browserKernels();
+console.log(formatResults(browserReport.results));
+const frames = await frameHarness();
+console.log(JSON.stringify(frames, null, 2));
+const markdown = report(node, browserReport, frames);
+await writeFile(join(here, 'RESULTS.md'), markdown);
+console.log(markdown);
