@@ -22,8 +22,6 @@ export interface ViewParams {
 export interface InitParams {
   canvas: OffscreenCanvas;
   view: ViewParams;
-  /** Absolute URL of the app origin: tiles, minifests and the basemap are fetched from it. */
-  origin: string;
 }
 
 export interface InitResult {
@@ -90,6 +88,8 @@ export interface RenderStats {
   tiles: { total: number; loading: number; loaded: number; failed: number; capacity: number };
   /** performance.timeOrigin + now() of the first frame that showed particles, or null. */
   firstParticlesAt: number | null;
+  /** Start-up milestones, performance.timeOrigin + now() in ms: where the first second goes. */
+  milestones: Record<string, number>;
   contextLost: boolean;
   renderer: string;
 }
@@ -102,6 +102,7 @@ export type RenderEvent =
   | { type: 'error'; message: string };
 
 export interface RenderApi {
+  /** Attaches the canvas; layer and view may be set before, tiles start loading at once. */
   init(params: InitParams): Promise<InitResult>;
   /** Registers the listener for worker events (pass it through comlink.proxy). */
   listen(listener: (event: RenderEvent) => void): void;
@@ -117,5 +118,6 @@ export interface RenderApi {
   setDebug(params: { skip: DebugPass[] }): void;
   /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
   simulateContextLoss(params: { restoreAfterMs: number }): void;
+  /** Detaches the canvas and frees the GPU; the worker and its engine stay for the next init. */
   dispose(): void;
 }

@@ -1,6 +1,9 @@
 /** The render worker: a thin comlink expose() of the Renderer (STYLE.md habit 1). */
 import { expose } from 'comlink';
 import wasmUrl from '../engine/build/release.wasm?url';
+import { Engine } from '../engine/engine.ts';
 import { Renderer } from './renderer.ts';
 
-expose(new Renderer(wasmUrl));
+// Compile the engine at once, while the page is still starting.
+const engine = WebAssembly.compileStreaming(fetch(wasmUrl)).then((module) => Engine.create(module));
+expose(new Renderer(engine, self.location.origin));

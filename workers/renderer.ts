@@ -20,7 +20,8 @@ import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, mercY } from '../common/map.ts';
 import { bracketSteps, tilePath, type Calendar } from '../common/minifest.ts';
 import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import type { TileHeader } from '../common/tile.ts';
-import { Engine, type DecodedTileHandle } from '../engine/engine.ts';
+import type { Engine} from '../engine/engine.ts';
+import { type DecodedTileHandle } from '../engine/engine.ts';
 import type {
   DebugPass, InitParams, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
@@ -46,7 +47,9 @@ const STATS_WINDOW = 120;
 interface TileData {
   handle: DecodedTileHandle;
   header: TileHeader;
-  texture: REGL.Texture2D;
+  /** Created when the tile is first drawn; until then the tile's bytes wait for it. */
+  texture: REGL.Texture2D | null;
+  bytes: Uint8Array | null;
 }
 
 interface ResolvedLayer {
@@ -63,7 +66,8 @@ interface Gpu {
   regl: REGL.Regl;
   basemap: BasemapLayer;
   raster: RasterLayer;
-  noData: NoDataLayer;
+  /** Made on the first failed tile: most sessions never need it. */
+  noData: NoDataLayer | null;
   particles: ParticleLayer;
   composite: CompositeLayer;
   maxTextureSize: number;
@@ -90,7 +94,10 @@ export class Renderer implements RenderApi {
   private gpu: Gpu | null = null;
   private engine: Engine | null = null;
   private particleSystem: ParticleSystem | null = null;
-  private origin = '';
+  private readonly origin: string;
+  private readonly engineReady: Promise<Engine>;
+  /** Counts init/dispose pairs: an init that lost its canvas while it waited gives up. */
+  private generation = 0;
   private onEvent: (e: RenderEvent) => void = () => {};
   private view: ViewParams = { lon: 0, lat: 20, zoom: MIN_ZOOM, width: 1, height: 1, pixelRatio: 1 };
   private layer: ResolvedLayer | null = null;
@@ -122,6 +129,11 @@ export class Renderer implements RenderApi {
   private rasterMs = 0;
   private frames = 0;
   private firstParticlesAt: number | null = null;
+  private readonly milestones: Record<string, number> = {};
+
+  private milestone(name: string): void {
+    this.milestones[name] ??= performance.timeOrigin + performance.now();
+  }
 
   private createTileCache(): TileCache<TileData> {
     return new TileCache<TileData>({
@@ -129,7 +141,7 @@ export class Renderer implements RenderApi {
       load: (url, signal) => this.loadTile(url, signal),
       dispose: (data) => {
         this.engine?.releaseTile(data.handle);
-        if (!this.lost) data.texture.destroy();
+        if (!this.lost) data.texture?.destroy();
       },
       onSettled: (entry) => {
         if (entry.state === 'failed') {
@@ -144,21 +156,36 @@ export class Renderer implements RenderApi {
     });
   }
 
-  constructor(private readonly wasmUrl: string) {
+  /**
+   * The engine compiles as soon as the worker starts, in parallel with the page; tiles can be asked
+   * for before the canvas arrives, so the network, the WASM and WebGL start-up overlap.
+   */
+  constructor(engine: Promise<Engine>, origin: string) {
+    this.origin = origin.replace(/\/$/, '');
     this.tiles = this.createTileCache();
+    this.engineReady = engine.then((e) => {
+      this.engine = e;
+      this.particleSystem = new ParticleSystem(e);
+      this.milestone('engine');
+      return e;
+    });
   }
 
   listen(listener: (event: RenderEvent) => void): void {
     this.onEvent = listener;
   }
 
-  async init({ canvas, view, origin }: InitParams): Promise<InitResult> {
+  async init({ canvas, view }: InitParams): Promise<InitResult> {
+    this.milestone('init');
+    const generation = ++this.generation;
+    this.disposed = false;
     this.canvas = canvas;
-    this.origin = origin.replace(/\/$/, '');
-    this.view = view;
-    const module = await WebAssembly.compileStreaming(fetch(new URL(this.wasmUrl, this.origin + '/')));
-    this.engine = await Engine.create(module);
-    this.particleSystem = new ParticleSystem(this.engine);
+    this.setView(view);
+    const engine = await this.engineReady;
+    // Let messages that came with the canvas (the layer, the view) start their tile loads before
+    // WebGL start-up holds this thread.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (generation !== this.generation) throw new Error('The map was closed while it started');
     const gl = canvas.getContext('webgl', {
       // The canvas keeps its pixels between frames: it is the particle trail (composite.ts).
       alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: true,
@@ -172,12 +199,13 @@ export class Renderer implements RenderApi {
     });
     canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
     this.createGpu();
+    this.milestone('gl');
     void this.loadBasemap('110m');
     this.wake();
     return {
       renderer: this.gpu!.renderer,
       maxTextureSize: this.gpu!.maxTextureSize,
-      simd: this.engine.simd,
+      simd: engine.simd,
       pixelRatio: pixelRatioFor(view.pixelRatio),
     };
   }
@@ -187,6 +215,7 @@ export class Renderer implements RenderApi {
     this.view = { ...view, zoom };
     this.planDirty = true;
     this.staticDirty = true;
+    this.planNow();
     this.wake();
     if (zoom >= 4 && this.basemapDetail === '110m') void this.loadBasemap('50m');
   }
@@ -200,6 +229,7 @@ export class Renderer implements RenderApi {
     }
     const timestamps = params.timestamps.filter(Number.isFinite);
     if (!timestamps.length) return;
+    this.milestone('layer');
     const color = colorLayerOf(overlay);
     const sameColor = this.layer?.color.ident === color.ident;
     this.layer = {
@@ -214,6 +244,7 @@ export class Renderer implements RenderApi {
     this.time = params.time;
     if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize);
     this.planDirty = this.staticDirty = this.fieldDirty = true;
+    this.planNow();
     this.wake();
   }
 
@@ -221,6 +252,7 @@ export class Renderer implements RenderApi {
     if (time === this.time) return;
     this.time = time;
     this.planDirty = this.staticDirty = this.fieldDirty = true;
+    this.planNow();
     this.wake();
   }
 
@@ -285,6 +317,7 @@ export class Renderer implements RenderApi {
       dataZoom: this.plan?.z ?? 0,
       tiles: { ...this.tiles.counts(), capacity: this.tiles.capacity },
       firstParticlesAt: this.firstParticlesAt,
+      milestones: { ...this.milestones },
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
     };
@@ -297,10 +330,17 @@ export class Renderer implements RenderApi {
     setTimeout(() => ext.restoreContext(), restoreAfterMs);
   }
 
+  /** Lets go of the canvas and everything on the GPU; the engine and the worker stay for the next init. */
   dispose(): void {
+    this.generation++;
     this.disposed = true;
     this.tiles.clear();
     this.destroyGpu();
+    this.gl = null;
+    this.canvas = null;
+    this.last = null;
+    this.basemapDetail = null;
+    this.trailsCleared = true;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -321,7 +361,7 @@ export class Renderer implements RenderApi {
       regl,
       basemap: createBasemapLayer(regl),
       raster: createRasterLayer(regl),
-      noData: createNoDataLayer(regl),
+      noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -401,13 +441,34 @@ export class Renderer implements RenderApi {
     const response = await fetch(url, { signal });
     if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const engine = this.engine;
-    const gpu = this.gpu;
-    if (!engine || !gpu) throw new Error('Renderer is not ready');
+    const engine = await this.engineReady;
+    this.milestone('firstTileFetched');
     const handle = engine.decodeTile(bytes);
-    const { header } = handle;
-    const texture = createTileTexture(gpu.regl, engine.texels(handle), header.width, header.height);
-    return { handle, header, texture };
+    const data: TileData = { handle, header: handle.header, texture: null, bytes };
+    if (this.gpu) this.uploadTexture(data, engine.texels(handle));
+    return data;
+  }
+
+  private uploadTexture(data: TileData, texels: Uint8Array): void {
+    data.texture = createTileTexture(this.gpu!.regl, texels, data.header.width, data.header.height);
+    data.bytes = null;
+  }
+
+  /** The tile's texture, made now if the tile arrived before the canvas did. */
+  private textureOf(data: TileData): REGL.Texture2D | null {
+    if (!data.texture && data.bytes && this.gpu && this.engine) {
+      const again = this.engine.decodeTile(data.bytes);
+      this.uploadTexture(data, this.engine.texels(again));
+      this.engine.releaseTile(again);
+    }
+    return data.texture;
+  }
+
+  /** Plans the tiles of the view as soon as both a layer and a view are known, canvas or not. */
+  private planNow(): void {
+    if (!this.layer || !this.planDirty || this.view.width <= 1) return;
+    this.planDirty = false;
+    this.planTiles(frameTransform(this.view, this.view.pixelRatio));
   }
 
   /** Files the layer needs: the colour layer's and, if different, the particles'. */
@@ -518,6 +579,7 @@ export class Renderer implements RenderApi {
       this.staticDirty = false;
       const r0 = performance.now();
       this.drawStatic(t);
+      this.milestone('firstStatic');
       this.rasterMs = performance.now() - r0;
     }
 
@@ -627,6 +689,7 @@ export class Renderer implements RenderApi {
     }
     system.finishGrid();
     this.fieldReady = loaded > 0;
+    if (this.fieldReady) this.milestone('field');
     const count = this.particleCount();
     if (this.fieldReady && system.count !== count) system.reset(count, this.view);
   }
@@ -639,7 +702,10 @@ export class Renderer implements RenderApi {
       gpu.basemap.drawFill(t);
       const { draws, noData } = this.rasterDraws(t);
       gpu.raster.draw(draws, 1);
-      gpu.noData.draw(noData, t.pixelRatio);
+      if (noData.length) {
+        gpu.noData ??= createNoDataLayer(regl);
+        gpu.noData.draw(noData, t.pixelRatio);
+      }
       gpu.basemap.drawLines(t, { graticule: this.graticule });
     });
   }
@@ -660,10 +726,11 @@ export class Renderer implements RenderApi {
         const shiftZ = tile.z - zz;
         const parent = { z: zz, x: tile.x >> shiftZ, y: tile.y >> shiftZ };
         const a = this.tiles.data(this.tileUrl(layer, file, plan.before, parent));
-        if (!a) continue;
+        const textureA = a && this.textureOf(a);
+        if (!a || !textureA) continue;
         const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, parent)) : a;
         // Until the later step arrives, show the earlier one.
-        const bb = b ?? a;
+        const bb = (b && this.textureOf(b)) ? b : a;
         const span = tileSpan(zz);
         const h = a.header;
         // The parent's west edge in the child's unwrapped frame.
@@ -674,11 +741,11 @@ export class Renderer implements RenderApi {
           quadY,
           tile: [west, h.north, h.east - h.west, h.north - h.south],
           grid: [h.width, h.height],
-          a: a.texture,
-          b: bb.texture,
+          a: textureA,
+          b: bb.texture!,
           qa: [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0],
           qb: [bb.header.offsets[0], bb.header.scales[0], bb.header.offsets[1] ?? 0, bb.header.scales[1] ?? 0],
-          t: b ? plan.t : 0,
+          t: bb === b ? plan.t : 0,
         });
         drawn = true;
       }

@@ -1,42 +1,45 @@
 /**
- * The one place the UI reaches the render worker from outside the map view: events, readiness,
- * stats for /debug and tests. Holds no state of its own beyond the current proxy.
+ * The render worker of the page. It starts with the page, before React renders, so the engine
+ * compiles and the first tiles load while the UI starts; the map view attaches its canvas to it.
+ * Events from the worker fan out from here.
  */
 
 import { signal } from '@preact/signals-react';
-import type { Remote } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import type { InitResult, RenderApi, RenderEvent } from '../../workers/api.ts';
 
 type Listener = (event: RenderEvent) => void;
 
 const listeners = new Set<Listener>();
-let current: Remote<RenderApi> | null = null;
+let remote: Remote<RenderApi> | null = null;
 
 export const renderInfo = signal<InitResult | null>(null);
 export const renderError = signal<string | null>(null);
 
+function emit(event: RenderEvent): void {
+  if (event.type === 'firstParticles') performance.mark('isobar:first-particles');
+  listeners.forEach((l) => l(event));
+}
+
 export const renderClient = {
-  emit(event: RenderEvent) {
-    if (event.type === 'firstParticles') performance.mark('isobar:first-particles');
-    listeners.forEach((l) => l(event));
+  /** The worker, started on first use. */
+  api(): Remote<RenderApi> {
+    if (!remote) {
+      const worker = new Worker(new URL('../../workers/render.worker.ts', import.meta.url), { type: 'module', name: 'render' });
+      remote = wrap<RenderApi>(worker);
+      void remote.listen(proxy(emit));
+    }
+    return remote;
   },
-  ready(info: InitResult, api: Remote<RenderApi>) {
-    current = api;
+  ready(info: InitResult) {
     renderInfo.value = info;
     renderError.value = null;
   },
   failed(error: Error) {
     renderError.value = error.message;
   },
-  detach(api: Remote<RenderApi>) {
-    if (current === api) current = null;
-  },
   on(listener: Listener): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);
-  },
-  /** The worker's API while the map is mounted. */
-  api(): Remote<RenderApi> | null {
-    return current;
   },
 };

@@ -1,0 +1,45 @@
+/**
+ * Keeps the render worker following the signals: the camera once per animation frame however often
+ * it changes, the layer and the calendar, the shown time. Started with the page, before the map
+ * view mounts, so the first tiles are on their way while React renders and WebGL starts.
+ */
+
+import { effect } from '@preact/signals-react';
+import type { AppState } from '../state/appState.ts';
+import { renderClient } from './renderClient.ts';
+
+export function startRenderSync(app: AppState): () => void {
+  const api = renderClient.api();
+  let frame = 0;
+  const disposers = [
+    effect(() => {
+      void app.map.view.value;
+      if (!frame) {
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          void api.setView(app.map.view.peek());
+        });
+      }
+    }),
+    effect(() => {
+      const calendar = app.timeline.calendar.value;
+      if (!calendar) return;
+      void api.setLayer({
+        product: app.layer.product.value,
+        overlay: app.layer.overlay.value,
+        level: app.layer.level.value,
+        refTime: calendar.refTime,
+        timestamps: calendar.timestamps,
+        time: app.timeline.timestamp.peek(),
+        premium: false,
+      });
+    }),
+    effect(() => {
+      void api.setTime({ time: app.timeline.timestamp.value });
+    }),
+  ];
+  return () => {
+    disposers.forEach((d) => d());
+    if (frame) cancelAnimationFrame(frame);
+  };
+}
