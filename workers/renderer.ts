@@ -181,11 +181,8 @@ export class Renderer implements RenderApi {
     this.disposed = false;
     this.canvas = canvas;
     this.setView(view);
-    const engine = await this.engineReady;
-    // Let messages that came with the canvas (the layer, the view) start their tile loads before
-    // WebGL start-up holds this thread.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (generation !== this.generation) throw new Error('The map was closed while it started');
+    // WebGL starts at once: creating a context blocks this thread for a while, and the engine
+    // compiles on V8's background threads meanwhile.
     const gl = canvas.getContext('webgl', {
       // The canvas keeps its pixels between frames: it is the particle trail (composite.ts).
       alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: true,
@@ -202,6 +199,8 @@ export class Renderer implements RenderApi {
     this.milestone('gl');
     void this.loadBasemap('110m');
     this.wake();
+    const engine = await this.engineReady;
+    if (generation !== this.generation) throw new Error('The map was closed while it started');
     return {
       renderer: this.gpu!.renderer,
       maxTextureSize: this.gpu!.maxTextureSize,
