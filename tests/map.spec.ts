@@ -57,6 +57,22 @@ test.describe('the map', () => {
     expect(zoom).toBe('5');
   });
 
+  test('panning moves the picture with the trails: no dark or empty frames', async ({ page }) => {
+    await openMap(page, '/?temp,10.000,170.000,4');
+    const clip = mapClip(page);
+    const before = meanColor(await screenshotPixels(page, clip));
+    await page.mouse.move(900, 360);
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) {
+      await page.mouse.move(900 - 25 * i, 360 + 5 * i);
+      await page.waitForTimeout(40);
+    }
+    const during = meanColor(await screenshotPixels(page, clip));
+    await page.mouse.up();
+    const distance = Math.hypot(during[0] - before[0], during[1] - before[1], during[2] - before[2]);
+    expect(distance).toBeLessThan(25);
+  });
+
   test('the click readout equals the server value at that point', async ({ page, request }) => {
     await openMap(page, '/?temp,48.000,2.000,5');
     const box = (await page.getByTestId('map').boundingBox())!;

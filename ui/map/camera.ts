@@ -135,7 +135,11 @@ export class Camera {
   private readonly onPointerDown = (e: PointerEvent) => {
     if (e.button !== 0 && e.pointerType === 'mouse') return;
     this.stopInertia();
-    this.element.setPointerCapture?.(e.pointerId);
+    try {
+      this.element.setPointerCapture(e.pointerId);
+    } catch {
+      // A pointer the browser no longer tracks (or a synthetic one) cannot be captured: fine.
+    }
     const p = this.local(e);
     this.pointers.set(e.pointerId, p);
     if (this.pointers.size === 1) {

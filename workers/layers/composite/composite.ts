@@ -28,8 +28,9 @@ export function createCompositeLayer(regl: REGL.Regl, width: number, height: num
   const fullscreen = regl.buffer([-1, -1, 3, -1, -1, 3]);
   const texture = (w: number, h: number) => regl.texture({ width: w, height: h, min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
   const staticTarget = regl.framebuffer({ color: texture(width, height), depthStencil: false });
-  // Scratch copy of the canvas for the pan shift.
-  const copy = texture(width, height);
+  // Scratch copy of the canvas for the pan shift. RGB: the canvas has no alpha channel, and
+  // copyTexImage2D refuses a format with components the framebuffer lacks.
+  const copy = regl.texture({ width, height, format: 'rgb', min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
   let size: [number, number] = [width, height];
   let frame = 0;
 
@@ -66,7 +67,7 @@ export function createCompositeLayer(regl: REGL.Regl, width: number, height: num
     },
     shift([dx, dy]) {
       // Uncovered edges show the static layer; the rest is the last frame, moved.
-      copy({ copy: true, width: size[0], height: size[1], min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
+      copy({ copy: true, width: size[0], height: size[1], format: 'rgb', min: 'nearest', mag: 'nearest', wrapS: 'clamp', wrapT: 'clamp' });
       blit({ source: staticTarget, shift: [0, 0] });
       // Framebuffer rows run upwards, screen y downwards.
       regl({ scissor: { enable: true, box: shiftedBox(size, dx, dy) } })(() => blit({ source: copy, shift: [dx / size[0], -dy / size[1]] }));

@@ -1,0 +1,78 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openMap, stats } from './helpers.ts';
+
+/** The camera's centre and zoom as the app state holds them. */
+async function camera(page: Page): Promise<{ lat: number; lon: number; zoom: number }> {
+  return page.evaluate(() => {
+    const { map } = (window as unknown as { isobar: { app: { map: { view: { value: { lat: number; lon: number; zoom: number } } } } } }).isobar.app;
+    const { lat, lon, zoom } = map.view.value;
+    return { lat, lon, zoom };
+  });
+}
+
+type TouchPoint = { x: number; y: number; id: number };
+
+/** Real touch input through the DevTools protocol: the browser turns it into pointer events. */
+async function touch(page: Page, frames: { type: 'touchStart' | 'touchMove' | 'touchEnd'; points: TouchPoint[] }[], gapMs = 16): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  for (const { type, points } of frames) {
+    await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+    await page.waitForTimeout(gapMs);
+  }
+  await cdp.detach();
+}
+
+test.describe('camera', () => {
+  test('pinch zooms around the fingers and keeps the point between them in place', async ({ page }) => {
+    await openMap(page, '/?temp,40.000,0.000,4');
+    const before = await camera(page);
+    // Fingers 100 px apart spread to 400 px: two zoom levels.
+    const pair = (d: number): TouchPoint[] => [{ x: 640 - d / 2, y: 360, id: 1 }, { x: 640 + d / 2, y: 360, id: 2 }];
+    const frames: Parameters<typeof touch>[1] = [{ type: 'touchStart', points: pair(100) }];
+    for (let i = 1; i <= 10; i++) frames.push({ type: 'touchMove', points: pair(100 + 30 * i) });
+    frames.push({ type: 'touchEnd', points: [] });
+    await touch(page, frames);
+    const after = await camera(page);
+    expect(after.zoom).toBeCloseTo(before.zoom + 2, 1);
+    // The midpoint (640, 360) is the screen centre: the centre stays put.
+    expect(after.lat).toBeCloseTo(before.lat, 1);
+    expect(after.lon).toBeCloseTo(before.lon, 1);
+  });
+
+  test('a flick keeps moving after release (inertia), and zoom is clamped to 3..16', async ({ page }) => {
+    await openMap(page, '/?temp,40.000,0.000,5');
+    const frames: Parameters<typeof touch>[1] = [{ type: 'touchStart', points: [{ x: 800, y: 360, id: 1 }] }];
+    for (let i = 1; i <= 6; i++) frames.push({ type: 'touchMove', points: [{ x: 800 - 40 * i, y: 360, id: 1 }] });
+    frames.push({ type: 'touchEnd', points: [] });
+    await touch(page, frames);
+    const released = await camera(page);
+    await page.waitForTimeout(400);
+    const later = await camera(page);
+    expect(later.lon).toBeGreaterThan(released.lon + 0.5);
+    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 400);
+    await expect.poll(async () => (await camera(page)).zoom).toBe(3);
+    for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -400);
+    await expect.poll(async () => (await camera(page)).zoom, { timeout: 10_000 }).toBe(16);
+  });
+
+  test('the map wraps horizontally: panning across the antimeridian keeps drawing', async ({ page }) => {
+    await openMap(page, '/?temp,0.000,175.000,4');
+    const box = (await page.getByTestId('map').boundingBox())!;
+    // 200 px to the west at zoom 4 (a 4096 px world) is 17.6° east of 175°: 167.4° W. Slow moves, no flick.
+    await page.mouse.move(box.x + 900, box.y + 360);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) {
+      await page.mouse.move(box.x + 900 - 20 * i, box.y + 360);
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(200);
+    await page.mouse.up();
+    await page.waitForTimeout(500);
+    const { lon } = await camera(page);
+    expect(lon).toBeCloseTo(-167.4, 0);
+    await expect.poll(() => Number(new URL(page.url()).search.split(',')[2])).toBeCloseTo(-167.4, 0);
+    // Both sides of the antimeridian show data: no empty half.
+    await expect.poll(async () => (await stats(page)).tiles.loading).toBe(0);
+    await page.screenshot({ path: 'test-results/antimeridian.png' });
+  });
+});
