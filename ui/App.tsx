@@ -42,9 +42,9 @@ export function App({ app }: { app: AppState }) {
           <span className="demo-badge" title={t('app.demoDataHint')} data-testid="demo-badge">{t('app.demoData')}</span>
         )}
       </header>
-      <OverlayMenu app={app} />
       <Picker app={app} />
       <div className="bottom">
+        <OverlayMenu app={app} />
         <Legend app={app} />
         <Timeline app={app} hour12={hour12} />
       </div>

@@ -26,13 +26,22 @@ export function Legend({ app }: { app: AppState }) {
     const [r, g, b] = colorAt(colorScale, v);
     return `${colorText([r, g, b, 255])} ${((i / 23) * 100).toFixed(1)}%`;
   });
+  // Labels closer than this share of the bar to the previous one are left out, so none overlap.
+  const minGap = 0.09;
+  let lastShown = -1;
+  const labels = def.legend.filter((v) => def.from(v) >= min && def.from(v) <= max).flatMap((v) => {
+    const at = hi > lo ? (def.from(v) - lo) / (hi - lo) : 0;
+    if (lastShown >= 0 && at - lastShown < minGap) return [];
+    lastShown = at;
+    return [{ v, at }];
+  });
   return (
     <button type="button" className="legend" onClick={() => app.units.cycle(metric.ident)} title={t('legend.changeUnit')}
       data-testid="legend" data-unit={unit}>
       <span className="legend-unit">{unit}</span>
       <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }}>
-        {def.legend.filter((v) => def.from(v) >= min && def.from(v) <= max).map((v) => (
-          <span key={v} style={{ left: `${hi > lo ? ((def.from(v) - lo) / (hi - lo)) * 100 : 0}%` }}>{v}</span>
+        {labels.map(({ v, at }) => (
+          <span key={v} style={{ left: `${at * 100}%` }}>{v}</span>
         ))}
       </span>
     </button>

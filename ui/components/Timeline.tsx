@@ -23,11 +23,13 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
   const playing = app.timeline.playing.value;
   const days = useMemo(() => {
     if (!calendar) return [];
-    const out: { at: number; label: string }[] = [];
+    const out: { at: number; day: string; weekday: string }[] = [];
     const first = new Date(calendar.start);
     first.setHours(0, 0, 0, 0);
+    const day = new Intl.DateTimeFormat(i18n.language, { day: 'numeric' });
+    const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short' });
     for (let d = first.getTime() + DAY; d < calendar.end; d += DAY) {
-      out.push({ at: d, label: new Intl.DateTimeFormat(i18n.language, { weekday: 'short', day: 'numeric' }).format(d) });
+      out.push({ at: d, day: day.format(d), weekday: weekday.format(d) });
     }
     return out;
   }, [calendar, i18n.language]);
@@ -56,7 +58,7 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
         />
         <div className="timeline-days" aria-hidden="true">
           {days.map((d) => (
-            <span key={d.at} style={{ left: pos(d.at) }}>{d.label}</span>
+            <span key={d.at} style={{ left: pos(d.at) }}>{d.day}<span className="timeline-weekday"> {d.weekday}</span></span>
           ))}
         </div>
       </div>
