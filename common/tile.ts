@@ -179,8 +179,26 @@ export interface EncodeTileOptions {
   quantization?: ({ offset: number; scale: number } | undefined)[];
 }
 
-/** Quantizes and packs a tile. Values outside a fixed quantization are clamped. */
-export function encodeDataTile(options: EncodeTileOptions): Uint8Array {
+export interface QuantizedChannel {
+  offset: number;
+  scale: number;
+  /** Un-predicted q, width * height, NO_DATA for a missing value. */
+  q: ArrayLike<number>;
+}
+
+export interface PackTileOptions {
+  west: number;
+  north: number;
+  east: number;
+  south: number;
+  width: number;
+  height: number;
+  predictor?: Predictor;
+  channels: QuantizedChannel[];
+}
+
+/** Writes a tile from channels already quantized (tests use it to control every q). */
+export function packDataTile(options: PackTileOptions): Uint8Array {
   const { width, height, channels, west, north, east, south } = options;
   const predictor = options.predictor ?? Predictor.RowDelta;
   if (channels.length < 1 || channels.length > MAX_CHANNELS) {
@@ -204,7 +222,25 @@ export function encodeDataTile(options: EncodeTileOptions): Uint8Array {
   view.setFloat64(32, east, true);
   view.setFloat64(40, south, true);
   let p = TILE_HEADER_BYTES + TILE_CHANNEL_BYTES * channels.length;
-  channels.forEach((values, c) => {
+  channels.forEach(({ offset, scale, q }, c) => {
+    if (q.length !== n) throw new DataTileError(`Channel ${c} has ${q.length} values, expected ${n}`);
+    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES, offset, true);
+    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES + 4, scale, true);
+    for (let j = 0; j < height; j++) {
+      for (let i = 0; i < width; i++, p += 2) {
+        const k = j * width + i;
+        view.setUint16(p, predictor === Predictor.RowDelta && i > 0 ? (q[k] - q[k - 1]) & 0xffff : q[k], true);
+      }
+    }
+  });
+  return bytes;
+}
+
+/** Quantizes and packs a tile. Values outside a fixed quantization are clamped. */
+export function encodeDataTile(options: EncodeTileOptions): Uint8Array {
+  const { width, height, channels } = options;
+  const n = width * height;
+  const quantized = channels.map((values, c): QuantizedChannel => {
     if (values.length !== n) throw new DataTileError(`Channel ${c} has ${values.length} values, expected ${n}`);
     let offset: number;
     let scale: number;
@@ -225,24 +261,17 @@ export function encodeDataTile(options: EncodeTileOptions): Uint8Array {
       offset = min;
       scale = max > min ? (max - min) / Q_MAX : 0;
     }
-    // Store what the decoder will read, so that quantization uses the f32 values themselves.
+    // Quantize with what the decoder will read: the f32 values themselves.
     offset = Math.fround(offset);
     scale = Math.fround(scale);
-    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES, offset, true);
-    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES + 4, scale, true);
-    for (let j = 0; j < height; j++) {
-      let prev = 0;
-      for (let i = 0; i < width; i++, p += 2) {
-        const v = values[j * width + i];
-        let q: number;
-        if (!Number.isFinite(v)) q = NO_DATA;
-        else if (scale === 0) q = 0;
-        else q = Math.min(Q_MAX, Math.max(0, Math.round((v - offset) / scale)));
-        const stored = predictor === Predictor.RowDelta && i > 0 ? (q - prev) & 0xffff : q;
-        view.setUint16(p, stored, true);
-        prev = q;
-      }
+    const q = new Uint16Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) q[i] = NO_DATA;
+      else if (scale === 0) q[i] = 0;
+      else q[i] = Math.min(Q_MAX, Math.max(0, Math.round((v - offset) / scale)));
     }
+    return { offset, scale, q };
   });
-  return bytes;
+  return packDataTile({ ...options, channels: quantized });
 }

@@ -6,7 +6,7 @@
 
 import { readFile, readdir, stat } from 'node:fs/promises';
 import {
-  encodeDataTile, Predictor, TILE_CHANNEL_BYTES, TILE_HEADER_BYTES, TILE_MAGIC, TILE_VERSION, tileByteLength,
+  encodeDataTile, packDataTile, type Predictor,
 } from '../common/tile.ts';
 import { tileBounds, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import { Engine } from './engine.ts';
@@ -67,31 +67,10 @@ export interface RawTileOptions {
 export function rawTile(options: RawTileOptions): Uint8Array {
   const { width, height, q, predictor, offsets, scales } = options;
   const { west = -180, north = 90, east = 0, south = -90 } = options;
-  const bytes = new Uint8Array(tileByteLength(q.length, width, height));
-  const view = new DataView(bytes.buffer);
-  view.setUint32(0, TILE_MAGIC, true);
-  view.setUint16(4, TILE_VERSION, true);
-  view.setUint8(6, q.length);
-  view.setUint8(7, predictor);
-  view.setUint16(8, width, true);
-  view.setUint16(10, height, true);
-  view.setFloat64(16, west, true);
-  view.setFloat64(24, north, true);
-  view.setFloat64(32, east, true);
-  view.setFloat64(40, south, true);
-  let p = TILE_HEADER_BYTES + TILE_CHANNEL_BYTES * q.length;
-  q.forEach((channel, c) => {
-    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES, offsets[c], true);
-    view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES + 4, scales[c], true);
-    for (let j = 0; j < height; j++) {
-      for (let i = 0; i < width; i++, p += 2) {
-        const k = j * width + i;
-        const stored = predictor === Predictor.RowDelta && i > 0 ? (channel[k] - channel[k - 1]) & 0xffff : channel[k];
-        view.setUint16(p, stored, true);
-      }
-    }
+  return packDataTile({
+    west, north, east, south, width, height, predictor,
+    channels: q.map((channel, c) => ({ offset: offsets[c], scale: scales[c], q: channel })),
   });
-  return bytes;
 }
 
 const VORTICES: [lon: number, lat: number, strength: number][] = [

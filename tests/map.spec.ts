@@ -26,6 +26,16 @@ test.describe('the map', () => {
     expect(s.fps).toBeGreaterThan(5);
   });
 
+  test('particles also draw as instanced quads, the path of real GPUs', async ({ page }) => {
+    await openMap(page, '/?50.000,-20.000,4');
+    await page.evaluate(() => (window as unknown as { isobar: { render(): { setDebug(p: { skip: never[]; instanced: boolean }): Promise<void> } } }).isobar.render().setDebug({ skip: [], instanced: true }));
+    const clip = mapClip(page);
+    await page.waitForTimeout(500);
+    const a = await screenshotPixels(page, clip);
+    await page.waitForTimeout(400);
+    expect(diffRatio(a, await screenshotPixels(page, clip))).toBeGreaterThan(0.002);
+  });
+
   test('switching overlay changes the colours and the title', async ({ page }) => {
     await openMap(page, '/?temp,20.000,0.000,3');
     const clip = mapClip(page);

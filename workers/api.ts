@@ -114,8 +114,11 @@ export interface RenderApi {
   stats(): RenderStats;
   /** Switches the particle kernel (the /debug window and the bench compare them). */
   setKernel(params: { kernel: Kernel }): void;
-  /** /debug and the frame harness: leave out passes to see what each one costs. */
-  setDebug(params: { skip: DebugPass[] }): void;
+  /**
+   * /debug and the frame harness: leave out passes to see what each one costs; `instanced` forces
+   * the particle drawing of real GPUs (quads) or of software GL (lines).
+   */
+  setDebug(params: { skip: DebugPass[]; instanced?: boolean }): void;
   /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
   simulateContextLoss(params: { restoreAfterMs: number }): void;
   /** Detaches the canvas and frees the GPU; the worker and its engine stay for the next init. */

@@ -262,8 +262,12 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
-  setDebug({ skip }: { skip: DebugPass[] }): void {
+  setDebug({ skip, instanced }: { skip: DebugPass[]; instanced?: boolean }): void {
     this.skip = new Set(skip);
+    if (instanced !== undefined && this.gpu) {
+      this.gpu.particles.destroy();
+      this.gpu.particles = createParticleLayer(this.gpu.regl, instanced && this.gpu.regl.hasExtension('ANGLE_instanced_arrays'));
+    }
   }
 
   setKernel({ kernel }: { kernel: Kernel }): void {

@@ -9,8 +9,9 @@
 
 import type REGL from 'regl';
 import { mercY } from '../../../common/map.ts';
-import vertex from './particles.vertex.glsl?raw';
-import linesVertex from './lines.vertex.glsl?raw';
+import projection from './projection.glsl?raw';
+import quadsVertex from './particles.vertex.glsl?raw';
+import linesSource from './lines.vertex.glsl?raw';
 import fragment from './particles.fragment.glsl?raw';
 
 export interface ParticleStyle {
@@ -37,6 +38,8 @@ export interface ParticleLayer {
 }
 
 const DEG = Math.PI / 180;
+const vertex = `precision highp float;\n${projection}\n${quadsVertex}`;
+const linesVertex = `precision highp float;\n${projection}\n${linesSource}`;
 
 /** Taylor coefficients of f(lat) = ln tan(pi/4 + lat/2) around a latitude: f', f''/2, f'''/6. */
 export function mercatorTaylor(latDeg: number): [number, number, number] {
