@@ -107,3 +107,20 @@ test.describe('robustness', () => {
     expect(diffRatio(a, await screenshotPixels(page, mapClip(page)))).toBeGreaterThan(0.002);
   });
 });
+
+test.describe('debug window', () => {
+  test('/debug shows live engine figures and switches the particle kernel', async ({ page }) => {
+    await openMap(page, '/debug?45.000,10.000,4');
+    const panel = page.getByTestId('debug-panel');
+    await expect(panel).toContainText('Frames per second');
+    await expect(panel).toContainText('SwiftShader');
+    for (const kernel of ['ts', 'scalar', 'simd'] as const) {
+      // A controlled radio: it shows the worker's kernel once the worker has switched.
+      await panel.getByRole('radio', { name: { ts: 'Plain TypeScript', scalar: 'WASM scalar', simd: 'WASM SIMD' }[kernel] }).click();
+      await expect.poll(async () => (await stats(page)).kernel).toBe(kernel);
+      const frames = (await stats(page)).frames;
+      await expect.poll(async () => (await stats(page)).frames).toBeGreaterThan(frames + 5);
+      expect((await stats(page)).stepMsP50).toBeGreaterThan(0);
+    }
+  });
+});

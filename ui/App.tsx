@@ -1,6 +1,6 @@
 /** The application shell: the map and the controls around it. */
 
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { hourFormatFor } from '../common/locale.ts';
@@ -12,6 +12,8 @@ import { MapView } from './map/MapView.tsx';
 import { renderError } from './map/renderClient.ts';
 import type { AppState } from './state/appState.ts';
 import { countryOf } from './state/unitsModel.ts';
+
+const DebugPanel = lazy(() => import('./components/DebugPanel.tsx'));
 
 export function App({ app }: { app: AppState }) {
   useSignals();
@@ -48,6 +50,11 @@ export function App({ app }: { app: AppState }) {
         <Legend app={app} />
         <Timeline app={app} hour12={hour12} />
       </div>
+      {location.pathname === '/debug' && (
+        <Suspense fallback={null}>
+          <DebugPanel />
+        </Suspense>
+      )}
       {error && (
         <div className="banner error" role="alert">
           {error}

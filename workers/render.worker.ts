@@ -6,4 +6,7 @@ import { Renderer } from './renderer.ts';
 
 // Compile the engine at once, while the page is still starting.
 const engine = WebAssembly.compileStreaming(fetch(wasmUrl)).then((module) => Engine.create(module));
-expose(new Renderer(engine, self.location.origin));
+const renderer = new Renderer(engine, self.location.origin);
+renderer.milestones.workerCreated = performance.timeOrigin;
+renderer.milestones.workerBoot = performance.timeOrigin + performance.now();
+expose(renderer);

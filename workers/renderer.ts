@@ -129,7 +129,8 @@ export class Renderer implements RenderApi {
   private rasterMs = 0;
   private frames = 0;
   private firstParticlesAt: number | null = null;
-  private readonly milestones: Record<string, number> = {};
+  /** Start-up milestones (RenderStats.milestones). */
+  readonly milestones: Record<string, number> = {};
 
   private milestone(name: string): void {
     this.milestones[name] ??= performance.timeOrigin + performance.now();

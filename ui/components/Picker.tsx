@@ -1,7 +1,7 @@
 /** The picker: the value under a clicked point in the user's unit (SPEC §2 picker), following the map. */
 
 import { useEffect, useRef } from 'react';
-import { effect } from '@preact/signals-react';
+import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';

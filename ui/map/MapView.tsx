@@ -4,7 +4,7 @@
  */
 
 import { useEffect } from 'react';
-import { effect } from '@preact/signals-react';
+import { effect } from '@preact/signals-core';
 import { useTranslation } from 'react-i18next';
 import { screenToLonLat } from '../../common/map.ts';
 import type { AppState } from '../state/appState.ts';

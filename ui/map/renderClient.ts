@@ -4,7 +4,7 @@
  * Events from the worker fan out from here.
  */
 
-import { signal } from '@preact/signals-react';
+import { signal } from '@preact/signals-core';
 import { proxy, wrap, type Remote } from 'comlink';
 import type { InitResult, RenderApi, RenderEvent } from '../../workers/api.ts';
 

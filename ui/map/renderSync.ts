@@ -4,7 +4,7 @@
  * view mounts, so the first tiles are on their way while React renders and WebGL starts.
  */
 
-import { effect } from '@preact/signals-react';
+import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 

@@ -4,7 +4,7 @@
  * calendar up to date.
  */
 
-import { effect, signal, type ReadonlySignal } from '@preact/signals-react';
+import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { PREFERRED_PRODUCTS, PRODUCTS } from '../../common/catalogue/products.ts';
 import { minifestPath, parseMinifest, type Calendar } from '../../common/minifest.ts';
 import type { LayerModel } from './layerModel.ts';

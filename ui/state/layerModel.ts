@@ -1,6 +1,6 @@
 /** What the map shows: overlay, product and level (SPEC §3 Settings), validated against the catalogue. */
 
-import { signal, computed, type ReadonlySignal } from '@preact/signals-react';
+import { signal, computed, type ReadonlySignal } from '@preact/signals-core';
 import { DEFAULT_LEVEL } from '../../common/catalogue/levels.ts';
 import { DEFAULT_OVERLAY, overlayByIdent, type Overlay } from '../../common/catalogue/overlays.ts';
 import { PRODUCTS, type Product } from '../../common/catalogue/products.ts';

@@ -1,6 +1,6 @@
 /** The camera as signals: centre, zoom and the viewport (SPEC §2 "Map"). */
 
-import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-react';
+import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { MAX_ZOOM, MIN_ZOOM, constrainView, type View } from '../../common/map.ts';
 import type { ViewParams } from '../../workers/api.ts';
 

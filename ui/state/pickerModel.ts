@@ -1,6 +1,6 @@
 /** The picker: the clicked point and the value under it (SPEC §2: opens on a desktop map click). */
 
-import { signal, type ReadonlySignal } from '@preact/signals-react';
+import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { SampleResult } from '../../workers/api.ts';
 
 export interface PickerModel {

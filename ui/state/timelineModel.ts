@@ -3,7 +3,7 @@
  * (SPEC §4 "Animation", SPEC §2 keyboard: arrows step, stopping at the first and last step).
  */
 
-import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-react';
+import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { nearestStep, type Calendar } from '../../common/minifest.ts';
 
 // SPEC §9: animation step 50 ms (multiplier 2). Each tick moves the shown time by

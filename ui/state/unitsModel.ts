@@ -3,7 +3,7 @@
  * (SPEC §9: imperial for us, my, lr). Persistence to idb arrives with the settings store.
  */
 
-import { signal, type ReadonlySignal } from '@preact/signals-react';
+import { signal, type ReadonlySignal } from '@preact/signals-core';
 import { METRICS, defaultUnit } from '../../common/catalogue/metrics.ts';
 import { unitSystemFor } from '../../common/locale.ts';
 

@@ -4,7 +4,7 @@
  * the default; utm_ parameters are dropped; the title follows the overlay.
  */
 
-import { effect } from '@preact/signals-react';
+import { effect } from '@preact/signals-core';
 import { formatSearch } from '../../common/url.ts';
 import type { AppState } from './appState.ts';
 
