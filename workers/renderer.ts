@@ -182,8 +182,11 @@ export class Renderer implements RenderApi {
     this.disposed = false;
     this.canvas = canvas;
     this.setView(view);
-    // WebGL starts at once: creating a context blocks this thread for a while, and the engine
-    // compiles on V8's background threads meanwhile.
+    // Messages already queued behind this one (the layer) start their tile loads first: creating
+    // a WebGL context blocks this thread for a while, and the network works meanwhile. The engine
+    // compiles on V8's background threads all along.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (generation !== this.generation) throw new Error('The map was closed while it started');
     const gl = canvas.getContext('webgl', {
       // The canvas keeps its pixels between frames: it is the particle trail (composite.ts).
       alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: true, preserveDrawingBuffer: true,

@@ -20,6 +20,7 @@ describe('metrics and units (SPEC §9)', () => {
     ['snow', 'in', 10, 3.9],
     ['distance', 'mi', 1609.344, 1],
     ['distance', 'NM', 1852, 1],
+    ['area', 'acres', 2, 494.21],
   ])('%s: base value to %s', (metric, unit, base, expected) => {
     expect(convert(METRICS[metric], unit, base)).toBeCloseTo(expected, 6);
     expect(convertBack(METRICS[metric], unit, expected)).toBeCloseTo(base, 6);

@@ -152,6 +152,15 @@ export const METRICS: Readonly<Record<string, Metric>> = {
       in: linear(CM_TO_IN, 1, 'in', [0.5, 2, 4, 8, 20, 40]),
     },
   },
+  area: {
+    ident: 'area',
+    base: 'km²',
+    units: ['km²', 'acres'],
+    conv: {
+      'km²': linear(1, 1, 'km²', [1, 10, 100, 1000]),
+      acres: linear(ACRES_PER_KM2, 0, 'acres', [250, 2500, 25000, 250000]),
+    },
+  },
   distance: {
     ident: 'distance',
     base: 'm',
