@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeDataTile } from '../common/tile.ts';
+import { decodeDataTile, Predictor } from '../common/tile.ts';
 import { mercY, PARTICLE_CAP, worldSize } from '../common/map.ts';
 import { particleView, type Engine, type FieldGrid, type Kernel } from './engine.ts';
 import { ReferenceField, ReferenceParticles } from './reference.ts';
-import { createEngine, GLOBAL_Z0_GRID, syntheticWind, windTile, type EngineTarget } from './testing.ts';
+import { createEngine, GLOBAL_Z0_GRID, rawTile, syntheticWind, windTile, type EngineTarget } from './testing.ts';
 
 /** Degrees per (m/s) per step for `pixelsPerStep` screen pixels per (m/s) at a zoom. */
 function speedAt(zoom: number, pixelsPerStep: number): number {
@@ -56,10 +56,11 @@ describe.each<EngineTarget>(['release', 'debug'])('particles against the TS refe
     reference = buildField([simd, scalar], (lon, lat) => syntheticWind(lon, lat, 0), (lon, lat) => syntheticWind(lon, lat, 6), 0.35);
   });
 
-  it('SIMD and scalar kernels follow the reference for 200 RK2 steps across the antimeridian', () => {
-    // A zoom-3 view over the Pacific: it spans the antimeridian, so particles cross it.
-    const view = particleView({ lon: 170, lat: 10, zoom: 3, width: 1280, height: 720 });
-    expect(view.east).toBeGreaterThan(180);
+  // Zoom-3 views over the Pacific: they span the antimeridian, so particles cross it. The SIMD
+  // kernel wraps lon - centre on one side, chosen by the sign of the centre: both are run.
+  it.each([170, -170])('SIMD and scalar kernels follow the reference for 200 RK2 steps across the antimeridian (centre %d°)', (centerLon) => {
+    const view = particleView({ lon: centerLon, lat: 10, zoom: 3, width: 1280, height: 720 });
+    expect(view.west < -180 || view.east > 180).toBe(true);
     const init = { ...view, count: 14999, seed: 7, maxAge: 100 }; // odd: the SIMD kernel's scalar tail
     simd.initParticles(init);
     scalar.initParticles(init);
@@ -192,6 +193,42 @@ describe('particle behaviour', () => {
     expect(holeRespawns).toBeGreaterThan(200);
   });
 
+  it.each(kernels)('respawns particles outside a regional field and moves those inside (%s)', (kernel) => {
+    // A 20° x 20° field (0..20°E, 20..40°N, u = 10, v = 5 m/s) in a view 225° wide: most particles
+    // start outside it and must sample NaN there.
+    const n = 21 * 21;
+    engine.setFieldGrid({ lon0: 0, lat0: 40, dlon: 1, dlat: 1, nx: 21, ny: 21, wrap: false });
+    const tile = engine.decodeTile(rawTile({
+      width: 21, height: 21, predictor: Predictor.None, q: [new Uint16Array(n).fill(10), new Uint16Array(n).fill(5)],
+      offsets: [0, 0], scales: [1, 1], west: 0, north: 40, east: 20, south: 20,
+    }));
+    engine.writeFieldTile({ a: tile, b: tile, t: 0, x: 0, y: 0 });
+    engine.finishField();
+    engine.releaseTile(tile);
+    const view = particleView({ lon: 10, lat: 30, zoom: 3, width: 1280, height: 720 });
+    engine.initParticles({ ...view, count: 4001, seed: 4, maxAge: 1000 });
+    const before = { lon: Float64Array.from(engine.positions().lon), lat: Float64Array.from(engine.positions().lat), age: Int32Array.from(engine.positions().age) };
+    const speed = speedAt(3, 0.5); // a step of ~1°, a midpoint ~0.5° away
+    engine.stepParticles({ ...view, speed, maxAge: 1000, kernel });
+    const after = engine.positions();
+    const wrong: number[] = [];
+    let outside = 0;
+    let inside = 0;
+    for (let k = 0; k < 4001; k++) {
+      const [lon, lat] = [before.lon[k], before.lat[k]];
+      if (lon < 0 || lon > 20 || lat < 20 || lat > 40) {
+        outside++;
+        if (after.age[k] !== 0) wrong.push(k);
+      } else if (lon > 1.5 && lon < 18.5 && lat > 21.5 && lat < 38.5) {
+        inside++;
+        if (after.age[k] !== before.age[k] + 1 || Math.abs(after.lon[k] - (lon + speed * 10)) > 1e-5) wrong.push(k);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(outside).toBeGreaterThan(3500);
+    expect(inside).toBeGreaterThan(20);
+  });
+
   it.each(kernels)('draws short segments across the antimeridian and keeps longitudes in [-180, 180) (%s)', (kernel) => {
     buildField([engine], () => [30, 0], () => [30, 0], 0);
     const view = particleView({ lon: 180, lat: 0, zoom: 4, width: 1024, height: 512 });
@@ -220,27 +257,42 @@ describe('particle behaviour', () => {
 
   it.each(kernels)('integrates with the RK2 midpoint rule (%s)', (kernel) => {
     // Northward wind growing eastward: the midpoint sample differs from the start sample.
-    buildField([engine], (lon) => [20, 0.2 * lon], (lon) => [20, 0.2 * lon], 0);
+    const reference = buildField([engine], (lon) => [20, 0.2 * lon], (lon) => [20, 0.2 * lon], 0);
     const view = particleView({ lon: 0, lat: 20, zoom: 3, width: 1280, height: 720 });
     engine.initParticles({ ...view, count: 1000, seed: 2, maxAge: 1000 });
     const before = { lon: Float64Array.from(engine.positions().lon), lat: Float64Array.from(engine.positions().lat) };
     const speed = speedAt(3, 1);
     engine.stepParticles({ ...view, speed, maxAge: 1000, kernel });
     const after = engine.positions();
+    // The midpoint p + (speed / 2) (U1, V1) is taken in the f32 grid coordinates the sampler
+    // uses (particles.ts): kx, ky are speed / 2 in columns and rows per (m/s).
+    const half = 0.5 * speed;
+    const kx = Math.fround(half * reference.invDlon);
+    const ky = Math.fround(-half * reference.invDlat);
     const wrong: number[] = [];
     let moved = 0;
     let differsFromEuler = 0;
+    let offGeographicMidpoint = 0;
     for (let k = 0; k < 1000; k++) {
       if (after.age[k] === 0) continue;
       moved++;
       const [u1, v1] = engine.sampleField({ lon: before.lon[k], lat: before.lat[k] });
-      const [u2, v2] = engine.sampleField({ lon: before.lon[k] + 0.5 * speed * u1, lat: before.lat[k] + 0.5 * speed * v1 });
+      const gx = reference.gridX(before.lon[k]);
+      const gy = reference.gridY(before.lat[k]);
+      reference.sampleGridInto(reference.wrapColumn(Math.fround(gx + Math.fround(kx * u1))), Math.fround(gy + Math.fround(ky * v1)));
+      const [u2, v2] = reference.sampled;
       if (after.lon[k] !== before.lon[k] + speed * u2 || after.lat[k] !== before.lat[k] + speed * v2) wrong.push(k);
+      // ... which is the geographic midpoint up to the f32 rounding of grid coordinates.
+      const [geoU2, geoV2] = engine.sampleField({ lon: before.lon[k] + half * u1, lat: before.lat[k] + half * v1 });
+      offGeographicMidpoint = Math.max(offGeographicMidpoint, Math.abs(speed * (u2 - geoU2)), Math.abs(speed * (v2 - geoV2)));
       if (Math.abs(after.lat[k] - (before.lat[k] + speed * v1)) > 1e-4) differsFromEuler++;
     }
     expect(wrong).toEqual([]);
     expect(moved).toBeGreaterThan(950);
     expect(differsFromEuler).toBe(moved);
+    // Degrees: f32 grid coordinates are within ~1e-4 cells (2 ulps at 512 columns), ~1.3e-5 m/s
+    // of this V gradient, times speed; a step here is ~3.5 degrees.
+    expect(offGeographicMidpoint).toBeLessThan(5e-6);
   });
 
   it('moves particles the same number of screen pixels at every zoom and latitude', () => {

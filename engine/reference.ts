@@ -2,7 +2,7 @@
  * Plain-TypeScript twins of the engine's WASM kernels over ordinary typed arrays: the baseline
  * for tests and benchmarks, and the 'ts' particle kernel of the /debug window. Each function
  * repeats the WASM arithmetic operation for operation (f32 steps through Math.fround), so results
- * agree bit for bit; the only exception is the respawn latitude, where V8's Math.atan / Math.sinh
+ * agree bit for bit; the only exception is the respawn latitude, where V8's Math.atan / Math.exp
  * and AssemblyScript's may differ in the last bit.
  *
  * Tile floats come from decodeDataTile (common/tile.ts), the format's own reference decoder.
@@ -60,11 +60,15 @@ export class ReferenceField {
   /** [U, V] per node, stride * ny pairs. */
   readonly nodes: Float32Array;
   readonly rowCos: Float32Array;
-  private readonly invDlon: number;
-  private readonly invDlat: number;
+  readonly invDlon: number;
+  readonly invDlat: number;
+  /** Columns per turn and its inverse, rounded to f32 as the samplers use them. */
   private readonly period: number;
   private readonly invPeriod: number;
-  /** [U, V] of the last sampleInto, kept unboxed so the hot loop allocates nothing. */
+  /** Last cell column and row a sample may start from (stride - 2, ny - 2). */
+  private readonly maxCellX: number;
+  private readonly maxCellY: number;
+  /** [U, V] of the last sampleInto / sampleGridInto, kept unboxed so the hot loop allocates nothing. */
   readonly sampled = new Float64Array(2);
 
   constructor(grid: FieldGrid) {
@@ -76,8 +80,10 @@ export class ReferenceField {
     for (let j = 0; j < ny; j++) this.rowCos[j] = Math.cos((lat0 - j * dlat) * DEG);
     this.invDlon = 1 / dlon;
     this.invDlat = 1 / dlat;
-    this.period = wrap ? nx : 360 / dlon;
-    this.invPeriod = wrap ? 1 / nx : dlon / 360;
+    this.period = f32(wrap ? nx : 360 / dlon);
+    this.invPeriod = f32(wrap ? 1 / nx : dlon / 360);
+    this.maxCellX = this.stride - 2;
+    this.maxCellY = ny - 2;
   }
 
   /** Blends two 2-channel tiles (u, v) at t and writes [u, v cos φ] with node (0, 0) at (x, y). */
@@ -120,21 +126,40 @@ export class ReferenceField {
 
   /** Bilinear [U, V] at a point into `sampled`; both NaN outside the grid or next to a NaN node. */
   sampleInto(lon: number, lat: number): void {
+    this.sampleGridInto(this.gridX(lon), this.gridY(lat));
+  }
+
+  /** Column coordinate of a longitude, f32, wrapped (field.ts gridX). */
+  gridX(lon: number): number {
+    return this.wrapColumn(f32((lon - this.grid.lon0) * this.invDlon));
+  }
+
+  /** Row coordinate of a latitude, f32 (field.ts gridY). */
+  gridY(lat: number): number {
+    return f32((this.grid.lat0 - lat) * this.invDlat);
+  }
+
+  /** A column coordinate into [0, period] by whole turns (field.ts wrapColumn). */
+  wrapColumn(gx: number): number {
+    const { period } = this;
+    const w = f32(gx - f32(period * Math.floor(f32(gx * this.invPeriod))));
+    const a = w < 0 ? 0 : w;
+    return period < a ? period : a;
+  }
+
+  /** sampleInto at grid coordinates (field.ts sampleGrid). */
+  sampleGridInto(gx: number, gy: number): void {
     const { stride, nodes, sampled } = this;
-    const rows = this.grid.ny;
-    let gx = (lon - this.grid.lon0) * this.invDlon;
-    gx = gx - this.period * Math.floor(gx * this.invPeriod);
-    const gy = (this.grid.lat0 - lat) * this.invDlat;
-    if (!(gx >= 0 && gx <= stride - 1 && gy >= 0 && gy <= rows - 1)) {
+    const cx = cellOf(gx, this.maxCellX);
+    const cy = cellOf(gy, this.maxCellY);
+    const wx = f32(gx - cx);
+    const wy = f32(gy - cy);
+    if (!isUnitWeight(wx) || !isUnitWeight(wy)) {
       sampled[0] = NaN;
       sampled[1] = NaN;
       return;
     }
-    const i = Math.min(Math.trunc(gx), stride - 2);
-    const j = Math.min(Math.trunc(gy), rows - 2);
-    const wx = f32(gx - i);
-    const wy = f32(gy - j);
-    const p = (j * stride + i) * 2;
+    const p = (cy * stride + cx) * 2;
     const q = p + stride * 2;
     const u00 = nodes[p];
     const v00 = nodes[p + 1];
@@ -151,6 +176,18 @@ export class ReferenceField {
     sampled[0] = f32(uw + f32(wx * f32(ue - uw)));
     sampled[1] = f32(vw + f32(wx * f32(ve - vw)));
   }
+}
+
+/** field.ts cellOf: floor clamped to [0, maxCell]; NaN gives maxCell. */
+function cellOf(g: number, maxCell: number): number {
+  const f = Math.floor(g);
+  const m = f < maxCell ? f : maxCell;
+  return 0 < m ? m : 0;
+}
+
+/** A weight in [+0, 1], as field.ts tests it on the f32 bits (so -0 is outside, and NaN). */
+function isUnitWeight(w: number): boolean {
+  return w >= 0 && w <= 1 && (w !== 0 || 1 / w > 0);
 }
 
 function wrapLongitude(lon: number): number {
@@ -203,7 +240,7 @@ export class ReferenceParticles {
     const r2 = this.random();
     const lon = wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
     const y = yTop + r2 * (yBottom - yTop);
-    const lat = Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * DEG_PER_RAD;
+    const lat = (2 * Math.atan(Math.exp(Math.PI * (1 - 2 * y))) - Math.PI / 2) * DEG_PER_RAD;
     const rel = wrapHalfTurn(lon - centre);
     this.lon[k] = lon;
     this.lat[k] = lat;
@@ -222,16 +259,21 @@ export class ReferenceParticles {
     const relWest = west - centerLon;
     const relEast = east - centerLon;
     const half = 0.5 * speed;
+    // The midpoint p + (speed / 2) (U1, V1) in grid coordinates (particles.ts).
+    const kx = f32(half * field.invDlon);
+    const ky = f32(-half * field.invDlat);
     const { lon: lons, lat: lats, age: ages, vertices } = this;
     const sampled = field.sampled;
     for (let k = 0; k < this.count; k++) {
       const lon = lons[k];
       const lat = lats[k];
       const age = ages[k] + 1;
-      field.sampleInto(lon, lat);
+      const gx = field.gridX(lon);
+      const gy = field.gridY(lat);
+      field.sampleGridInto(gx, gy);
       const u1 = sampled[0];
       const v1 = sampled[1];
-      field.sampleInto(lon + half * u1, lat + half * v1);
+      field.sampleGridInto(field.wrapColumn(f32(gx + f32(kx * u1))), f32(gy + f32(ky * v1)));
       const u2 = sampled[0];
       const v2 = sampled[1];
       const dLon = speed * u2;

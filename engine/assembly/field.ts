@@ -19,10 +19,18 @@
  *                           them for points outside the grid instead of branching (particles.ts).
  *   +60   u32  rowCos ---> f32[rows]: cos(latitude of each row), computed once by the wrapper
  *
- * Sampling a point: gx = (lon - lon0) / dlon, wrapped into [0, period) (one turn); gy =
- * (lat0 - lat) / dlat. Inside [0, stride - 1] x [0, rows - 1] the sample is the bilinear blend of
- * the 4 nodes around it (weights rounded to f32, arithmetic in f32); outside, or when any of the
- * 4 nodes is NaN, it is NaN. engine/reference.ts repeats these operations in the same order.
+ * Sampling a point, in every sampler (sampleGrid here, the SIMD one in particles.ts and
+ * engine/reference.ts), operation for operation in f32 once the grid coordinates are formed:
+ *   gx = f32 of the f64 (lon - lon0) * invDlon, wrapped into [0, period] by whole turns with
+ *   f32 period and invPeriod (wrapColumn);
+ *   gy = f32 of the f64 (lat0 - lat) * invDlat;
+ *   cell (cx, cy) = floor, clamped to [0, stride - 2] x [0, rows - 2], so that the east column and
+ *   the south row are sampled from the cell before them; weights wx = gx - cx, wy = gy - cy;
+ *   inside [0, stride - 1] x [0, rows - 1] exactly when both weights are in [+0, 1] (the clamp
+ *   pushes them out otherwise); then the bilinear blend of the 4 nodes around the point, down the
+ *   column first, then across. Outside, or when any of the 4 nodes is NaN, the sample is NaN.
+ * f32 grid coordinates are within 1e-4 of a cell at 2000 columns: nothing to a weight. Positions
+ * stay f64 (particles.ts); only where the sample is taken is rounded.
  */
 
 export const FIELD_LON0: usize = 0;
@@ -71,34 +79,65 @@ const NODES_PER_VECTOR: i32 = 4;
   return load<u32>(field, FIELD_ROW_COS);
 }
 
-/**
- * V of the last scalarSample: AssemblyScript returns one value, and this keeps the scalar sampler
- * free of memory traffic. Read it right after the call.
- */
-export let sampledV: f64 = 0;
+/** Bits of f32 1.0: a weight w is in [+0, 1] exactly when its bits, unsigned, are at most these. */
+export const ONE_BITS: u32 = 0x3f800000;
 
 /**
- * Scalar bilinear sample; returns U and leaves V in sampledV (both NaN outside the grid or next
- * to a NaN node). The arguments are the field descriptor, hoisted by the caller out of its loop.
+ * A column coordinate into [0, period] by whole turns (any number of them). The floor rounds in
+ * f32, so a point within one f32 step of a turn can land a hair outside [0, period]; the clamp
+ * puts it on the edge it is a hair from (0 and period are the same meridian). The two selects are
+ * f32x4.pmax(w, 0) and f32x4.pmin(w, period) lane for lane, which keep NaN.
  */
-@inline export function scalarSample(
-  nodes: usize, stride: i32, rows: i32,
-  lon0: f64, lat0: f64, invDlon: f64, invDlat: f64, period: f64, invPeriod: f64,
-  lon: f64, lat: f64,
-): f64 {
-  let gx = (lon - lon0) * invDlon;
-  gx = gx - period * Math.floor(gx * invPeriod);
-  const gy = (lat0 - lat) * invDlat;
-  if (!(gx >= 0 && gx <= <f64>(stride - 1) && gy >= 0 && gy <= <f64>(rows - 1))) {
+@inline export function wrapColumn(gx: f32, period: f32, invPeriod: f32): f32 {
+  const w = gx - period * floor<f32>(gx * invPeriod);
+  const a = w < 0 ? <f32>0 : w;
+  return period < a ? period : a;
+}
+
+/** Column coordinate of a longitude: f32 of the f64 (lon - lon0) * invDlon, wrapped. */
+@inline export function gridX(lon: f64, lon0: f64, invDlon: f64, period: f32, invPeriod: f32): f32 {
+  return wrapColumn(<f32>((lon - lon0) * invDlon), period, invPeriod);
+}
+
+/** Row coordinate of a latitude: f32 of the f64 (lat0 - lat) * invDlat (rows go south). */
+@inline export function gridY(lat: f64, lat0: f64, invDlat: f64): f32 {
+  return <f32>((lat0 - lat) * invDlat);
+}
+
+/**
+ * Cell column (row) of a coordinate: floor, clamped to [0, maxCell] so that the east column
+ * (south row) itself is sampled from the cell before it and every read stays inside the nodes.
+ * The selects are f32x4.pmin(maxCell, f) and f32x4.pmax(0, m) lane for lane: NaN gives maxCell.
+ */
+@inline export function cellOf(g: f32, maxCell: f32): f32 {
+  const f = floor<f32>(g);
+  const m = f < maxCell ? f : maxCell;
+  return <f32>0 < m ? m : <f32>0;
+}
+
+/**
+ * V of the last sampleGrid: AssemblyScript returns one value, and this keeps the scalar sampler
+ * free of memory traffic. Read it right after the call.
+ */
+export let sampledV: f32 = 0;
+
+/**
+ * Scalar bilinear sample at grid coordinates (gx wrapped, gy); returns U and leaves V in sampledV,
+ * both NaN outside the grid or next to a NaN node. The same operations as the SIMD sampler
+ * (particles.ts), lane for lane.
+ */
+@inline export function sampleGrid(nodes: usize, stride: i32, maxCellX: f32, maxCellY: f32, gx: f32, gy: f32): f32 {
+  const cx = cellOf(gx, maxCellX);
+  const cy = cellOf(gy, maxCellY);
+  const wx = gx - cx;
+  const wy = gy - cy;
+  // Inside the grid exactly when both weights are in [+0, 1] (the cell clamp pushes them out
+  // otherwise); a NaN coordinate fails too.
+  if (reinterpret<u32>(wx) > ONE_BITS || reinterpret<u32>(wy) > ONE_BITS) {
     sampledV = NaN;
     return NaN;
   }
-  // Clamped so that the east column and the south row themselves are sampled from the cell before.
-  const i = min(<i32>gx, stride - 2);
-  const j = min(<i32>gy, rows - 2);
-  const wx = <f32>(gx - <f64>i);
-  const wy = <f32>(gy - <f64>j);
-  const p = nodes + (<usize>(j * stride + i) << 3);
+  const p = nodes + (<usize>(<i32>cy * stride + <i32>cx) << 3);
   const q = p + (<usize>stride << 3);
   const u00 = load<f32>(p, 0);
   const v00 = load<f32>(p, 4);
@@ -113,19 +152,21 @@ export let sampledV: f64 = 0;
   const ue = u10 + wy * (u11 - u10);
   const vw = v00 + wy * (v01 - v00);
   const ve = v10 + wy * (v11 - v10);
-  sampledV = <f64>(vw + wx * (ve - vw));
-  return <f64>(uw + wx * (ue - uw));
+  sampledV = vw + wx * (ve - vw);
+  return uw + wx * (ue - uw);
 }
 
 /** Samples the field at one point and writes f64 [U, V] to `out`. */
 export function fieldSample(field: usize, lon: f64, lat: f64, out: usize): void {
-  const u = scalarSample(
-    fieldNodes(field), fieldStride(field), fieldRows(field),
-    fieldLon0(field), fieldLat0(field), fieldInvDlon(field), fieldInvDlat(field),
-    fieldPeriod(field), fieldInvPeriod(field), lon, lat,
+  const period = <f32>fieldPeriod(field);
+  const stride = fieldStride(field);
+  const u = sampleGrid(
+    fieldNodes(field), stride, <f32>(stride - 2), <f32>(fieldRows(field) - 2),
+    gridX(lon, fieldLon0(field), fieldInvDlon(field), period, <f32>fieldInvPeriod(field)),
+    gridY(lat, fieldLat0(field), fieldInvDlat(field)),
   );
-  store<f64>(out, u, 0);
-  store<f64>(out, sampledV, 8);
+  store<f64>(out, <f64>u, 0);
+  store<f64>(out, <f64>sampledV, 8);
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  *   linear memory (little-endian, grows upward with memory.grow, 64 KiB pages)
  *   +--------------------+ 0
- *   | static data        |  AssemblyScript's own constants; untouched
+ *   | static data        |  AssemblyScript's constants and particles.ts's per-step vectors
  *   +--------------------+ __heap_base (heapBase(), rounded up to 16 by the wrapper)
  *   | tile input scratch |  the tile bytes being decoded, + 16 bytes of slack       (tile.ts)
  *   | texel scratch      |  u8[256*256*4] texels of the last decoded tile            (tile.ts)
