@@ -337,6 +337,15 @@ export class Engine {
     this.sampleScratch = this.allocator.alloc(SAMPLE_BYTES);
   }
 
+  /**
+   * For decoders that bring their own kernels into this module (engine/grib): the raw exports,
+   * the memory and this engine's allocator. A caller lays out its regions with alloc / release
+   * and releases every one before it returns, so tiles and particles keep their memory.
+   */
+  extension(): { exports: WebAssembly.Exports; memory: WebAssembly.Memory; allocator: LinearAllocator } {
+    return { exports: this.exports as unknown as WebAssembly.Exports, memory: this.memory, allocator: this.allocator };
+  }
+
   /** Current size of linear memory in bytes. */
   get memoryBytes(): number {
     return this.memory.buffer.byteLength;

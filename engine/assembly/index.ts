@@ -28,3 +28,4 @@ export { particlesInit, particlesStepSimd, particlesStepScalar } from './particl
 export function heapBase(): usize {
   return __heap_base;
 }
+export { gribUnpackBits, gribUnpackComplex, gribScale } from './grib/unpack';

@@ -1,0 +1,158 @@
+/**
+ * Section 4, the product definition: what a field is (parameter, level) and when (forecast time,
+ * statistical processing). Templates 4.0, 4.1, 4.2, 4.8, 4.11, 4.12, 4.15, 4.40-4.43 and 4.48 are
+ * read in full; any other template still gives its parameter (octets 10-11 are common to all) and
+ * is reported with typeOfLevel 'unknown' and stepRange 'unknown'.
+ *
+ * Every template of the point-in-time family shares one 23-octet block (generating process ...
+ * second fixed surface), only shifted by what comes before it; the statistically processed
+ * templates append the same "time range" block after that. So each template is described by
+ * where those blocks start.
+ */
+
+import type { SectionReader } from './reader.ts';
+import { MISSING_U32, MISSING_U8, timeInHours, type FixedSurface } from './tables.ts';
+
+interface ProductLayout {
+  /** Octet of "type of generating process", where the common block starts. */
+  horizontal: number;
+  /** Octet of "year of end of overall time interval", for statistically processed templates. */
+  statistics?: number;
+  /** Octet of "type of ensemble forecast" (4.1, 4.11, 4.41, 4.43). */
+  ensemble?: number;
+  /** Octet of the two-octet atmospheric chemical constituent or aerosol type (4.40-4.48). */
+  constituent?: number;
+  /** Octet of "statistical process" of spatial processing (4.15). */
+  spatial?: number;
+}
+
+/** Octet positions, from the template tables of the WMO Manual on Codes (GRIB2 Section 4). */
+const LAYOUTS: Record<number, ProductLayout> = {
+  0: { horizontal: 12 },
+  1: { horizontal: 12, ensemble: 35 },
+  2: { horizontal: 12 },
+  8: { horizontal: 12, statistics: 35 },
+  11: { horizontal: 12, ensemble: 35, statistics: 38 },
+  12: { horizontal: 12, statistics: 37 },
+  15: { horizontal: 12, spatial: 35 },
+  40: { horizontal: 14, constituent: 12 },
+  41: { horizontal: 14, constituent: 12, ensemble: 37 },
+  42: { horizontal: 14, constituent: 12, statistics: 37 },
+  43: { horizontal: 14, constituent: 12, ensemble: 37, statistics: 40 },
+  48: { horizontal: 36, constituent: 12 },
+};
+
+export interface TimeRange {
+  /** Code Table 4.10 (0 average, 1 accumulation, 2 maximum, 3 minimum...). */
+  statisticalProcessing: number;
+  /** Code Table 4.4 unit and length of the range. */
+  unit: number;
+  length: number;
+}
+
+export interface Product {
+  template: number;
+  /** False when the template's layout is not known here: level and time are then unknown. */
+  known: boolean;
+  parameterCategory: number;
+  parameterNumber: number;
+  typeOfGeneratingProcess?: number;
+  /** Code Table 4.4 unit of the forecast time, and the forecast time in that unit. */
+  forecastTimeUnit?: number;
+  forecastTime?: number;
+  first: FixedSurface;
+  second: FixedSurface;
+  /** Statistically processed templates: the time ranges, outermost first. */
+  timeRanges?: TimeRange[];
+  /** End of the overall time interval, ms UTC. */
+  intervalEnd?: number;
+  perturbationNumber?: number;
+  typeOfEnsembleForecast?: number;
+  numberOfForecastsInEnsemble?: number;
+  constituentType?: number;
+  /** 4.15: Code Table 4.10 statistic and Code Table 4.15 type of the spatial processing. */
+  spatialStatistic?: number;
+  spatialProcessing?: number;
+  /** Number of coordinate values after the template (NV). */
+  NV: number;
+}
+
+function surface(s: SectionReader, octet: number): FixedSurface {
+  const type = s.u8(octet);
+  const scaleFactor = s.s8(octet + 1);
+  const scaledValue = s.u32(octet + 2);
+  const raw = s.u8(octet + 1);
+  if (type === MISSING_U8 || scaledValue === MISSING_U32 || raw === MISSING_U8) return { type, value: Number.NaN };
+  return { type, value: scaledValue / 10 ** scaleFactor };
+}
+
+export function parseProduct(s: SectionReader): Product {
+  s.need(11, 'the product definition header');
+  const NV = s.u16(6);
+  const template = s.u16(8);
+  const product: Product = {
+    template, known: false, parameterCategory: s.u8(10), parameterNumber: s.u8(11), NV,
+    first: { type: MISSING_U8, value: Number.NaN }, second: { type: MISSING_U8, value: Number.NaN },
+  };
+  const layout = LAYOUTS[template];
+  if (!layout) return product;
+  const h = layout.horizontal;
+  s.need(h + 22, `product definition template 4.${template}`);
+  product.known = true;
+  product.typeOfGeneratingProcess = s.u8(h);
+  product.forecastTimeUnit = s.u8(h + 6);
+  product.forecastTime = s.s32(h + 7);
+  product.first = surface(s, h + 11);
+  product.second = surface(s, h + 17);
+  if (layout.constituent !== undefined) product.constituentType = s.u16(layout.constituent);
+  if (layout.ensemble !== undefined) {
+    product.typeOfEnsembleForecast = s.u8(layout.ensemble);
+    product.perturbationNumber = s.u8(layout.ensemble + 1);
+    product.numberOfForecastsInEnsemble = s.u8(layout.ensemble + 2);
+  }
+  if (layout.spatial !== undefined) {
+    product.spatialStatistic = s.u8(layout.spatial);
+    product.spatialProcessing = s.u8(layout.spatial + 1);
+  }
+  if (layout.statistics !== undefined) {
+    const o = layout.statistics;
+    s.need(o + 11, `product definition template 4.${template} time ranges`);
+    product.intervalEnd = Date.UTC(s.u16(o), s.u8(o + 2) - 1, s.u8(o + 3), s.u8(o + 4), s.u8(o + 5), s.u8(o + 6));
+    const n = s.u8(o + 7);
+    s.need(o + 11 + 12 * n, `product definition template 4.${template} with ${n} time ranges`);
+    product.timeRanges = [];
+    for (let k = 0; k < n; k++) {
+      const r = o + 12 + 12 * k;
+      product.timeRanges.push({ statisticalProcessing: s.u8(r), unit: s.u8(r + 2), length: s.u32(r + 3) });
+    }
+  }
+  return product;
+}
+
+/** A step in hours as ecCodes prints it: whole hours plain, otherwise minutes with 'm' ('30m'). */
+function formatStep(hours: number): string {
+  if (Number.isInteger(hours)) return String(hours);
+  const minutes = hours * 60;
+  return Number.isInteger(Math.round(minutes * 1e6) / 1e6) ? `${Math.round(minutes)}m` : String(hours);
+}
+
+/**
+ * Forecast start and end in hours and ecCodes' stepRange: "6" at a point in time, "0-6" over a
+ * statistically processed range ("6" again when the range is empty).
+ */
+export function stepOf(product: Product): { forecastStart: number; forecastEnd: number; stepRange: string } {
+  if (!product.known || product.forecastTime === undefined || product.forecastTimeUnit === undefined) {
+    return { forecastStart: Number.NaN, forecastEnd: Number.NaN, stepRange: 'unknown' };
+  }
+  const start = timeInHours(product.forecastTime, product.forecastTimeUnit);
+  if (start === undefined) return { forecastStart: Number.NaN, forecastEnd: Number.NaN, stepRange: 'unknown' };
+  const range = product.timeRanges?.[0];
+  if (!range) return { forecastStart: start, forecastEnd: start, stepRange: formatStep(start) };
+  const length = range.length === MISSING_U32 ? 0 : timeInHours(range.length, range.unit);
+  if (length === undefined) return { forecastStart: start, forecastEnd: Number.NaN, stepRange: 'unknown' };
+  const end = start + length;
+  return {
+    forecastStart: start, forecastEnd: end,
+    stepRange: end === start ? formatStep(end) : `${formatStep(start)}-${formatStep(end)}`,
+  };
+}
