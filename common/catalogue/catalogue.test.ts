@@ -5,8 +5,8 @@ import {
 } from './index.ts';
 
 describe('catalogue', () => {
-  it('has the first slice of overlays with their render layers, scales and metrics', () => {
-    expect(OVERLAYS.map((o) => o.ident)).toEqual(['wind', 'gust', 'temp', 'pressure', 'rain', 'clouds']);
+  it('has the overlays with their render layers, scales and metrics', () => {
+    expect(OVERLAYS.map((o) => o.ident)).toEqual(['wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves']);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
       const color = colorLayerOf(overlay);
@@ -29,6 +29,15 @@ describe('catalogue', () => {
     expect(PRODUCTS.iconEu.forecastSize).toBe(120);
     expect(PRODUCTS.ecmwf).toMatchObject({ forecastSize: 240, maxTileZoom: { free: 3, premium: 4 }, interval: 720, premiumInterval: 360 });
     expect(PRODUCTS.demo.demo).toBe(true);
+  });
+
+  it('every product offers only overlays and levels the catalogue has', () => {
+    for (const product of Object.values(PRODUCTS)) {
+      for (const o of product.overlays) expect(OVERLAYS.some((overlay) => overlay.ident === o), `${product.ident} ${o}`).toBe(true);
+      for (const l of product.levels) expect(LEVELS.some((level) => level.ident === l), `${product.ident} ${l}`).toBe(true);
+      expect(product.directory).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    }
+    expect(new Set(Object.values(PRODUCTS).map((p) => p.directory)).size).toBe(Object.keys(PRODUCTS).length);
   });
 
   it('maps map zoom to data zoom by quality, Premium one step finer, capped by the product', () => {

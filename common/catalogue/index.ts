@@ -3,3 +3,4 @@ export * from './levels.ts';
 export * from './metrics.ts';
 export * from './overlays.ts';
 export * from './products.ts';
+export * from './variables.ts';

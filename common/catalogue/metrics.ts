@@ -125,6 +125,28 @@ export const METRICS: Readonly<Record<string, Metric>> = {
     units: ['%'],
     conv: { '%': linear(1, 0, '%', [0, 20, 40, 60, 80, 100]) },
   },
+  humidity: {
+    ident: 'humidity',
+    base: '%',
+    units: ['%'],
+    conv: { '%': linear(1, 0, '%', [0, 20, 40, 60, 80, 100]) },
+  },
+  cape: {
+    ident: 'cape',
+    base: 'J/kg',
+    units: ['J/kg'],
+    conv: { 'J/kg': linear(1, 0, 'J/kg', [0, 250, 500, 1000, 2000, 3000, 4000]) },
+  },
+  /** Precipitation amounts (accumulations); rates are `rain`. */
+  precip: {
+    ident: 'precip',
+    base: 'mm',
+    units: ['mm', 'in'],
+    conv: {
+      mm: linear(1, 1, 'mm', [1, 5, 10, 20, 50, 100, 200]),
+      in: linear(MM_TO_IN, 2, 'in', [0.05, 0.2, 0.4, 0.8, 2, 4, 8]),
+    },
+  },
   altitude: {
     ident: 'altitude',
     base: 'm',

@@ -1,9 +1,11 @@
 /**
- * Overlays and their render layers, SPEC §3 "Overlay definition" and "Render layer". This is the
- * first slice of the catalogue: wind, gust, temp, pressure, rain, clouds.
+ * Overlays and their render layers, SPEC §3 "Overlay definition" and "Render layer": wind, gust,
+ * temp, pressure, rain, clouds, and the layers real model data adds (dewpoint, rh, lclouds,
+ * mclouds, hclouds, cape, waves). Which GRIB fields fill each tile file is variables.ts.
  */
 
 import { COLOR_SCALES, type ColorScale } from './colors.ts';
+import { LEVELS } from './levels.ts';
 import { METRICS, type Metric } from './metrics.ts';
 
 /** SPEC §3 renderer kinds, plus `tiles`, the colour raster every weather layer draws with. */
@@ -42,15 +44,35 @@ export interface Overlay {
 }
 
 const SURFACE = ['surface'] as const;
+/** SPEC §3 Levels: the pressure levels. */
+export const PRESSURE_LEVELS: readonly string[] = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
+/** SPEC §3 Levels: 100m exists for wind only. */
+const WIND_LEVELS: readonly string[] = ['surface', ...PRESSURE_LEVELS, '100m'];
+const TEMP_LEVELS: readonly string[] = ['surface', ...PRESSURE_LEVELS];
+
+const tiles = (ident: string, colorScale: ColorScale, metric: Metric, extra: Partial<RenderLayer> = {}): RenderLayer => ({
+  ident, renderer: 'tiles', file: ident, channels: 1, levels: SURFACE, colorScale, metric, ...extra,
+});
 
 export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
-  wind: { ident: 'wind', renderer: 'tiles', file: 'wind', channels: 2, vector: true, levels: SURFACE, colorScale: COLOR_SCALES.wind, metric: METRICS.wind },
-  windParticles: { ident: 'windParticles', renderer: 'particles', file: 'wind', channels: 2, vector: true, levels: SURFACE, colorScale: COLOR_SCALES.wind, metric: METRICS.wind },
-  gust: { ident: 'gust', renderer: 'tiles', file: 'gust', channels: 1, levels: SURFACE, colorScale: COLOR_SCALES.wind, metric: METRICS.wind },
-  temp: { ident: 'temp', renderer: 'tiles', file: 'temp', channels: 1, levels: SURFACE, colorScale: COLOR_SCALES.temp, metric: METRICS.temp },
-  pressure: { ident: 'pressure', renderer: 'tiles', file: 'pressure', channels: 1, levels: SURFACE, colorScale: COLOR_SCALES.pressure, metric: METRICS.pressure },
-  rain: { ident: 'rain', renderer: 'tiles', file: 'rain', channels: 1, levels: SURFACE, colorScale: COLOR_SCALES.rain, metric: METRICS.rain },
-  clouds: { ident: 'clouds', renderer: 'tiles', file: 'clouds', channels: 1, levels: SURFACE, colorScale: COLOR_SCALES.clouds, metric: METRICS.clouds },
+  wind: tiles('wind', COLOR_SCALES.wind, METRICS.wind, { channels: 2, vector: true, levels: WIND_LEVELS }),
+  windParticles: tiles('windParticles', COLOR_SCALES.wind, METRICS.wind, { renderer: 'particles', file: 'wind', channels: 2, vector: true, levels: WIND_LEVELS }),
+  gust: tiles('gust', COLOR_SCALES.wind, METRICS.wind),
+  temp: tiles('temp', COLOR_SCALES.temp, METRICS.temp, { levels: TEMP_LEVELS }),
+  pressure: tiles('pressure', COLOR_SCALES.pressure, METRICS.pressure),
+  rain: tiles('rain', COLOR_SCALES.rain, METRICS.rain),
+  clouds: tiles('clouds', COLOR_SCALES.clouds, METRICS.clouds),
+  dewpoint: tiles('dewpoint', COLOR_SCALES.dewpoint, METRICS.temp),
+  rh: tiles('rh', COLOR_SCALES.rh, METRICS.humidity),
+  lclouds: tiles('lclouds', COLOR_SCALES.clouds, METRICS.clouds),
+  mclouds: tiles('mclouds', COLOR_SCALES.clouds, METRICS.clouds),
+  hclouds: tiles('hclouds', COLOR_SCALES.clouds, METRICS.clouds),
+  cape: tiles('cape', COLOR_SCALES.cape, METRICS.cape),
+  waves: tiles('waves', COLOR_SCALES.waves, METRICS.waves, { sea: true }),
+  /** Precipitation since the start of the run (mm); the rainAccu overlay's accumulations renderer reads it. */
+  rainAccu: tiles('rainAccu', COLOR_SCALES.rainAccu, METRICS.precip, { renderer: 'accumulations' }),
+  /** Geopotential height of the pressure levels: the `gh` isolines (SPEC §3 isolinesType). */
+  gh: tiles('gh', COLOR_SCALES.gh, METRICS.altitude, { renderer: 'isolines', levels: PRESSURE_LEVELS }),
 };
 
 export const OVERLAYS: readonly Overlay[] = [
@@ -60,6 +82,13 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'pressure', trans: 'overlay.pressure', icon: 'pressure', layers: ['pressure', 'windParticles'] },
   { ident: 'rain', trans: 'overlay.rain', icon: 'rain', layers: ['rain', 'windParticles'] },
   { ident: 'clouds', trans: 'overlay.clouds', icon: 'clouds', layers: ['clouds', 'windParticles'] },
+  { ident: 'dewpoint', trans: 'overlay.dewpoint', icon: 'temp', layers: ['dewpoint', 'windParticles'] },
+  { ident: 'rh', trans: 'overlay.rh', icon: 'rh', layers: ['rh', 'windParticles'] },
+  { ident: 'lclouds', trans: 'overlay.lclouds', icon: 'clouds', layers: ['lclouds', 'windParticles'], partOf: 'clouds' },
+  { ident: 'mclouds', trans: 'overlay.mclouds', icon: 'clouds', layers: ['mclouds', 'windParticles'], partOf: 'clouds' },
+  { ident: 'hclouds', trans: 'overlay.hclouds', icon: 'clouds', layers: ['hclouds', 'windParticles'], partOf: 'clouds' },
+  { ident: 'cape', trans: 'overlay.cape', icon: 'cape', layers: ['cape', 'windParticles'] },
+  { ident: 'waves', trans: 'overlay.waves', icon: 'waves', layers: ['waves'] },
 ];
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);

@@ -29,3 +29,4 @@ export function heapBase(): usize {
   return __heap_base;
 }
 export { gribUnpackBits, gribUnpackComplex, gribScale } from './grib/unpack';
+export { regridBilinear, quantizeRows } from './regrid';

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { METRICS } from './metrics.ts';
+import { RENDER_LAYERS } from './overlays.ts';
+import { FILE_VARIABLES, GRIB_RULES, VARIABLES, matchGribField, type GribIdentity } from './variables.ts';
+
+const id = (centre: string, d: number, c: number, n: number, typeOfLevel: string, level: number, stat?: number): GribIdentity => ({
+  centre, discipline: d, parameterCategory: c, parameterNumber: n, typeOfLevel, level, statisticalProcessing: stat,
+});
+
+describe('catalogue variables', () => {
+  it('land in render-layer files with matching channel counts, levels and metrics', () => {
+    for (const v of Object.values(VARIABLES)) {
+      const layer = Object.values(RENDER_LAYERS).find((l) => l.file === v.file);
+      expect(layer, v.ident).toBeDefined();
+      expect(layer!.channels, v.ident).toBe(v.channels);
+      expect(METRICS[v.metric], v.ident).toBeDefined();
+      expect(layer!.metric.base, v.ident).toBe(METRICS[v.metric].base);
+      for (const level of v.levels) expect(layer!.levels, `${v.ident} ${level}`).toContain(level);
+      expect(v.quantization.scale).toBeGreaterThan(0);
+    }
+    expect(FILE_VARIABLES.wind.map((v) => v.ident)).toEqual(['wind_u', 'wind_v']);
+    expect(FILE_VARIABLES.temp.map((v) => v.ident)).toEqual(['temp']);
+  });
+
+  it('every rule names a variable and a level it has', () => {
+    for (const rule of GRIB_RULES) {
+      expect(VARIABLES[rule.variable], rule.note).toBeDefined();
+      if (rule.target !== 'pressure') expect(VARIABLES[rule.variable].levels, rule.note).toContain(rule.target);
+    }
+  });
+});
+
+describe('matchGribField (WMO 4.2 identities as NCEP, ECMWF and DWD send them)', () => {
+  it.each<[string, GribIdentity, string | null, string?, number?, string?]>([
+    // [what, identity, variable, level, factor, kind]
+    ['GFS 10 m u', id('kwbc', 0, 2, 2, 'heightAboveGround', 10), 'wind_u', 'surface', 1, 'instant'],
+    ['GFS 10 m v', id('kwbc', 0, 2, 3, 'heightAboveGround', 10), 'wind_v', 'surface'],
+    ['ECMWF 100 m u', id('ecmf', 0, 2, 2, 'heightAboveGround', 100), 'wind_u', '100m'],
+    ['GFS 80 m u (no catalogue level)', id('kwbc', 0, 2, 2, 'heightAboveGround', 80), null],
+    ['850 hPa u', id('kwbc', 0, 2, 2, 'isobaricInhPa', 850), 'wind_u', '850h'],
+    ['850 hPa v in Pa', id('ecmf', 0, 2, 3, 'isobaricInPa', 85000), 'wind_v', '850h'],
+    ['1000 hPa u (not a catalogue level)', id('kwbc', 0, 2, 2, 'isobaricInhPa', 1000), null],
+    ['GFS surface gust', id('kwbc', 0, 2, 22, 'surface', 0), 'gust', 'surface'],
+    ['ECMWF 10fg (max)', id('ecmf', 0, 2, 22, 'heightAboveGround', 10, 2), 'gust', 'surface'],
+    ['2 m temperature', id('kwbc', 0, 0, 0, 'heightAboveGround', 2), 'temp', 'surface'],
+    ['2 m Tmax is not the temperature', id('kwbc', 0, 0, 0, 'heightAboveGround', 2, 2), null],
+    ['skin temperature is not 2 m', id('kwbc', 0, 0, 0, 'surface', 0), null],
+    ['500 hPa temperature', id('kwbc', 0, 0, 0, 'isobaricInhPa', 500), 'temp', '500h'],
+    ['2 m dew point', id('ecmf', 0, 0, 6, 'heightAboveGround', 2), 'dewpoint', 'surface'],
+    ['2 m RH', id('kwbc', 0, 1, 1, 'heightAboveGround', 2), 'rh', 'surface'],
+    ['RH at 850 hPa is not stored', id('kwbc', 0, 1, 1, 'isobaricInhPa', 850), null],
+    ['GFS PRMSL', id('kwbc', 0, 3, 1, 'meanSea', 0), 'pressure', 'surface'],
+    ['ECMWF msl', id('ecmf', 0, 3, 0, 'meanSea', 0), 'pressure', 'surface'],
+    ['surface pressure is not MSLP', id('kwbc', 0, 3, 0, 'surface', 0), null],
+    ['GFS MSLET', id('kwbc', 0, 3, 192, 'meanSea', 0), 'pressure', 'surface'],
+    ['GFS HGT 500', id('kwbc', 0, 3, 5, 'isobaricInhPa', 500), 'gh', '500h', 1],
+    ['ECMWF z 500 -> gpm', id('ecmf', 0, 3, 4, 'isobaricInhPa', 500), 'gh', '500h', 1 / 9.80665],
+    ['orography is not gh', id('kwbc', 0, 3, 5, 'surface', 0), null],
+    ['GFS APCP', id('kwbc', 0, 1, 8, 'surface', 0, 1), 'rain', 'surface', 1, 'accumulation'],
+    ['ECMWF tp in metres', id('ecmf', 0, 1, 193, 'surface', 0, 1), 'rain', 'surface', 1000, 'accumulation'],
+    ['NCEP 1-193 is freezing rain', id('kwbc', 0, 1, 193, 'surface', 0, 0), null],
+    ['DWD TOT_PREC', id('edzw', 0, 1, 52, 'surface', 0, 1), 'rain', 'surface', 1, 'accumulation'],
+    ['ECMWF tprate', id('ecmf', 0, 1, 52, 'surface', 0), 'rain', 'surface', 3600, 'rate'],
+    ['GFS PRATE average', id('kwbc', 0, 1, 7, 'surface', 0, 0), 'rain', 'surface', 3600, 'rate'],
+    ['GFS TCDC entire atmosphere', id('kwbc', 0, 6, 1, 'atmosphere', 0), 'clouds', 'surface'],
+    ['GFS 2.5 TCDC atmosphereSingleLayer', id('kwbc', 0, 6, 1, 'atmosphereSingleLayer', 0, 0), 'clouds', 'surface'],
+    ['GFS TCDC low', id('kwbc', 0, 6, 1, 'lowCloudLayer', 0, 0), 'lclouds', 'surface'],
+    ['GFS TCDC middle', id('kwbc', 0, 6, 1, 'middleCloudLayer', 0), 'mclouds', 'surface'],
+    ['GFS TCDC high', id('kwbc', 0, 6, 1, 'highCloudLayer', 0), 'hclouds', 'surface'],
+    ['GFS TCDC convective layer', id('kwbc', 0, 6, 1, 'convectiveCloudLayer', 0), null],
+    ['ECMWF tcc', id('ecmf', 0, 6, 1, 'surface', 0), 'clouds', 'surface'],
+    ['ECMWF lcc', id('ecmf', 0, 6, 3, 'surface', 0), 'lclouds', 'surface'],
+    ['ECMWF mcc', id('ecmf', 0, 6, 4, 'surface', 0), 'mclouds', 'surface'],
+    ['ECMWF hcc', id('ecmf', 0, 6, 5, 'surface', 0), 'hclouds', 'surface'],
+    ['DWD CLCL', id('edzw', 0, 6, 22, 'isobaricLayer', 800), 'lclouds', 'surface'],
+    ['surface CAPE', id('kwbc', 0, 7, 6, 'surface', 0), 'cape', 'surface'],
+    ['GFS CAPE 180-0 hPa', id('kwbc', 0, 7, 6, 'pressureFromGroundLayer', 18000), 'cape', 'surface'],
+    ['ECMWF MUCAPE', id('ecmf', 0, 7, 6, 'mostUnstableParcel', 0), 'cape', 'surface'],
+    ['GFS-Wave HTSGW', id('kwbc', 10, 0, 3, 'surface', 1), 'waves', 'surface'],
+    ['sea ice is not waves', id('kwbc', 10, 2, 0, 'surface', 0), null],
+    ['CAMS hybrid-level ozone', id('ecmf', 0, 20, 2, 'hybrid', 1), null],
+  ])('%s', (_what, identity, variable, level, factor, kind) => {
+    const match = matchGribField(identity);
+    if (variable === null) {
+      expect(match).toBeNull();
+      return;
+    }
+    expect(match?.variable.ident).toBe(variable);
+    expect(match?.level).toBe(level);
+    if (factor !== undefined) expect(match?.factor).toBeCloseTo(factor, 12);
+    if (kind !== undefined) expect(match?.kind).toBe(kind);
+  });
+
+  it('prefers the surface-based CAPE and PRMSL over their fallbacks', () => {
+    const surface = matchGribField(id('kwbc', 0, 7, 6, 'surface', 0))!;
+    const layer = matchGribField(id('kwbc', 0, 7, 6, 'pressureFromGroundLayer', 25500))!;
+    expect(surface.priority).toBeGreaterThan(layer.priority);
+    expect(matchGribField(id('kwbc', 0, 3, 1, 'meanSea', 0))!.priority).toBeGreaterThan(matchGribField(id('kwbc', 0, 3, 192, 'meanSea', 0))!.priority);
+    expect(matchGribField(id('kwbc', 0, 1, 8, 'surface', 0, 1))!.priority).toBeGreaterThan(matchGribField(id('kwbc', 0, 1, 7, 'surface', 0, 0))!.priority);
+  });
+});

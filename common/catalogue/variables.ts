@@ -1,0 +1,224 @@
+/**
+ * Catalogue variables: the quantities the ingest pipeline stores, where each lands (tile file,
+ * channel, level), how it is quantized, and which GRIB2 fields give it (DESIGN.md "Data flow" 1).
+ *
+ *   GRIB2 field identity                          rule (GRIB_RULES)              variable @ level
+ *   discipline / category / number  ──────────>  level type + value, centre,  ──>  file-level.tile
+ *   typeOfLevel, level, statistics                statistics, unit conversion       channel c
+ *
+ * Identities are WMO GRIB2 code table 4.2 (discipline 0 meteorological, 10 oceanographic) with
+ * the level names ecCodes gives (`typeOfLevel`). Where centres differ the table lists each way:
+ * NCEP's TCDC on low/middle/high cloud layers against ECMWF's lcc/mcc/hcc (4.2-0-6-3/4/5), ECMWF's
+ * local total precipitation in metres (4.2-0-1-193 at centre ecmf, which NCEP uses for freezing
+ * rain), DWD's TOT_PREC as an accumulated rate (4.2-0-1-52 with statistical processing 1), ECMWF's
+ * geopotential (m² s⁻²) where NCEP sends geopotential height (gpm).
+ *
+ * Values are converted into the catalogue's base units (METRICS): K, Pa, m/s, mm/h, mm, %, m, J/kg.
+ */
+
+import { LEVELS } from './levels.ts';
+import { PRESSURE_LEVELS } from './overlays.ts';
+
+/** How a field relates to time: a value at the step, a rate, or an amount since a start hour. */
+export type FieldKind = 'instant' | 'rate' | 'accumulation';
+
+export interface Quantization {
+  /** value = offset + scale * q, q in 0..65534 (common/tile.ts). */
+  offset: number;
+  scale: number;
+}
+
+export interface Variable {
+  ident: string;
+  /** Tile file (RENDER_LAYERS[].file) and channel within it: wind is u (0) and v (1). */
+  file: string;
+  channel: number;
+  channels: 1 | 2;
+  /** METRICS key: the base unit the stored values are in. */
+  metric: string;
+  levels: readonly string[];
+  /**
+   * Fixed per variable, as the demo tiles do: steps far below what any unit shows and ranges
+   * beyond any real value. The same q for the same value in every tile makes tiles gzip better.
+   */
+  quantization: Quantization;
+  /** Held in the point-series store (one read per place for the point forecast); surface only. */
+  point: boolean;
+}
+
+const WIND_LEVELS = ['surface', ...PRESSURE_LEVELS, '100m'];
+const TEMP_LEVELS = ['surface', ...PRESSURE_LEVELS];
+const SURFACE = ['surface'];
+
+const variable = (ident: string, file: string, metric: string, quantization: Quantization, extra: Partial<Variable> = {}): Variable => ({
+  ident, file, channel: 0, channels: 1, metric, levels: SURFACE, quantization, point: true, ...extra,
+});
+
+export const VARIABLES: Readonly<Record<string, Variable>> = {
+  // m/s: -256 .. 768 in 1/64 (0.016 m/s, 0.03 kt); jet-stream winds stay inside.
+  wind_u: variable('wind_u', 'wind', 'wind', { offset: -256, scale: 1 / 64 }, { channels: 2, levels: WIND_LEVELS }),
+  wind_v: variable('wind_v', 'wind', 'wind', { offset: -256, scale: 1 / 64 }, { channel: 1, channels: 2, levels: WIND_LEVELS }),
+  gust: variable('gust', 'gust', 'wind', { offset: 0, scale: 1 / 64 }),
+  // K: 150 .. 662 K in 1/64 K; 10 hPa is never below 160 K.
+  temp: variable('temp', 'temp', 'temp', { offset: 150, scale: 1 / 64 }, { levels: TEMP_LEVELS }),
+  dewpoint: variable('dewpoint', 'dewpoint', 'temp', { offset: 150, scale: 1 / 64 }),
+  rh: variable('rh', 'rh', 'humidity', { offset: 0, scale: 1 / 64 }),
+  // Pa: 800 .. 1455 hPa in 0.01 hPa.
+  pressure: variable('pressure', 'pressure', 'pressure', { offset: 80_000, scale: 1 }),
+  // mm/h: 0 .. 128 in 1/512.
+  rain: variable('rain', 'rain', 'rain', { offset: 0, scale: 1 / 512 }),
+  // mm since the run's reference time: 0 .. 2048 in 1/32.
+  rainAccu: variable('rainAccu', 'rainAccu', 'precip', { offset: 0, scale: 1 / 32 }),
+  clouds: variable('clouds', 'clouds', 'clouds', { offset: 0, scale: 1 / 64 }),
+  lclouds: variable('lclouds', 'lclouds', 'clouds', { offset: 0, scale: 1 / 64 }),
+  mclouds: variable('mclouds', 'mclouds', 'clouds', { offset: 0, scale: 1 / 64 }),
+  hclouds: variable('hclouds', 'hclouds', 'clouds', { offset: 0, scale: 1 / 64 }),
+  // J/kg: 0 .. 32 767 in 0.5.
+  cape: variable('cape', 'cape', 'cape', { offset: 0, scale: 0.5 }),
+  // gpm: -1000 .. 64 534 in 1 m (10 hPa reaches 32 km).
+  gh: variable('gh', 'gh', 'altitude', { offset: -1000, scale: 1 }, { levels: PRESSURE_LEVELS, point: false }),
+  // m: 0 .. 128 in 1/512.
+  waves: variable('waves', 'waves', 'waves', { offset: 0, scale: 1 / 512 }),
+};
+
+/** Variables of each tile file, in channel order. */
+export const FILE_VARIABLES: Readonly<Record<string, readonly Variable[]>> = Object.values(VARIABLES).reduce<Record<string, Variable[]>>((files, v) => {
+  (files[v.file] ??= [])[v.channel] = v;
+  return files;
+}, {});
+
+/** What the decoder tells about a field (engine/grib inventory), the part that identifies it. */
+export interface GribIdentity {
+  /** ecCodes centre abbreviation: kwbc (NCEP), ecmf (ECMWF), edzw (DWD), ... */
+  centre: string;
+  discipline: number;
+  parameterCategory: number;
+  parameterNumber: number;
+  /** ecCodes level type name: surface, heightAboveGround, isobaricInhPa, meanSea, lowCloudLayer, ... */
+  typeOfLevel: string;
+  level: number;
+  /** Code table 4.10: 0 average, 1 accumulation, 2 maximum, 3 minimum; absent = instantaneous. */
+  statisticalProcessing?: number;
+}
+
+export interface GribRule {
+  /** Who sends it this way, for people reading the table. */
+  note: string;
+  discipline: number;
+  category: number;
+  number: number;
+  levelTypes: readonly string[];
+  /** Required level value (2 for 2 m temperature); absent = any value. */
+  level?: number;
+  /** Only from these centres; absent = any. */
+  centres?: readonly string[];
+  /** Allowed statistical processing; `null` = instantaneous; absent = any. */
+  statistics?: readonly (number | null)[];
+  variable: string;
+  /** Catalogue level: an ident, or 'pressure' to take it from the field's pressure level. */
+  target: string;
+  kind: FieldKind;
+  /** base = value * factor + add. */
+  factor?: number;
+  add?: number;
+  /** When several fields give a variable at one level and step, the highest priority wins. */
+  priority: number;
+}
+
+const HEIGHT = ['heightAboveGround'];
+const ISOBARIC = ['isobaricInhPa', 'isobaricInPa'];
+// WMO Manual on Codes: standard gravity, geopotential (m² s⁻²) / g0 = geopotential height (gpm).
+const STANDARD_GRAVITY = 9.80665;
+const HOUR_S = 3600;
+
+export const GRIB_RULES: readonly GribRule[] = [
+  // Wind 10 m (NCEP UGRD/VGRD, ECMWF 10u/10v, DWD U_10M/V_10M) and 100 m.
+  { note: '10 m u wind', discipline: 0, category: 2, number: 2, levelTypes: HEIGHT, level: 10, variable: 'wind_u', target: 'surface', kind: 'instant', priority: 2 },
+  { note: '10 m v wind', discipline: 0, category: 2, number: 3, levelTypes: HEIGHT, level: 10, variable: 'wind_v', target: 'surface', kind: 'instant', priority: 2 },
+  { note: '100 m u wind', discipline: 0, category: 2, number: 2, levelTypes: HEIGHT, level: 100, variable: 'wind_u', target: '100m', kind: 'instant', priority: 2 },
+  { note: '100 m v wind', discipline: 0, category: 2, number: 3, levelTypes: HEIGHT, level: 100, variable: 'wind_v', target: '100m', kind: 'instant', priority: 2 },
+  { note: 'u wind on pressure levels', discipline: 0, category: 2, number: 2, levelTypes: ISOBARIC, variable: 'wind_u', target: 'pressure', kind: 'instant', priority: 2 },
+  { note: 'v wind on pressure levels', discipline: 0, category: 2, number: 3, levelTypes: ISOBARIC, variable: 'wind_v', target: 'pressure', kind: 'instant', priority: 2 },
+  // Gust: NCEP GUST at the surface (instantaneous); ECMWF 10fg and DWD VMAX_10M at 10 m, maximum since the last post-processing.
+  { note: 'NCEP surface gust', discipline: 0, category: 2, number: 22, levelTypes: ['surface'], variable: 'gust', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF 10fg / DWD VMAX_10M', discipline: 0, category: 2, number: 22, levelTypes: HEIGHT, level: 10, variable: 'gust', target: 'surface', kind: 'instant', priority: 1 },
+  // Temperature: 2 m, pressure levels.
+  { note: '2 m temperature', discipline: 0, category: 0, number: 0, levelTypes: HEIGHT, level: 2, statistics: [null], variable: 'temp', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'temperature on pressure levels', discipline: 0, category: 0, number: 0, levelTypes: ISOBARIC, statistics: [null], variable: 'temp', target: 'pressure', kind: 'instant', priority: 2 },
+  { note: '2 m dew point', discipline: 0, category: 0, number: 6, levelTypes: HEIGHT, level: 2, statistics: [null], variable: 'dewpoint', target: 'surface', kind: 'instant', priority: 2 },
+  { note: '2 m relative humidity', discipline: 0, category: 1, number: 1, levelTypes: HEIGHT, level: 2, statistics: [null], variable: 'rh', target: 'surface', kind: 'instant', priority: 2 },
+  // Mean sea-level pressure: NCEP PRMSL and DWD PMSL are 3-1; ECMWF msl is 3-0 at mean sea level; NCEP MSLET (3-192, Eta reduction) only as a fallback.
+  { note: 'NCEP PRMSL / DWD PMSL', discipline: 0, category: 3, number: 1, levelTypes: ['meanSea'], variable: 'pressure', target: 'surface', kind: 'instant', priority: 3 },
+  { note: 'ECMWF msl', discipline: 0, category: 3, number: 0, levelTypes: ['meanSea'], variable: 'pressure', target: 'surface', kind: 'instant', priority: 3 },
+  { note: 'NCEP MSLET', discipline: 0, category: 3, number: 192, levelTypes: ['meanSea'], centres: ['kwbc'], variable: 'pressure', target: 'surface', kind: 'instant', priority: 1 },
+  // Geopotential height on pressure levels: NCEP HGT (gpm); ECMWF z (m² s⁻²).
+  { note: 'geopotential height', discipline: 0, category: 3, number: 5, levelTypes: ISOBARIC, variable: 'gh', target: 'pressure', kind: 'instant', priority: 2 },
+  { note: 'ECMWF geopotential', discipline: 0, category: 3, number: 4, levelTypes: ISOBARIC, variable: 'gh', target: 'pressure', kind: 'instant', factor: 1 / STANDARD_GRAVITY, priority: 1 },
+  // Precipitation. Amounts (kg m⁻² = mm) become rates between steps in the ingest; rates (kg m⁻² s⁻¹) are mm/h * 1/3600.
+  { note: 'total precipitation (NCEP APCP, WMO 1-8)', discipline: 0, category: 1, number: 8, levelTypes: ['surface'], statistics: [1], variable: 'rain', target: 'surface', kind: 'accumulation', priority: 3 },
+  { note: 'ECMWF tp (metres)', discipline: 0, category: 1, number: 193, levelTypes: ['surface'], centres: ['ecmf'], variable: 'rain', target: 'surface', kind: 'accumulation', factor: 1000, priority: 3 },
+  { note: 'DWD TOT_PREC (accumulated rate)', discipline: 0, category: 1, number: 52, levelTypes: ['surface'], statistics: [1], variable: 'rain', target: 'surface', kind: 'accumulation', priority: 3 },
+  { note: 'ECMWF tprate (total precipitation rate)', discipline: 0, category: 1, number: 52, levelTypes: ['surface'], statistics: [null, 0], variable: 'rain', target: 'surface', kind: 'rate', factor: HOUR_S, priority: 2 },
+  { note: 'NCEP PRATE (precipitation rate)', discipline: 0, category: 1, number: 7, levelTypes: ['surface'], statistics: [null, 0], variable: 'rain', target: 'surface', kind: 'rate', factor: HOUR_S, priority: 2 },
+  // Cloud cover (%).
+  { note: 'NCEP TCDC entire atmosphere', discipline: 0, category: 6, number: 1, levelTypes: ['atmosphere', 'atmosphereSingleLayer', 'entireAtmosphere'], variable: 'clouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF tcc / DWD CLCT', discipline: 0, category: 6, number: 1, levelTypes: ['surface'], variable: 'clouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP TCDC low cloud layer', discipline: 0, category: 6, number: 1, levelTypes: ['lowCloudLayer'], variable: 'lclouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP TCDC middle cloud layer', discipline: 0, category: 6, number: 1, levelTypes: ['middleCloudLayer'], variable: 'mclouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP TCDC high cloud layer', discipline: 0, category: 6, number: 1, levelTypes: ['highCloudLayer'], variable: 'hclouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF lcc (WMO low cloud cover)', discipline: 0, category: 6, number: 3, levelTypes: ['surface', 'lowCloudLayer'], variable: 'lclouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF mcc (WMO medium cloud cover)', discipline: 0, category: 6, number: 4, levelTypes: ['surface', 'middleCloudLayer'], variable: 'mclouds', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF hcc (WMO high cloud cover)', discipline: 0, category: 6, number: 5, levelTypes: ['surface', 'highCloudLayer'], variable: 'hclouds', target: 'surface', kind: 'instant', priority: 2 },
+  // DWD CLCL / CLCM / CLCH: cloud cover (6-22) in the layers surface-800, 800-400, 400-0 hPa (ecCodes level: the top, hPa).
+  { note: 'DWD CLCL', discipline: 0, category: 6, number: 22, levelTypes: ['isobaricLayer'], level: 800, centres: ['edzw'], variable: 'lclouds', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'DWD CLCM', discipline: 0, category: 6, number: 22, levelTypes: ['isobaricLayer'], level: 400, centres: ['edzw'], variable: 'mclouds', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'DWD CLCH', discipline: 0, category: 6, number: 22, levelTypes: ['isobaricLayer'], level: 0, centres: ['edzw'], variable: 'hclouds', target: 'surface', kind: 'instant', priority: 1 },
+  // CAPE: surface-based first, then mixed-layer / most-unstable parcels, then NCEP's pressure layers above ground.
+  { note: 'surface-based CAPE', discipline: 0, category: 7, number: 6, levelTypes: ['surface'], variable: 'cape', target: 'surface', kind: 'instant', priority: 3 },
+  { note: 'mixed-layer / most-unstable CAPE', discipline: 0, category: 7, number: 6, levelTypes: ['mixedLayerParcel', 'mostUnstableParcel', 'entireAtmosphere'], variable: 'cape', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP CAPE 255-0 / 180-0 hPa above ground', discipline: 0, category: 7, number: 6, levelTypes: ['pressureFromGroundLayer'], variable: 'cape', target: 'surface', kind: 'instant', priority: 1 },
+  // Significant height of combined wind waves and swell (NCEP WAVEWATCH III HTSGW, ECMWF WAM swh).
+  { note: 'significant wave height', discipline: 10, category: 0, number: 3, levelTypes: ['surface', 'meanSea'], variable: 'waves', target: 'surface', kind: 'instant', priority: 2 },
+];
+
+export interface VariableMatch {
+  variable: Variable;
+  /** Catalogue level ident. */
+  level: string;
+  kind: FieldKind;
+  factor: number;
+  add: number;
+  priority: number;
+  rule: GribRule;
+}
+
+/** The catalogue level of a pressure level, if the catalogue has it. */
+function pressureLevel(typeOfLevel: string, level: number): string | null {
+  const hPa = typeOfLevel === 'isobaricInPa' ? level / 100 : level;
+  return LEVELS.find((l) => l.hPa === hPa)?.ident ?? null;
+}
+
+function ruleMatches(rule: GribRule, id: GribIdentity): boolean {
+  if (rule.discipline !== id.discipline || rule.category !== id.parameterCategory || rule.number !== id.parameterNumber) return false;
+  if (!rule.levelTypes.includes(id.typeOfLevel)) return false;
+  if (rule.level !== undefined && rule.level !== id.level) return false;
+  if (rule.centres && !rule.centres.includes(id.centre)) return false;
+  if (rule.statistics && !rule.statistics.includes(id.statisticalProcessing ?? null)) return false;
+  return true;
+}
+
+/**
+ * The catalogue variable and level a GRIB2 field gives, or null when the catalogue has no use for
+ * it (or it is on a pressure level the catalogue does not list). The first matching rule wins.
+ */
+export function matchGribField(id: GribIdentity): VariableMatch | null {
+  for (const rule of GRIB_RULES) {
+    if (!ruleMatches(rule, id)) continue;
+    const level = rule.target === 'pressure' ? pressureLevel(id.typeOfLevel, id.level) : rule.target;
+    if (!level) return null;
+    const variable = VARIABLES[rule.variable];
+    if (!variable.levels.includes(level)) return null;
+    return { variable, level, kind: rule.kind, factor: rule.factor ?? 1, add: rule.add ?? 0, priority: rule.priority, rule };
+  }
+  return null;
+}

@@ -1,0 +1,260 @@
+/*
+ * Bilinear regridding of a decoded model field onto a regular lon/lat grid (a data tile of the
+ * pyramid, a native-resolution store grid, the point-series grid), and the quantizer that turns
+ * the result into a data tile's 16-bit q (common/tile.ts). Used by the server's ingest and by the
+ * browser worker for GRIB files dropped on the map.
+ *
+ *   job: a descriptor written by the wrapper (engine/regrid.ts), little-endian
+ *   +0   f64  srcLon0    longitude of source column 0 (any frame: 0 or -180 ...)
+ *   +8   f64  srcDlon    column spacing, > 0, columns go east
+ *   +16  f64  srcLat0    latitude of source row 0 (regular rows)
+ *   +24  f64  srcDlat    row spacing, > 0, rows go south (regular rows)
+ *   +32  f64  dstLon0    longitude of target column 0
+ *   +40  f64  dstDlon    > 0
+ *   +48  f64  dstLat0    latitude of target row 0
+ *   +56  f64  dstDlat    > 0, rows go south
+ *   +64  i32  ni         source columns (>= 2)
+ *   +68  i32  nj         source rows (>= 2)
+ *   +72  i32  nx         target columns
+ *   +76  i32  ny         target rows
+ *   +80  i32  flags      bit 0 WRAP: the source goes all the way round (ni * srcDlon = 360), so
+ *                        the cell east of the last column is (ni-1, 0);
+ *                        bit 1 CLAMP_ROWS: latitudes beyond the first / last source row take
+ *                        that row (global grids whose rows stop short of the poles: Gaussian,
+ *                        cell-centred); without it they are outside
+ *   +84  u32  src  ----> f32[nj * ni], row-major, row 0 north, NaN = missing (engine/grib toNorthUp)
+ *   +88  u32  lats ----> f64[nj], latitude of each source row, descending (Gaussian grids);
+ *                        0 = regular rows from srcLat0 / srcDlat
+ *   +92  u32  dst  ----> f32[ny * nx], row-major, row 0 north
+ *   +96  u32  scratch -> i32 c0[nx] | i32 c1[nx] | f64 wx[nx] | i32 r0[ny] | f64 wy[ny]
+ *                        (r0 / c0 = -1: outside the source)
+ *
+ * A target node takes the 4 source nodes around it with bilinear weights, as the tile sampler
+ * (workers/tiles/sample.ts) and the raster shader do with missing nodes: NaN nodes are skipped and
+ * the others' weights renormalised; fewer than 2 valid nodes give NaN (SPEC §5). Arithmetic is f64,
+ * the result is stored as f32; engine/regrid.ts regridBilinearReference repeats it operation for
+ * operation, so the two agree bit for bit.
+ */
+
+export const JOB_SRC_LON0: usize = 0;
+export const JOB_SRC_DLON: usize = 8;
+export const JOB_SRC_LAT0: usize = 16;
+export const JOB_SRC_DLAT: usize = 24;
+export const JOB_DST_LON0: usize = 32;
+export const JOB_DST_DLON: usize = 40;
+export const JOB_DST_LAT0: usize = 48;
+export const JOB_DST_DLAT: usize = 56;
+export const JOB_NI: usize = 64;
+export const JOB_NJ: usize = 68;
+export const JOB_NX: usize = 72;
+export const JOB_NY: usize = 76;
+export const JOB_FLAGS: usize = 80;
+export const JOB_SRC: usize = 84;
+export const JOB_LATS: usize = 88;
+export const JOB_DST: usize = 92;
+export const JOB_SCRATCH: usize = 96;
+
+const WRAP: i32 = 1;
+const CLAMP_ROWS: i32 = 2;
+/** Tolerance, in source cells, for a target node on the source grid's edge. */
+const EDGE: f64 = 1e-6;
+
+/** Column tables: for each target column, the two source columns and the weight of the second. */
+function columnTable(job: usize, c0: usize, c1: usize, wx: usize): void {
+  const ni = load<i32>(job, JOB_NI);
+  const nx = load<i32>(job, JOB_NX);
+  const wrap = (load<i32>(job, JOB_FLAGS) & WRAP) != 0;
+  const srcLon0 = load<f64>(job, JOB_SRC_LON0);
+  const srcDlon = load<f64>(job, JOB_SRC_DLON);
+  const dstLon0 = load<f64>(job, JOB_DST_LON0);
+  const dstDlon = load<f64>(job, JOB_DST_DLON);
+  const turn = 360.0 / srcDlon;
+  const last = <f64>(ni - 1);
+  for (let i = 0; i < nx; i++) {
+    let x = dstLon0 + <f64>i * dstDlon - srcLon0;
+    x -= 360.0 * Math.floor(x / 360.0);
+    let gx = x / srcDlon;
+    let a: i32 = -1;
+    let b: i32 = -1;
+    let w: f64 = 0;
+    if (wrap) {
+      let cell = Math.floor(gx);
+      w = gx - cell;
+      a = <i32>cell;
+      if (a >= ni) a -= ni;
+      b = a + 1 == ni ? 0 : a + 1;
+    } else {
+      // East of the last column: perhaps just west of column 0 once a turn is taken off.
+      if (gx > last + EDGE && gx - turn >= -EDGE) gx = Math.max(0.0, gx - turn);
+      if (gx <= last + EDGE) {
+        gx = Math.min(gx, last);
+        const cell = Math.min(Math.floor(gx), last - 1.0);
+        a = <i32>cell;
+        b = a + 1;
+        w = gx - cell;
+      }
+    }
+    store<i32>(c0 + (<usize>i << 2), a);
+    store<i32>(c1 + (<usize>i << 2), b);
+    store<f64>(wx + (<usize>i << 3), w);
+  }
+}
+
+/** Row tables: for each target row, the source row above it and the weight of the row below. */
+function rowTable(job: usize, r0: usize, wy: usize): void {
+  const nj = load<i32>(job, JOB_NJ);
+  const ny = load<i32>(job, JOB_NY);
+  const clamp = (load<i32>(job, JOB_FLAGS) & CLAMP_ROWS) != 0;
+  const lats = <usize>load<u32>(job, JOB_LATS);
+  const srcLat0 = load<f64>(job, JOB_SRC_LAT0);
+  const srcDlat = load<f64>(job, JOB_SRC_DLAT);
+  const dstLat0 = load<f64>(job, JOB_DST_LAT0);
+  const dstDlat = load<f64>(job, JOB_DST_DLAT);
+  const last = <f64>(nj - 1);
+  let search: i32 = 0;
+  for (let j = 0; j < ny; j++) {
+    const lat = dstLat0 - <f64>j * dstDlat;
+    let gy: f64;
+    if (lats == 0) {
+      gy = (srcLat0 - lat) / srcDlat;
+    } else {
+      // Descending latitudes. Target rows go south, so the search only moves on.
+      const first = load<f64>(lats);
+      const end = load<f64>(lats + (<usize>(nj - 1) << 3));
+      if (lat > first) {
+        gy = -(lat - first) / (first - load<f64>(lats, 8));
+      } else if (lat < end) {
+        gy = last + (end - lat) / (load<f64>(lats + (<usize>(nj - 2) << 3)) - end);
+      } else {
+        while (search < nj - 2 && load<f64>(lats + (<usize>(search + 1) << 3)) >= lat) search++;
+        const above = load<f64>(lats + (<usize>search << 3));
+        const below = load<f64>(lats + (<usize>(search + 1) << 3));
+        gy = <f64>search + (above - lat) / (above - below);
+      }
+    }
+    let a: i32 = -1;
+    let w: f64 = 0;
+    if ((gy >= -EDGE && gy <= last + EDGE) || clamp) {
+      gy = Math.min(Math.max(gy, 0.0), last);
+      const cell = Math.min(Math.floor(gy), last - 1.0);
+      a = <i32>cell;
+      w = gy - cell;
+    }
+    store<i32>(r0 + (<usize>j << 2), a);
+    store<f64>(wy + (<usize>j << 3), w);
+  }
+}
+
+@inline function isNaN64(v: f64): bool {
+  return v != v;
+}
+
+/** Bilinear over the 4 nodes, skipping NaN nodes (fewer than 2 valid: NaN). */
+@inline function blend4(a: f64, b: f64, c: f64, d: f64, wx: f64, wy: f64): f64 {
+  if (!(isNaN64(a) || isNaN64(b) || isNaN64(c) || isNaN64(d))) {
+    return (a * (1.0 - wx) + b * wx) * (1.0 - wy) + (c * (1.0 - wx) + d * wx) * wy;
+  }
+  return blendMissing(a, b, c, d, wx, wy);
+}
+
+function blendMissing(a: f64, b: f64, c: f64, d: f64, wx: f64, wy: f64): f64 {
+  const wa = (1.0 - wx) * (1.0 - wy);
+  const wb = wx * (1.0 - wy);
+  const wc = (1.0 - wx) * wy;
+  const wd = wx * wy;
+  let count = 0;
+  let sum: f64 = 0;
+  let weight: f64 = 0;
+  let first: f64 = NaN;
+  if (!isNaN64(a)) { count++; sum += a * wa; weight += wa; first = a; }
+  if (!isNaN64(b)) { count++; sum += b * wb; weight += wb; if (isNaN64(first)) first = b; }
+  if (!isNaN64(c)) { count++; sum += c * wc; weight += wc; if (isNaN64(first)) first = c; }
+  if (!isNaN64(d)) { count++; sum += d * wd; weight += wd; if (isNaN64(first)) first = d; }
+  if (count < 2) return NaN;
+  return weight > 0 ? sum / weight : first;
+}
+
+export function regridBilinear(job: usize): void {
+  const ni = load<i32>(job, JOB_NI);
+  const nx = load<i32>(job, JOB_NX);
+  const ny = load<i32>(job, JOB_NY);
+  const src = <usize>load<u32>(job, JOB_SRC);
+  const dst = <usize>load<u32>(job, JOB_DST);
+  const scratch = <usize>load<u32>(job, JOB_SCRATCH);
+  const c0 = scratch;
+  const c1 = c0 + (<usize>nx << 2);
+  const wx = c1 + (<usize>nx << 2);
+  const r0 = wx + (<usize>nx << 3);
+  const wy = r0 + (<usize>ny << 2);
+  columnTable(job, c0, c1, wx);
+  rowTable(job, r0, wy);
+  const rowBytes = <usize>ni << 2;
+  for (let j = 0; j < ny; j++) {
+    const out = dst + (<usize>(j * nx) << 2);
+    const row = load<i32>(r0 + (<usize>j << 2));
+    if (row < 0) {
+      for (let i = 0; i < nx; i++) store<f32>(out + (<usize>i << 2), NaN);
+      continue;
+    }
+    const w = load<f64>(wy + (<usize>j << 3));
+    const above = src + <usize>row * rowBytes;
+    const below = above + rowBytes;
+    for (let i = 0; i < nx; i++) {
+      const a = load<i32>(c0 + (<usize>i << 2));
+      if (a < 0) {
+        store<f32>(out + (<usize>i << 2), NaN);
+        continue;
+      }
+      const b = load<i32>(c1 + (<usize>i << 2));
+      const oa = <usize>a << 2;
+      const ob = <usize>b << 2;
+      const value = blend4(
+        <f64>load<f32>(above + oa), <f64>load<f32>(above + ob),
+        <f64>load<f32>(below + oa), <f64>load<f32>(below + ob),
+        load<f64>(wx + (<usize>i << 3)), w,
+      );
+      store<f32>(out + (<usize>i << 2), <f32>value);
+    }
+  }
+}
+
+const NO_DATA: i32 = 0xffff;
+const Q_MAX: f64 = 65534;
+
+/**
+ * q of a data tile channel (common/tile.ts encodeDataTile with a fixed quantization, which this
+ * repeats operation for operation): q = round((v - offset) / scale) clamped to 0..65534, 65535
+ * for NaN or infinite; with predictor 1 each row keeps its first q and then q[i] - q[i-1] mod 2^16.
+ *
+ *   src  f32[width * height], row 0 north      dst  u16[width * height], little-endian
+ *   offset, scale: the f32 values the tile header carries, widened to f64 (scale > 0)
+ */
+export function quantizeRows(src: usize, width: i32, height: i32, offset: f64, scale: f64, predictor: i32, dst: usize): void {
+  // Dividing by a power of two is multiplying by its reciprocal, exactly: the usual case (every
+  // catalogue quantization), and several times faster than the division.
+  if ((reinterpret<u64>(scale) & 0x000fffffffffffff) == 0) quantizeBy(src, width, height, offset, 1.0 / scale, true, predictor, dst);
+  else quantizeBy(src, width, height, offset, scale, false, predictor, dst);
+}
+
+@inline function quantizeBy(src: usize, width: i32, height: i32, offset: f64, factor: f64, multiply: bool, predictor: i32, dst: usize): void {
+  for (let j = 0; j < height; j++) {
+    let previous: i32 = 0;
+    const base = <usize>(j * width);
+    for (let i = 0; i < width; i++) {
+      const k = base + <usize>i;
+      const v = <f64>load<f32>(src + (k << 2));
+      let q: i32;
+      if (v - v != 0) {
+        q = NO_DATA;
+      } else {
+        const x = multiply ? (v - offset) * factor : (v - offset) / factor;
+        // Math.round as JavaScript rounds: half-way goes up; x - floor(x) is exact below 2^52.
+        let r = Math.floor(x);
+        if (x - r >= 0.5) r += 1.0;
+        q = <i32>Math.min(Q_MAX, Math.max(0.0, r));
+      }
+      store<u16>(dst + (k << 1), <u16>(predictor == 1 && i > 0 ? (q - previous) & 0xffff : q));
+      previous = q;
+    }
+  }
+}
