@@ -38,7 +38,7 @@ function expectJsonError(response: LightMyRequestResponse, status: number, messa
 describe('data API', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ now: () => NOW, distDir: null, prewarm: false });
+    app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: null });
   });
   afterAll(() => app.close());
 
@@ -212,7 +212,7 @@ describe('static app', () => {
     writeFileSync(join(dist, 'assets', 'index-3f9a1c.js'), SCRIPT);
     writeFileSync(join(dist, 'assets', 'engine-77ab.wasm'), new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    app = await buildApp({ now: () => NOW, distDir: dist, prewarm: false });
+    app = await buildApp({ now: () => NOW, distDir: dist, prewarm: false, dataDir: null });
   });
   afterAll(async () => {
     await app.close();

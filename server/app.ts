@@ -8,8 +8,9 @@
  *   GET /forecast/point/{product}/v2.9/{lat}/{lon}
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
- * Until the ingest pipeline lands the only product served is the generated demo product
- * (DESIGN.md "Data, honestly").
+ * The data routes serve the runs the ingest pipeline published in the data directory
+ * (ISOBAR_DATA_DIR, default var/data; server/ingest/layout.ts) and, for its own directory, the
+ * generated demo product (DESIGN.md "Data, honestly"), through one interface (server/data/sources.ts).
  */
 
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,10 @@ import { addSecurityHeaders } from './http/securityHeaders.ts';
 import { demoRun } from './demo/demoRun.ts';
 import { DemoTileStore } from './demo/demoTiles.ts';
 import { HOUR_MS } from './demo/season.ts';
+import { DataSources } from './data/sources.ts';
+import { StoredRuns } from './data/storedRuns.ts';
+import { loadEngine } from './ingest/engine.ts';
+import { dataDirFromEnv } from './ingest/layout.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
@@ -39,6 +44,8 @@ export interface AppOptions {
   tileCacheBytes?: number;
   /** Generate the tiles users will ask for first in the background after listen (default true). */
   prewarm?: boolean;
+  /** Where ingested runs are (default ISOBAR_DATA_DIR, else var/data); null serves the demo product only. */
+  dataDir?: string | null;
 }
 
 /** The three valid times around now: the step at or before it, the next, and the one before (or after). */
@@ -53,14 +60,18 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const now = options.now ?? Date.now;
   const app = Fastify({ logger: options.logger ?? false });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
+  const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine);
+  const sources = new DataSources({ now, demoTiles: tiles, stored });
+  if (stored) app.addHook('onClose', () => stored.close());
 
   addSecurityHeaders(app);
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
 
-  await app.register(metadataRoutes, { now });
-  await app.register(tileRoutes, { now, tiles });
-  await app.register(forecastRoutes, { now });
+  await app.register(metadataRoutes, { sources });
+  await app.register(tileRoutes, { sources });
+  await app.register(forecastRoutes, { sources });
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {

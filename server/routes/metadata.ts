@@ -1,12 +1,12 @@
 /**
  * GET /metadata/v1.0/{directory}/minifest.json (SPEC §7; common/minifest.ts minifestPath): the
- * current run's reference time and steps. Cached 10 minutes (SPEC §9: minifest 10 min).
+ * current run's reference time and steps, for ingested runs and the demo product alike
+ * (server/data/sources.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
  */
 
 import type { FastifyInstance } from 'fastify';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
-import { demoMinifest, demoRun } from '../demo/demoRun.ts';
-import { servedProductByDirectory } from './servedProducts.ts';
+import type { DataSources } from '../data/sources.ts';
 
 export const MINIFEST_MAX_AGE_S = 600;
 
@@ -33,6 +33,10 @@ const minifestSchema = {
         update: { type: 'string' },
         v: { type: 'string' },
         demo: { type: 'boolean' },
+        /** Ingested runs: a fixed historical sample, shown with its own dates. */
+        sample: { type: 'boolean' },
+        /** Ingested runs: the levels each tile file has. */
+        layers: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
       },
     },
     '4xx': ERROR_RESPONSE_SCHEMA,
@@ -40,13 +44,14 @@ const minifestSchema = {
 } as const;
 
 export interface MetadataRouteOptions {
-  now: () => number;
+  sources: DataSources;
 }
 
 export async function metadataRoutes(app: FastifyInstance, options: MetadataRouteOptions): Promise<void> {
   app.get<{ Params: { dir: string } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
-    servedProductByDirectory(request.params.dir);
+    const data = await options.sources.byDirectory(request.params.dir);
+    const minifest = await data.minifest();
     reply.header('cache-control', `public, max-age=${MINIFEST_MAX_AGE_S}`);
-    return demoMinifest(demoRun(options.now()));
+    return minifest;
   });
 }

@@ -1,19 +1,17 @@
 /**
  * GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
- * (common/minifest.ts tilePath; hour stamps YYYYMMDDHH). Data tiles are immutable per run, so they
- * are cached for a year. They are stored gzip-compressed and sent as such to every client that
- * accepts gzip; the few that do not get them inflated.
+ * (common/minifest.ts tilePath; hour stamps YYYYMMDDHH), for ingested runs and the demo product
+ * alike (server/data/sources.ts). Data tiles are immutable per run, so they are cached for a year.
+ * They are stored gzip-compressed and sent as such to every client that accepts gzip; the few that
+ * do not get them inflated.
  */
 
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { hourStamp, parseHourStamp } from '../../common/minifest.ts';
 import { isValidTile, tileColumns, tileRows } from '../../common/tiling.ts';
-import { badRequest, ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
-import { demoRun, isDemoStep } from '../demo/demoRun.ts';
-import { DEMO_TILE_FILES, type DemoTileStore } from '../demo/demoTiles.ts';
+import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
+import { hourStampParam, type DataSources } from '../data/sources.ts';
 import { DIRECTORY_PATTERN } from './metadata.ts';
-import { servedProductByDirectory } from './servedProducts.ts';
 
 export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const FILE_PATTERN = /^([A-Za-z0-9]+)-([A-Za-z0-9]+)\.([A-Za-z0-9]+)$/;
@@ -66,42 +64,26 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 export interface TileRouteOptions {
-  now: () => number;
-  tiles: DemoTileStore;
+  sources: DataSources;
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
   app.get<{ Params: TileParams }>('/tiles/v1.0/:dir/:ref/:valid/:z/:x/:y/:file', { schema: tileSchema, compress: false }, async (request, reply) => {
     const { dir, ref, valid, z, x, y, file } = request.params;
-    const product = servedProductByDirectory(dir);
+    const data = await options.sources.byDirectory(dir);
+    const { product } = data;
 
     const [, name, level, suffix] = FILE_PATTERN.exec(file) ?? [];
-    if (!DEMO_TILE_FILES.includes(name)) {
-      throw notFound(`Unknown tile file "${name}" for ${product.ident}; files are ${DEMO_TILE_FILES.join(', ')}`);
-    }
-    if (!product.levels.includes(level)) {
-      throw notFound(`Level "${level}" is not available for ${product.ident}; levels are ${product.levels.join(', ')}`);
-    }
-    if (suffix !== product.fileSuffix) throw notFound(`Tiles of ${product.ident} end in .${product.fileSuffix}, not .${suffix}`);
-
-    const refTime = parseHourStamp(ref);
-    if (refTime === null) throw badRequest(`Reference time "${ref}" is not a valid hour stamp (YYYYMMDDHH, UTC)`);
-    const run = demoRun(options.now());
-    if (refTime !== run.refTime) {
-      throw notFound(`Run ${ref} of ${product.ident} is not available; the current run is ${hourStamp(run.refTime)} (see the minifest)`);
-    }
-    const validTime = parseHourStamp(valid);
-    if (validTime === null) throw badRequest(`Valid time "${valid}" is not a valid hour stamp (YYYYMMDDHH, UTC)`);
-    if (!isDemoStep(run, validTime)) {
-      throw notFound(`Valid time ${valid} is not a step of run ${ref}: steps run hourly from ${hourStamp(run.steps[0])} to ${hourStamp(run.steps[run.steps.length - 1])}`);
-    }
+    data.checkLayer(name, level, suffix);
+    const run = await data.run(hourStampParam(ref, 'Reference time'));
+    const validTime = hourStampParam(valid, 'Valid time');
+    run.checkStep(validTime, name, level);
     if (z > product.maxTileZoom.premium) throw notFound(`${product.ident} has tiles up to data zoom ${product.maxTileZoom.premium}, not ${z}`);
     if (!isValidTile({ z, x, y })) {
       throw notFound(`Tile ${z}/${x}/${y} is outside the pyramid: at data zoom ${z}, x < ${tileColumns(z)} and y < ${tileRows(z)}`);
     }
 
-    const tile = (await options.tiles.get(validTime, { z, x, y })).files.get(name);
-    if (!tile) throw notFound(`Tile file "${name}" was not generated`);
+    const tile = await run.tile(validTime, { z, x, y }, name, level);
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     const etag = gzip ? tile.etagGzip : tile.etagIdentity;
     reply

@@ -1,0 +1,298 @@
+/**
+ * Which products this server answers for, and the one interface the data routes read them through:
+ * runs ingested into the data directory (storedRuns.ts) first, the generated demo product
+ * (server/demo, DESIGN.md "Data, honestly") for its own directory. Asking for a product without
+ * data gets a 404 that says what is served instead of a silent substitute.
+ *
+ *   route                          ProductData            RunData
+ *   minifest.json                  minifest()
+ *   tiles/{dir}/{ref}/{valid}/...  checkLayer() -> run(ref) -> checkStep() -> tile()
+ *   forecast/point/{product}/...   run(ref) or current()  -> point()
+ *
+ * Every check throws an HttpError with the same wording for both kinds of product.
+ */
+
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PRODUCTS, type Product } from '../../common/catalogue/index.ts';
+import { hourStamp, parseHourStamp } from '../../common/minifest.ts';
+import type { TileAddress } from '../../common/tiling.ts';
+import { badRequest, notFound } from '../http/httpError.ts';
+import { evaluatePoint } from '../demo/demoModel.ts';
+import { DEMO_STEP_HOURS, demoMinifest, demoRun, isDemoStep } from '../demo/demoRun.ts';
+import { DEMO_TILE_FILES, type DemoTileStore } from '../demo/demoTiles.ts';
+import { layerKey } from '../ingest/layout.ts';
+import { pointUnits, type StoredRun, type StoredRuns } from './storedRuns.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface TileAnswer {
+  gzip: Buffer;
+  etagGzip: string;
+  etagIdentity: string;
+}
+
+/** The point forecast answer (GET /forecast/point/...): base units, one value per step, null = no data. */
+export interface PointForecast {
+  header: {
+    product: string;
+    refTime: number;
+    lat: number;
+    lon: number;
+    step: number;
+    demo?: true;
+    sample?: true;
+    units: Record<string, string>;
+  };
+  ts: number[];
+  data: Record<string, (number | null)[]>;
+}
+
+export interface PointOptions {
+  /** Keep only steps whose hour is a multiple of this (SPEC §7 step: 1 or 3). */
+  step?: number;
+  /** Bilinear between the grid nodes around the place (default), else the nearest node. */
+  interpolate?: boolean;
+}
+
+export interface RunData {
+  readonly refTime: number;
+  checkStep(validTime: number, file: string, level: string): void;
+  tile(validTime: number, address: TileAddress, file: string, level: string): Promise<TileAnswer>;
+  point(lat: number, lon: number, options: PointOptions): Promise<PointForecast>;
+}
+
+export interface ProductData {
+  readonly product: Product;
+  minifest(): Promise<Record<string, unknown>>;
+  /** 404 unless the product has this tile file, level and suffix. */
+  checkLayer(file: string, level: string, suffix: string): void;
+  /** The run with this reference time; 404 naming the current run when there is none. */
+  run(refTime: number): Promise<RunData>;
+  current(): Promise<RunData>;
+}
+
+/** Decimals kept per point variable: well below what any unit shows, and a third of the JSON. */
+const POINT_DECIMALS: Readonly<Record<string, number>> = {
+  wind_u: 2, wind_v: 2, gust: 2, temp: 2, dewpoint: 2, rh: 1, pressure: 1, rain: 3, rainAccu: 2, clouds: 1, lclouds: 1, mclouds: 1, hclouds: 1, cape: 0, waves: 2,
+};
+
+function round(value: number, decimals: number): number | null {
+  if (!Number.isFinite(value)) return null;
+  const f = 10 ** decimals;
+  return Math.round(value * f) / f;
+}
+
+function checkSuffix(product: Product, suffix: string): void {
+  if (suffix !== product.fileSuffix) throw notFound(`Tiles of ${product.ident} end in .${product.fileSuffix}, not .${suffix}`);
+}
+
+// ---- demo ------------------------------------------------------------------------------------
+
+/** Base units of the demo series (common/catalogue METRICS). */
+export const DEMO_POINT_UNITS = { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' } as const;
+
+class DemoProduct implements ProductData {
+  constructor(readonly product: Product, private readonly now: () => number, private readonly tiles: DemoTileStore) {}
+
+  async minifest(): Promise<Record<string, unknown>> {
+    return { ...demoMinifest(demoRun(this.now())) };
+  }
+
+  checkLayer(file: string, level: string, suffix: string): void {
+    const { product } = this;
+    if (!DEMO_TILE_FILES.includes(file)) throw notFound(`Unknown tile file "${file}" for ${product.ident}; files are ${DEMO_TILE_FILES.join(', ')}`);
+    if (!product.levels.includes(level)) throw notFound(`Level "${level}" is not available for ${product.ident}; levels are ${product.levels.join(', ')}`);
+    checkSuffix(product, suffix);
+  }
+
+  async current(): Promise<RunData> {
+    return this.runData(demoRun(this.now()));
+  }
+
+  async run(refTime: number): Promise<RunData> {
+    const run = demoRun(this.now());
+    if (refTime !== run.refTime) {
+      throw notFound(`Run ${hourStamp(refTime)} of ${this.product.ident} is not available; the current run is ${hourStamp(run.refTime)} (see the minifest)`);
+    }
+    return this.runData(run);
+  }
+
+  private runData(run: ReturnType<typeof demoRun>): RunData {
+    const { product, tiles } = this;
+    return {
+      refTime: run.refTime,
+      checkStep(validTime) {
+        if (!isDemoStep(run, validTime)) {
+          throw notFound(`Valid time ${hourStamp(validTime)} is not a step of run ${hourStamp(run.refTime)}: steps run hourly from ${hourStamp(run.steps[0])} to ${hourStamp(run.steps[run.steps.length - 1])}`);
+        }
+      },
+      async tile(validTime, address, file) {
+        const tile = (await tiles.get(validTime, address)).files.get(file);
+        if (!tile) throw notFound(`Tile file "${file}" was not generated`);
+        return tile;
+      },
+      async point(lat, lon, { step = DEMO_STEP_HOURS }) {
+        const ts = run.steps.filter((_, k) => (k * DEMO_STEP_HOURS) % step === 0);
+        const data: Record<string, (number | null)[]> = { wind_u: [], wind_v: [], gust: [], temp: [], pressure: [], rain: [], clouds: [] };
+        for (const time of ts) {
+          const p = evaluatePoint(lat, lon, time);
+          data.wind_u.push(round(p.u, POINT_DECIMALS.wind_u));
+          data.wind_v.push(round(p.v, POINT_DECIMALS.wind_v));
+          data.gust.push(round(p.gust, POINT_DECIMALS.gust));
+          data.temp.push(round(p.temp, POINT_DECIMALS.temp));
+          data.pressure.push(round(p.pressure, POINT_DECIMALS.pressure));
+          data.rain.push(round(p.rain, POINT_DECIMALS.rain));
+          data.clouds.push(round(p.clouds, POINT_DECIMALS.clouds));
+        }
+        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, units: { ...DEMO_POINT_UNITS } }, ts, data };
+      },
+    };
+  }
+}
+
+// ---- ingested runs ----------------------------------------------------------------------------
+
+class StoredProduct implements ProductData {
+  constructor(readonly product: Product, private readonly runs: StoredRuns, private readonly latest: StoredRun) {}
+
+  minifest(): Promise<Record<string, unknown>> {
+    return this.latest.minifest();
+  }
+
+  checkLayer(file: string, level: string, suffix: string): void {
+    const { product } = this;
+    const layers = Object.values(this.latest.manifest.layers);
+    const files = [...new Set(layers.map((l) => l.file))];
+    if (!files.includes(file)) throw notFound(`Unknown tile file "${file}" for ${product.ident}; files are ${files.join(', ')}`);
+    if (!this.latest.manifest.layers[layerKey(file, level)]) {
+      throw notFound(`Level "${level}" is not available for ${product.ident}; levels are ${layers.filter((l) => l.file === file).map((l) => l.level).join(', ')}`);
+    }
+    checkSuffix(product, suffix);
+  }
+
+  async current(): Promise<RunData> {
+    return storedRunData(this.product, this.latest);
+  }
+
+  async run(refTime: number): Promise<RunData> {
+    const run = await this.runs.byRefTime(this.product.directory, refTime);
+    if (!run) {
+      throw notFound(`Run ${hourStamp(refTime)} of ${this.product.ident} is not available; the current run is ${hourStamp(this.latest.refTime)} (see the minifest)`);
+    }
+    return storedRunData(this.product, run);
+  }
+}
+
+function storedRunData(product: Product, run: StoredRun): RunData {
+  const { manifest } = run;
+  return {
+    refTime: run.refTime,
+    checkStep(validTime, file, level) {
+      const layer = manifest.layers[layerKey(file, level)];
+      if (!layer) throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} has no ${file} at level ${level}`);
+      const hour = (validTime - run.refTime) / HOUR_MS;
+      if (!layer.hours.includes(hour)) {
+        const steps = layer.hours.map((h) => `+${h}`).join(' ');
+        throw notFound(`Valid time ${hourStamp(validTime)} is not a step of run ${hourStamp(run.refTime)} for ${file}-${level}: its steps are ${steps.length > 200 ? `${steps.slice(0, 200)}...` : steps} h`);
+      }
+    },
+    async tile(validTime, address, file, level) {
+      const tile = await run.tile(validTime, address, file, level);
+      if (!tile) throw notFound(`Tile ${address.z}/${address.x}/${address.y} ${file}-${level} of ${product.ident} has no stored data`);
+      return tile;
+    },
+    async point(lat, lon, { step, interpolate = true }) {
+      const reader = await run.pointStore();
+      if (!reader) throw notFound(`${product.ident} has no point forecast in run ${hourStamp(run.refTime)}`);
+      const series = await reader.series(lat, lon, interpolate);
+      // SPEC §8: "Data not available for this location".
+      if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
+      const keep = series.hours.map((h, k) => [h, k] as const).filter(([h]) => !step || h % step === 0);
+      const data: Record<string, (number | null)[]> = {};
+      for (const [ident, values] of Object.entries(series.values)) {
+        data[ident] = keep.map(([, k]) => round(values[k], POINT_DECIMALS[ident] ?? 3));
+      }
+      const gaps = series.hours.slice(1).map((h, k) => h - series.hours[k]);
+      const header: PointForecast['header'] = {
+        product: product.ident, refTime: run.refTime, lat, lon, step: step ?? (gaps.length ? Math.min(...gaps) : 1),
+        units: pointUnits(Object.keys(series.values)),
+      };
+      if (product.sample) header.sample = true;
+      return { header, ts: keep.map(([h]) => run.refTime + h * HOUR_MS), data };
+    },
+  };
+}
+
+// ---- the served set ---------------------------------------------------------------------------
+
+export interface DataSourcesOptions {
+  now: () => number;
+  demoTiles: DemoTileStore;
+  /** Ingested runs; null serves the demo product only. */
+  stored: StoredRuns | null;
+}
+
+const SERVED_TTL_MS = 5000;
+
+export class DataSources {
+  private served: { at: number; directories: string[] } | null = null;
+
+  constructor(private readonly options: DataSourcesOptions) {}
+
+  /** Directories of the data directory with a current run (for error messages), cached a few seconds. */
+  private async storedDirectories(): Promise<string[]> {
+    const { stored, now } = this.options;
+    if (!stored) return [];
+    if (this.served && now() - this.served.at < SERVED_TTL_MS) return this.served.directories;
+    const names = await readdir(stored.dataDir).catch(() => [] as string[]);
+    const directories: string[] = [];
+    for (const name of names) {
+      if (await stat(join(stored.dataDir, name, 'current.json')).then(() => true, () => false)) directories.push(name);
+    }
+    this.served = { at: now(), directories };
+    return directories;
+  }
+
+  private async unavailable(what: string, product: Product | undefined): Promise<Error> {
+    const stored = (await this.storedDirectories()).filter((d) => d !== PRODUCTS.demo.directory);
+    const servedText = stored.length
+      ? `it serves ${[PRODUCTS.demo.directory, ...stored].map((d) => `"${d}"`).join(', ')}`
+      : `it serves only the demo product (directory "${PRODUCTS.demo.directory}")`;
+    if (product) return notFound(`No data for ${product.modelName} (${what}) has been loaded on this server; ${servedText}`);
+    return notFound(`Unknown product ${what}; this server: ${servedText}`);
+  }
+
+  private async forProduct(product: Product): Promise<ProductData | null> {
+    const { stored, now, demoTiles } = this.options;
+    if (stored && !product.demo) {
+      const latest = await stored.current(product.directory);
+      if (latest) return new StoredProduct(product, stored, latest);
+    }
+    if (product.demo) return new DemoProduct(product, now, demoTiles);
+    return null;
+  }
+
+  /** The product whose tile / minifest directory this is, else a 404 naming what is served. */
+  async byDirectory(directory: string): Promise<ProductData> {
+    const product = Object.values(PRODUCTS).find((p) => p.directory === directory);
+    const data = product ? await this.forProduct(product) : null;
+    if (data) return data;
+    throw await this.unavailable(`directory "${directory}"`, product);
+  }
+
+  /** The product with this ident (point forecast paths use idents), else a 404. */
+  async byIdent(ident: string): Promise<ProductData> {
+    const product = Object.prototype.hasOwnProperty.call(PRODUCTS, ident) ? PRODUCTS[ident] : undefined;
+    const data = product ? await this.forProduct(product) : null;
+    if (data) return data;
+    throw await this.unavailable(`"${ident}"`, product);
+  }
+}
+
+/** Parses a YYYYMMDDHH hour stamp from a path, 400 when it is not one. */
+export function hourStampParam(text: string, what: string): number {
+  const ms = parseHourStamp(text);
+  if (ms === null) throw badRequest(`${what} "${text}" is not a valid hour stamp (YYYYMMDDHH, UTC)`);
+  return ms;
+}

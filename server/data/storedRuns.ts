@@ -1,0 +1,248 @@
+/**
+ * Published runs in the data directory (server/ingest/layout.ts), as the routes read them: the
+ * current run of each product directory, its minifest, its tiles (stored, or rendered from the
+ * native-grid store on first request and kept), and its point-series store.
+ *
+ * current.json is looked at again at most every POINTER_TTL_MS, so a newly published run is served
+ * within that time without a restart; a run that is pruned while a request reads it answers 404.
+ */
+
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { METRICS } from '../../common/catalogue/metrics.ts';
+import { VARIABLES, FILE_VARIABLES } from '../../common/catalogue/variables.ts';
+import { decodeDataTile, encodeDataTile, Predictor } from '../../common/tile.ts';
+import { tileBounds, TILE_NODES, type TileAddress } from '../../common/tiling.ts';
+import { Regridder, regridBilinearReference, type SourceGrid } from '../../engine/regrid.ts';
+import type { Engine } from '../../engine/engine.ts';
+import {
+  listRunIds, nativeRelPath, readCurrentRunId, readRunManifest, runDir, tileRelPath, type RunManifest,
+} from '../ingest/layout.ts';
+import { PointStoreReader } from '../ingest/points.ts';
+import { INGEST_GZIP_LEVEL, renderTile, tileTargetGrid, writeFileReplacing } from '../ingest/tiles.ts';
+
+const gzipAsync = promisify(gzip);
+
+/** How long the current-run pointer of a directory is trusted before it is read again. */
+export const POINTER_TTL_MS = 1000;
+/** Decoded native fields kept for rendering tiles on request (a 0.25° wind field is 8 MB). */
+const NATIVE_CACHE_ENTRIES = 6;
+
+export interface StoredTile {
+  gzip: Buffer;
+  etagGzip: string;
+  etagIdentity: string;
+}
+
+interface NativeField {
+  channels: Float32Array[];
+  grid: SourceGrid;
+}
+
+function etagsOf(gz: Buffer): { etagGzip: string; etagIdentity: string } {
+  const hash = createHash('sha1').update(gz).digest('base64url').slice(0, 22);
+  return { etagGzip: `"${hash}-gz"`, etagIdentity: `"${hash}"` };
+}
+
+/** The grid of a native store tile: the tile's own bounds, global when its columns go round. */
+function nativeGrid(header: { west: number; east: number; north: number; south: number; width: number; height: number }): SourceGrid {
+  const dLon = (header.east - header.west) / (header.width - 1);
+  const global = Math.abs(header.width * dLon - 360) < dLon / 2;
+  return {
+    ni: header.width, nj: header.height, lon0: header.west, dLon: global ? 360 / header.width : dLon,
+    lat0: header.north, dLat: (header.north - header.south) / (header.height - 1), global,
+  };
+}
+
+/** One published run. */
+export class StoredRun {
+  private points: Promise<PointStoreReader> | null = null;
+  private readonly inFlight = new Map<string, Promise<StoredTile>>();
+  private readonly natives = new Map<string, Promise<NativeField>>();
+  readonly dir: string;
+
+  constructor(dataDir: string, readonly manifest: RunManifest, private readonly engine: () => Promise<Engine | null>) {
+    this.dir = runDir(dataDir, manifest.directory, manifest.id);
+  }
+
+  get refTime(): number {
+    return this.manifest.refTime;
+  }
+
+  async minifest(): Promise<Record<string, unknown>> {
+    return JSON.parse(await readFile(join(this.dir, 'minifest.json'), 'utf8')) as Record<string, unknown>;
+  }
+
+  pointStore(): Promise<PointStoreReader> | null {
+    if (!this.manifest.points) return null;
+    this.points ??= PointStoreReader.open(join(this.dir, this.manifest.points.file)).catch((error: unknown) => {
+      this.points = null;
+      throw error;
+    });
+    return this.points;
+  }
+
+  async close(): Promise<void> {
+    const points = this.points;
+    this.points = null;
+    if (points) await (await points.catch(() => null))?.close();
+  }
+
+  /** A tile of the run: stored, or rendered from the native store now (and stored for the next time). Null: no data. */
+  async tile(validTime: number, address: TileAddress, file: string, level: string): Promise<StoredTile | null> {
+    const rel = tileRelPath(validTime, address.z, address.x, address.y, file, level);
+    const stored = await readFile(join(this.dir, rel)).catch(() => null);
+    if (stored) return { gzip: stored, ...etagsOf(stored) };
+    let job = this.inFlight.get(rel);
+    if (!job) {
+      job = this.render(validTime, address, file, level, rel).finally(() => this.inFlight.delete(rel));
+      this.inFlight.set(rel, job);
+    }
+    return job.catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    });
+  }
+
+  private native(validTime: number, file: string, level: string): Promise<NativeField> {
+    const key = `${validTime}/${file}-${level}`;
+    let field = this.natives.get(key);
+    if (field) {
+      this.natives.delete(key);
+    } else {
+      field = readFile(join(this.dir, nativeRelPath(validTime, file, level))).then((gz) => {
+        const tile = decodeDataTile(gunzipSync(gz));
+        return { channels: tile.channels, grid: nativeGrid(tile.header) };
+      });
+      field.catch(() => this.natives.delete(key));
+      if (this.natives.size >= NATIVE_CACHE_ENTRIES) this.natives.delete(this.natives.keys().next().value as string);
+    }
+    this.natives.set(key, field);
+    return field;
+  }
+
+  private async render(validTime: number, address: TileAddress, file: string, level: string, rel: string): Promise<StoredTile> {
+    const { channels, grid } = await this.native(validTime, file, level);
+    const quantizations = FILE_VARIABLES[file].map((v) => v.quantization);
+    const engine = await this.engine();
+    let raw: Uint8Array;
+    if (engine) {
+      const regridders = channels.map(() => new Regridder(engine));
+      try {
+        regridders.forEach((r, c) => r.load(channels[c], grid));
+        raw = renderTile(regridders, quantizations, address);
+      } finally {
+        for (const r of regridders) r.release();
+      }
+    } else {
+      // No WASM build: the plain-TypeScript twin gives the same tile, slower.
+      const target = tileTargetGrid(address);
+      raw = encodeDataTile({
+        ...tileBounds(address), width: TILE_NODES, height: TILE_NODES, predictor: Predictor.RowDelta,
+        channels: channels.map((values) => regridBilinearReference(values, grid, target)), quantization: quantizations,
+      });
+    }
+    const gz = await gzipAsync(raw, { level: INGEST_GZIP_LEVEL });
+    await writeFileReplacing(join(this.dir, rel), gz);
+    return { gzip: gz, ...etagsOf(gz) };
+  }
+}
+
+interface DirectoryState {
+  checkedAt: number;
+  pointerMtime: number;
+  current: StoredRun | null;
+  runs: Map<string, StoredRun>;
+}
+
+/** Every product directory's published runs, read lazily and kept while they are current or one before. */
+export class StoredRuns {
+  private readonly directories = new Map<string, DirectoryState>();
+  private readonly loading = new Map<string, Promise<DirectoryState>>();
+  private enginePromise: Promise<Engine | null> | null = null;
+
+  constructor(readonly dataDir: string, private readonly loadEngine: () => Promise<Engine>, private readonly clock: () => number = Date.now) {}
+
+  private engine(): Promise<Engine | null> {
+    this.enginePromise ??= this.loadEngine().catch(() => null);
+    return this.enginePromise;
+  }
+
+  private async refresh(directory: string): Promise<DirectoryState> {
+    const now = this.clock();
+    const cached = this.directories.get(directory);
+    if (cached && now - cached.checkedAt < POINTER_TTL_MS) return cached;
+    const pending = this.loading.get(directory);
+    if (pending) return pending;
+    const job = this.load(directory, cached, now).finally(() => this.loading.delete(directory));
+    this.loading.set(directory, job);
+    return job;
+  }
+
+  private async load(directory: string, cached: DirectoryState | undefined, now: number): Promise<DirectoryState> {
+    const pointer = join(this.dataDir, directory, 'current.json');
+    const mtime = await stat(pointer).then((s) => s.mtimeMs, () => 0);
+    if (cached && cached.pointerMtime === mtime) {
+      cached.checkedAt = now;
+      return cached;
+    }
+    const state: DirectoryState = { checkedAt: now, pointerMtime: mtime, current: null, runs: cached?.runs ?? new Map() };
+    const id = mtime ? await readCurrentRunId(this.dataDir, directory) : null;
+    if (id) state.current = await this.runById(state, directory, id);
+    // Forget runs that are gone from disk (pruned).
+    const onDisk = new Set(await listRunIds(this.dataDir, directory));
+    for (const [runId, run] of state.runs) {
+      if (!onDisk.has(runId)) {
+        state.runs.delete(runId);
+        void run.close();
+      }
+    }
+    this.directories.set(directory, state);
+    return state;
+  }
+
+  private async runById(state: DirectoryState, directory: string, id: string): Promise<StoredRun | null> {
+    const known = state.runs.get(id);
+    if (known) return known;
+    const manifest = await readRunManifest(this.dataDir, directory, id);
+    if (!manifest) return null;
+    const run = new StoredRun(this.dataDir, manifest, () => this.engine());
+    state.runs.set(id, run);
+    return run;
+  }
+
+  /** The run current.json names, or null when the directory has none. */
+  async current(directory: string): Promise<StoredRun | null> {
+    return (await this.refresh(directory)).current;
+  }
+
+  /** A kept run of the directory with this reference time (the newest such), or null. */
+  async byRefTime(directory: string, refTime: number): Promise<StoredRun | null> {
+    const state = await this.refresh(directory);
+    if (state.current?.refTime === refTime) return state.current;
+    for (const id of await listRunIds(this.dataDir, directory)) {
+      const run = await this.runById(state, directory, id);
+      if (run?.refTime === refTime) return run;
+    }
+    return null;
+  }
+
+  /** Closes the point stores. */
+  async close(): Promise<void> {
+    for (const state of this.directories.values()) for (const run of state.runs.values()) await run.close();
+    this.directories.clear();
+  }
+}
+
+/** Base unit per point variable (the header's units), wind keyed once for wind_u and wind_v. */
+export function pointUnits(idents: readonly string[]): Record<string, string> {
+  const units: Record<string, string> = {};
+  for (const ident of idents) {
+    const v = VARIABLES[ident];
+    if (v) units[ident.replace(/_[uv]$/, '')] = METRICS[v.metric].base;
+  }
+  return units;
+}

@@ -1,0 +1,195 @@
+/**
+ * Where ingested runs live on disk, and how a run becomes visible: the one contract between the
+ * ingest (writer) and the server (reader). DESIGN.md "When one machine is not enough": everything
+ * under runs/ is immutable once published, so it can live in object storage behind a CDN; only the
+ * small current.json pointer changes.
+ *
+ *   {dataDir}/                               ISOBAR_DATA_DIR, default var/data
+ *     {directory}/                           a product's directory (common/catalogue PRODUCTS)
+ *       current.json                         {"run": "<id>"}: the run served; replaced by rename
+ *       runs/{id}/                           a published run, id = {YYYYMMDDHH}-{base36 ms}
+ *         run.json                           RunManifest (below)
+ *         minifest.json                      what /metadata/v1.0/{directory}/minifest.json sends
+ *         tiles/{valid}/{z}/{x}/{y}/{file}-{level}.tile
+ *                                            gzip of a data tile (common/tile.ts); pre-rendered
+ *                                            zooms at ingest, the rest rendered on first request
+ *         native/{valid}/{file}-{level}.tile gzip of one data tile holding the whole model grid
+ *         points.bin                         the point-series store (points.ts)
+ *       staging/{YYYYMMDDHH}/                a run being built, same layout plus build.json,
+ *                                            points/{hour}.slab and accum/*.f32
+ *       staging/{YYYYMMDDHH}/.lock           pid of the process building it
+ *
+ * Publishing (publishRun): the staging directory is renamed to runs/{id} (same file system: one
+ * atomic rename), then current.json is written to a temporary file and renamed over the old one.
+ * A reader sees the old run or the new one, never half of one; an ingest killed at any point
+ * leaves current.json naming the previous run. Runs beyond the newest KEEP_RUNS are removed after.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { hourStamp } from '../../common/minifest.ts';
+
+export const DEFAULT_DATA_DIR = 'var/data';
+/** Published runs kept per product: the current one and the one before (clients still on its minifest). */
+export const KEEP_RUNS = 2;
+export const RUN_FORMAT = 1;
+
+/** The data directory: ISOBAR_DATA_DIR, else var/data under the working directory. */
+export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.ISOBAR_DATA_DIR || DEFAULT_DATA_DIR);
+}
+
+export interface RunLayer {
+  file: string;
+  level: string;
+  channels: number;
+  /** Forecast hours this layer has (rain has none at hour 0, for instance). */
+  hours: number[];
+  /** Highest data zoom written at ingest; zooms above it up to the product's maximum are rendered on request. */
+  prerendered: number;
+}
+
+export interface PointStoreInfo {
+  file: 'points.bin';
+  /** Regular grid of the store: node (i, j) at lon0 + i * dLon, lat0 - j * dLat. */
+  nx: number;
+  ny: number;
+  lon0: number;
+  dLon: number;
+  lat0: number;
+  dLat: number;
+  global: boolean;
+  variables: string[];
+  bytes: number;
+}
+
+/** run.json: everything the server needs to know about a published run. */
+export interface RunManifest {
+  format: typeof RUN_FORMAT;
+  id: string;
+  product: string;
+  directory: string;
+  /** ms since 1970 UTC. */
+  refTime: number;
+  /** Forecast hours of the run's steps, ascending. */
+  hours: number[];
+  /** Keyed `${file}-${level}`. */
+  layers: Record<string, RunLayer>;
+  /** Highest data zoom served (the product's premium maximum). */
+  maxZoom: number;
+  /** Area the model grid covers (longitudes in its own frame, east may pass 180); null = global. */
+  bounds: { west: number; east: number; north: number; south: number } | null;
+  points: PointStoreInfo | null;
+  /** When it was published, ISO 8601. */
+  published: string;
+  /** What the ingest did. */
+  stats: { tiles: number; ms: number; files: number };
+}
+
+export function layerKey(file: string, level: string): string {
+  return `${file}-${level}`;
+}
+
+export function productDir(dataDir: string, directory: string): string {
+  return join(dataDir, directory);
+}
+
+export function runsDir(dataDir: string, directory: string): string {
+  return join(dataDir, directory, 'runs');
+}
+
+export function runDir(dataDir: string, directory: string, id: string): string {
+  return join(dataDir, directory, 'runs', id);
+}
+
+export function stagingDir(dataDir: string, directory: string, refTime: number): string {
+  return join(dataDir, directory, 'staging', hourStamp(refTime));
+}
+
+export function currentPointerPath(dataDir: string, directory: string): string {
+  return join(dataDir, directory, 'current.json');
+}
+
+/** Relative path of a data tile inside a run directory. */
+export function tileRelPath(validTime: number, z: number, x: number, y: number, file: string, level: string): string {
+  return join('tiles', hourStamp(validTime), String(z), String(x), String(y), `${file}-${level}.tile`);
+}
+
+/** Relative path of a native-grid field inside a run directory. */
+export function nativeRelPath(validTime: number, file: string, level: string): string {
+  return join('native', hourStamp(validTime), `${file}-${level}.tile`);
+}
+
+export function newRunId(refTime: number, now = Date.now()): string {
+  return `${hourStamp(refTime)}-${now.toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
+const RUN_ID = /^(\d{10})-([0-9a-z]+)$/;
+
+export function isRunId(id: string): boolean {
+  return RUN_ID.test(id);
+}
+
+/** Writes a file so that readers see the old content or the new, never a part: temporary file, then rename. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temporary, data);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The id current.json names, or null when the product has no published run (or the pointer is unreadable). */
+export async function readCurrentRunId(dataDir: string, directory: string): Promise<string | null> {
+  try {
+    const pointer = JSON.parse(await readFile(currentPointerPath(dataDir, directory), 'utf8')) as { run?: unknown };
+    return typeof pointer.run === 'string' && isRunId(pointer.run) ? pointer.run : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function readRunManifest(dataDir: string, directory: string, id: string): Promise<RunManifest | null> {
+  try {
+    const manifest = JSON.parse(await readFile(join(runDir(dataDir, directory, id), 'run.json'), 'utf8')) as RunManifest;
+    return manifest.format === RUN_FORMAT && manifest.id === id ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Published run ids of a product, newest reference time first (then newest publication). */
+export async function listRunIds(dataDir: string, directory: string): Promise<string[]> {
+  const names = await readdir(runsDir(dataDir, directory)).catch(() => [] as string[]);
+  return names.filter(isRunId).sort().reverse();
+}
+
+/**
+ * Makes a staged run visible: renames the staging directory to runs/{id}, points current.json at it
+ * (atomically), then removes all but the newest KEEP_RUNS runs. A run older than the current one
+ * is published but does not become current (an old run ingested late must not replace a newer one).
+ */
+export async function publishRun(dataDir: string, directory: string, staging: string, id: string, refTime: number): Promise<{ current: boolean }> {
+  await mkdir(runsDir(dataDir, directory), { recursive: true });
+  await rename(staging, runDir(dataDir, directory, id));
+  const currentId = await readCurrentRunId(dataDir, directory);
+  const current = currentId === null || currentId.slice(0, 10) <= hourStamp(refTime);
+  if (current) await writeFileAtomic(currentPointerPath(dataDir, directory), `${JSON.stringify({ run: id, published: new Date().toISOString() })}\n`);
+  await pruneRuns(dataDir, directory);
+  return { current };
+}
+
+/** Removes published runs beyond the newest KEEP_RUNS, never the current one. */
+export async function pruneRuns(dataDir: string, directory: string, keep = KEEP_RUNS): Promise<string[]> {
+  const currentId = await readCurrentRunId(dataDir, directory);
+  const ids = await listRunIds(dataDir, directory);
+  const kept = new Set(ids.slice(0, keep));
+  if (currentId) kept.add(currentId);
+  const removed = ids.filter((id) => !kept.has(id));
+  for (const id of removed) await rm(runDir(dataDir, directory, id), { recursive: true, force: true });
+  return removed;
+}

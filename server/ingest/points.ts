@@ -1,0 +1,330 @@
+/**
+ * The point-series store: one file per run holding, for every node of a regular point grid, every
+ * point variable at every step, so one place's whole forecast is one read (two rows of two
+ * neighbouring records for a bilinear answer). DESIGN.md "Data flow" 2: the point forecast and
+ * meteogram read it.
+ *
+ *   points.bin, little-endian
+ *   offset        size          field
+ *   0             4             magic 'I' 'S' 'B' 'P'
+ *   4             2             version (u16) = 1
+ *   6             2             reserved, 0
+ *   8             4             header length M (u32)
+ *   12            M             header, JSON (utf-8): PointStoreHeader
+ *   D = 12 + M rounded up to 16
+ *   D + k * R     R = 2 * V * S  record of node k = j * nx + i (row j from the north, column i from lon0):
+ *                               u16 q[V][S], variable-major: variable 0 at steps 0..S-1, then variable 1, ...
+ *                               value = offset[v] + scale[v] * q (f32, as data tiles), q = 65535 missing
+ *
+ *   size = D + nx * ny * V * S * 2. A 0.25° GFS run of 209 steps (0-120 h hourly, then 3-hourly to
+ *   384 h) with the 14 surface variables is 1440 x 721 x 14 x 209 x 2 B = 6.1 GB on its native grid;
+ *   at the default 0.5° point grid 721 x 361 nodes, 1.5 GB; at 1°, 0.38 GB.
+ *
+ * While a run is built each step writes a slab, points/{hour}.slab: u16 q[nx * ny][V_step], the
+ * step's own variables in the order build.json lists them. Publishing transposes the slabs into
+ * points.bin, a band of rows at a time.
+ */
+
+import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NO_DATA } from '../../common/tile.ts';
+import { wrapLon } from '../../common/tiling.ts';
+
+export const POINTS_MAGIC = 0x50425349; // 'ISBP' read as a little-endian u32
+export const POINTS_VERSION = 1;
+const PREFIX_BYTES = 12;
+const ALIGN = 16;
+/** Output band of the transposition, bytes: bounds the memory publishing takes. */
+const BAND_BYTES = 64 * 1024 * 1024;
+
+export interface PointGrid {
+  nx: number;
+  ny: number;
+  lon0: number;
+  dLon: number;
+  lat0: number;
+  dLat: number;
+  /** Columns go all the way round: the cell east of column nx-1 is (nx-1, 0). */
+  global: boolean;
+}
+
+export interface PointVariable {
+  ident: string;
+  offset: number;
+  scale: number;
+}
+
+export interface PointStoreHeader {
+  refTime: number;
+  /** Forecast hours of the steps, ascending. */
+  hours: number[];
+  grid: PointGrid;
+  variables: PointVariable[];
+}
+
+export class PointStoreError extends Error {
+  override name = 'PointStoreError';
+}
+
+/**
+ * The point grid for a source area (null: the globe): nodes every `resolution` degrees on whole
+ * multiples of it, inside the area. An area all the way round gets columns -180 .. 180 - r that wrap.
+ */
+export function pointGridFor(bounds: { west: number; east: number; north: number; south: number } | null, resolution: number): PointGrid {
+  if (!(resolution > 0) || 360 / resolution > 65536) throw new PointStoreError(`Point grid resolution ${resolution}° is out of range`);
+  const area = bounds ?? { west: -180, east: 180, north: 90, south: -90 };
+  const eps = 1e-9;
+  const lat0 = Math.floor(Math.min(90, area.north) / resolution + eps) * resolution;
+  const lat1 = Math.ceil(Math.max(-90, area.south) / resolution - eps) * resolution;
+  const ny = Math.round((lat0 - lat1) / resolution) + 1;
+  if (area.east - area.west >= 360 - eps) {
+    const nx = Math.round(360 / resolution);
+    if (ny < 2) throw new PointStoreError(`The area is lower than two ${resolution}° point grid rows`);
+    return { nx, ny, lon0: -180, dLon: 360 / nx, lat0, dLat: resolution, global: true };
+  }
+  const lon0 = Math.ceil(area.west / resolution - eps) * resolution;
+  const lon1 = Math.floor(area.east / resolution + eps) * resolution;
+  const nx = Math.round((lon1 - lon0) / resolution) + 1;
+  if (nx < 2 || ny < 2) throw new PointStoreError(`The area is smaller than two ${resolution}° point grid nodes`);
+  return { nx, ny, lon0, dLon: resolution, lat0, dLat: resolution, global: false };
+}
+
+export function slabPath(dir: string, hour: number): string {
+  return join(dir, 'points', `${hour}.slab`);
+}
+
+/** Interleaves one step's variables (q per node, one array per variable) into a slab and writes it. */
+export async function writeSlab(path: string, nodes: number, columns: Uint16Array[]): Promise<void> {
+  const v = columns.length;
+  const slab = new Uint16Array(nodes * v);
+  for (let c = 0; c < v; c++) {
+    const q = columns[c];
+    if (q.length !== nodes) throw new PointStoreError(`Slab column ${c} has ${q.length} values, expected ${nodes}`);
+    for (let k = 0, p = c; k < nodes; k++, p += v) slab[p] = q[k];
+  }
+  await writeFile(path, new Uint8Array(slab.buffer, slab.byteOffset, slab.byteLength));
+}
+
+export interface SlabStep {
+  hour: number;
+  path: string;
+  /** The slab's variables, in its column order. */
+  variables: string[];
+}
+
+function headerBytes(header: PointStoreHeader): { json: Uint8Array; dataOffset: number } {
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  return { json, dataOffset: Math.ceil((PREFIX_BYTES + json.length) / ALIGN) * ALIGN };
+}
+
+/** Transposes the step slabs into points.bin (step-major in, node-major out), a band of rows at a time. */
+export async function writePointStore(path: string, header: PointStoreHeader, steps: SlabStep[]): Promise<number> {
+  const { grid, variables, hours } = header;
+  const V = variables.length;
+  const S = hours.length;
+  if (steps.length !== S || steps.some((s, k) => s.hour !== hours[k])) throw new PointStoreError('Slabs do not match the hours of the header');
+  const nodes = grid.nx * grid.ny;
+  const recordValues = V * S;
+  const { json, dataOffset } = headerBytes(header);
+  const out = await open(path, 'w');
+  const slabs: FileHandle[] = [];
+  try {
+    const prefix = new Uint8Array(dataOffset);
+    const view = new DataView(prefix.buffer);
+    view.setUint32(0, POINTS_MAGIC, true);
+    view.setUint16(4, POINTS_VERSION, true);
+    view.setUint32(8, json.length, true);
+    prefix.set(json, PREFIX_BYTES);
+    await out.write(prefix, 0, prefix.length, 0);
+    // Where each step's columns go: slab column -> store variable.
+    const columnOf = steps.map((s) => variables.map((v) => s.variables.indexOf(v.ident)));
+    for (const s of steps) slabs.push(await open(s.path, 'r'));
+    const rowsPerBand = Math.max(1, Math.floor(BAND_BYTES / (grid.nx * recordValues * 2)));
+    for (let j0 = 0; j0 < grid.ny; j0 += rowsPerBand) {
+      const rows = Math.min(rowsPerBand, grid.ny - j0);
+      const bandNodes = rows * grid.nx;
+      const band = new Uint16Array(bandNodes * recordValues).fill(NO_DATA);
+      for (let s = 0; s < S; s++) {
+        const width = steps[s].variables.length;
+        if (!width) continue;
+        const slab = new Uint16Array(bandNodes * width);
+        const bytes = new Uint8Array(slab.buffer);
+        const { bytesRead } = await slabs[s].read(bytes, 0, bytes.length, j0 * grid.nx * width * 2);
+        if (bytesRead !== bytes.length) throw new PointStoreError(`Slab of hour ${steps[s].hour} is truncated`);
+        const columns = columnOf[s];
+        for (let v = 0; v < V; v++) {
+          const c = columns[v];
+          if (c < 0) continue;
+          for (let k = 0, p = c, o = v * S + s; k < bandNodes; k++, p += width, o += recordValues) band[o] = slab[p];
+        }
+      }
+      await out.write(new Uint8Array(band.buffer), 0, band.byteLength, dataOffset + j0 * grid.nx * recordValues * 2);
+    }
+    return dataOffset + nodes * recordValues * 2;
+  } finally {
+    await out.close();
+    for (const s of slabs) await s.close();
+  }
+}
+
+export async function removeSlabs(steps: SlabStep[]): Promise<void> {
+  for (const s of steps) await rm(s.path, { force: true });
+}
+
+export interface PointSeries {
+  refTime: number;
+  hours: number[];
+  /** The node or point the values are for. */
+  lat: number;
+  lon: number;
+  /** Per variable, one value per hour (NaN = missing). */
+  values: Record<string, Float32Array>;
+}
+
+/** Reads points.bin: the header once, then one or two small reads per place. */
+export class PointStoreReader {
+  private constructor(
+    private readonly file: FileHandle,
+    readonly header: PointStoreHeader,
+    private readonly dataOffset: number,
+  ) {}
+
+  static async open(path: string): Promise<PointStoreReader> {
+    const file = await open(path, 'r');
+    try {
+      const prefix = new Uint8Array(PREFIX_BYTES);
+      await file.read(prefix, 0, PREFIX_BYTES, 0);
+      const view = new DataView(prefix.buffer);
+      if (view.getUint32(0, true) !== POINTS_MAGIC) throw new PointStoreError(`${path} is not a point-series store (bad magic bytes)`);
+      const version = view.getUint16(4, true);
+      if (version !== POINTS_VERSION) throw new PointStoreError(`${path} is point-series store version ${version}; this build reads ${POINTS_VERSION}`);
+      const length = view.getUint32(8, true);
+      if (length > 16 * 1024 * 1024) throw new PointStoreError(`${path} has a ${length}-byte header`);
+      const json = new Uint8Array(length);
+      await file.read(json, 0, length, PREFIX_BYTES);
+      const header = JSON.parse(new TextDecoder().decode(json)) as PointStoreHeader;
+      const dataOffset = Math.ceil((PREFIX_BYTES + length) / ALIGN) * ALIGN;
+      const { size } = await file.stat();
+      const expected = dataOffset + header.grid.nx * header.grid.ny * header.variables.length * header.hours.length * 2;
+      if (size !== expected) throw new PointStoreError(`${path} is ${size} bytes, expected ${expected}`);
+      return new PointStoreReader(file, header, dataOffset);
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  private get recordValues(): number {
+    return this.header.variables.length * this.header.hours.length;
+  }
+
+  /** Records of `count` neighbouring nodes of row j from column i (no wrap). */
+  private async readRecords(i: number, j: number, count: number): Promise<Uint16Array> {
+    const n = this.recordValues;
+    const out = new Uint16Array(count * n);
+    const bytes = new Uint8Array(out.buffer);
+    const position = this.dataOffset + (j * this.header.grid.nx + i) * n * 2;
+    const { bytesRead } = await this.file.read(bytes, 0, bytes.length, position);
+    if (bytesRead !== bytes.length) throw new PointStoreError('Point-series store is truncated');
+    return out;
+  }
+
+  /** Grid coordinates of a place, or null outside the grid. */
+  private locate(lat: number, lon: number): { gx: number; gy: number } | null {
+    const { nx, ny, lon0, dLon, lat0, dLat, global } = this.header.grid;
+    let x = lon - lon0;
+    x -= 360 * Math.floor(x / 360);
+    let gx = x / dLon;
+    if (!global) {
+      if (gx > nx - 1 + 1e-9 && gx - 360 / dLon >= -1e-9) gx = Math.max(0, gx - 360 / dLon);
+      if (gx > nx - 1 + 1e-9) return null;
+      gx = Math.min(gx, nx - 1);
+    } else if (gx >= nx) {
+      gx -= nx;
+    }
+    const gy = (lat0 - lat) / dLat;
+    if (gy < -1e-9 || gy > ny - 1 + 1e-9) return null;
+    return { gx, gy: Math.min(Math.max(gy, 0), ny - 1) };
+  }
+
+  /**
+   * The series at a place: bilinear between the 4 nodes around it (missing nodes skipped, fewer
+   * than 2 valid give NaN, as the tile sampler does), or the nearest node. Null outside the grid.
+   */
+  async series(lat: number, lon: number, interpolate = true): Promise<PointSeries | null> {
+    const place = this.locate(lat, lon);
+    if (!place) return null;
+    const { nx, ny, global } = this.header.grid;
+    const { variables, hours } = this.header;
+    const S = hours.length;
+    const values: Record<string, Float32Array> = {};
+    if (!interpolate) {
+      let i = Math.round(place.gx);
+      if (i >= nx) i = global ? 0 : nx - 1;
+      const j = Math.round(place.gy);
+      const record = await this.readRecords(i, j, 1);
+      variables.forEach((v, vi) => {
+        const out = new Float32Array(S);
+        for (let s = 0; s < S; s++) {
+          const q = record[vi * S + s];
+          out[s] = q === NO_DATA ? NaN : Math.fround(v.offset + v.scale * q);
+        }
+        values[v.ident] = out;
+      });
+      return { refTime: this.header.refTime, hours, lat: this.header.grid.lat0 - j * this.header.grid.dLat, lon: wrapLon(this.header.grid.lon0 + i * this.header.grid.dLon), values };
+    }
+    const i0 = Math.min(Math.floor(place.gx), global ? nx - 1 : nx - 2);
+    const j0 = Math.min(Math.floor(place.gy), ny - 2);
+    const wx = place.gx - i0;
+    const wy = place.gy - j0;
+    const i1 = i0 + 1 >= nx ? 0 : i0 + 1;
+    // Two reads of two neighbouring records each; four when the cell wraps round the grid's edge.
+    const [top, bottom] = i1 === i0 + 1
+      ? await Promise.all([this.readRecords(i0, j0, 2), this.readRecords(i0, j0 + 1, 2)])
+      : await Promise.all([
+        Promise.all([this.readRecords(i0, j0, 1), this.readRecords(i1, j0, 1)]).then(([a, b]) => concat(a, b)),
+        Promise.all([this.readRecords(i0, j0 + 1, 1), this.readRecords(i1, j0 + 1, 1)]).then(([a, b]) => concat(a, b)),
+      ]);
+    const n = this.recordValues;
+    const weights = [(1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy];
+    variables.forEach((v, vi) => {
+      const out = new Float32Array(S);
+      for (let s = 0; s < S; s++) {
+        const o = vi * S + s;
+        const qs = [top[o], top[n + o], bottom[o], bottom[n + o]];
+        let count = 0;
+        let sum = 0;
+        let weight = 0;
+        let first = NaN;
+        for (let k = 0; k < 4; k++) {
+          if (qs[k] === NO_DATA) continue;
+          const value = Math.fround(v.offset + v.scale * qs[k]);
+          count++;
+          sum += value * weights[k];
+          weight += weights[k];
+          if (Number.isNaN(first)) first = value;
+        }
+        out[s] = count < 2 ? NaN : weight > 0 ? sum / weight : first;
+      }
+      values[v.ident] = out;
+    });
+    return { refTime: this.header.refTime, hours, lat, lon, values };
+  }
+}
+
+function concat(a: Uint16Array, b: Uint16Array): Uint16Array {
+  const out = new Uint16Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Reads a whole slab (tests and tools). */
+export async function readSlab(path: string): Promise<Uint16Array> {
+  const bytes = await readFile(path);
+  return new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2);
+}

@@ -1,0 +1,507 @@
+/**
+ * Builds one run of one product in its staging directory, a step at a time, and publishes it
+ * (layout.ts). Steps may come in several calls and processes: the state lives in build.json, so a
+ * later ingest of the same run goes on where the last one stopped; nothing is visible until
+ * publish() renames the directory into runs/ and moves current.json.
+ *
+ * A step's fields, already matched to catalogue variables (fields.ts), go through:
+ *   1. the best field per variable and level (GRIB_RULES priority), converted to base units;
+ *   2. precipitation: amounts become rates since the previous step and a total since the run's
+ *      start (derive.ts); the raw amounts stay in accum/ until publish, so a step that arrives
+ *      late corrects the steps after it;
+ *   3. dew point or relative humidity derived from the other and the temperature when missing;
+ *   4. per tile file and level (common/catalogue FILE_VARIABLES): the native-grid tile, the
+ *      pre-rendered pyramid tiles, and the point variables on the point grid (a slab per step).
+ */
+
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FILE_VARIABLES, VARIABLES } from '../../common/catalogue/variables.ts';
+import type { Product } from '../../common/catalogue/products.ts';
+import { hourStamp, type Minifest } from '../../common/minifest.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { Regridder, sourceBounds, type SourceGrid, type TargetGrid } from '../../engine/regrid.ts';
+import { addIncrement, dewPointFrom, incrementOf, rateFrom, relativeHumidityFrom, type Accumulation } from './derive.ts';
+import { IngestError, type FieldInfo } from './fields.ts';
+import type { VariableMatch } from '../../common/catalogue/variables.ts';
+import {
+  layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
+  type PointStoreInfo, type RunLayer, type RunManifest,
+} from './layout.ts';
+import { pointGridFor, slabPath, writePointStore, writeSlab, type PointGrid, type SlabStep } from './points.ts';
+import { renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
+
+const HOUR_MS = 3_600_000;
+const BUILD_FORMAT = 1;
+/** Minifest format version (SPEC §7 path /metadata/v1.0/...). */
+export const MINIFEST_VERSION = '1.0';
+/** Point grids are never finer than this by default (points.ts gives the sizes). */
+export const DEFAULT_POINT_RESOLUTION = 0.5;
+
+export interface StepField {
+  info: FieldInfo;
+  match: VariableMatch;
+  /** North-up values in the file's units, and their grid. */
+  values: Float32Array;
+  grid: SourceGrid;
+}
+
+export interface PrerenderPolicy {
+  /** Highest data zoom written at ingest for surface layers (default: the product's free maximum). */
+  surface?: number;
+  /** ... for pressure levels and 100 m (default: two zooms below the free maximum). */
+  levels?: number;
+}
+
+export interface IngestProgress {
+  phase: string;
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface RunBuilderOptions {
+  dataDir: string;
+  product: Product;
+  refTime: number;
+  engine: Engine;
+  prerender?: PrerenderPolicy;
+  /** Point-series grid spacing in degrees (default: the model's, but not finer than DEFAULT_POINT_RESOLUTION). */
+  pointResolution?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: IngestProgress) => void;
+}
+
+type Bounds = { west: number; east: number; north: number; south: number };
+
+interface BuildState {
+  format: typeof BUILD_FORMAT;
+  product: string;
+  refTime: number;
+  hours: number[];
+  layers: Record<string, RunLayer>;
+  /** Area of the model grid; null until the first field, `global` when it covers the globe. */
+  bounds: Bounds | null;
+  global: boolean;
+  pointGrid: PointGrid | null;
+  /** Point slabs by hour: the slab's variables in column order. */
+  slabs: Record<string, string[]>;
+  /** Raw precipitation amounts kept in accum/ (mm on the model grid). */
+  accumulations: Accumulation[];
+  /** Hours whose total since the start is kept in accum/. */
+  totals: number[];
+  /** The model grid of accum/ (Gaussian latitudes as a plain list). */
+  accumGrid: (Omit<SourceGrid, 'latitudes'> & { latitudes?: number[] }) | null;
+  stats: { tiles: number; files: number };
+  started: number;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new IngestError('Ingest aborted');
+}
+
+function isPressureOrHeight(level: string): boolean {
+  return level !== 'surface';
+}
+
+/** Steps as SPEC §3 minifest ranges [step, from, to], greedily: equal spacing runs as far as it goes. */
+export function minifestRanges(hours: readonly number[]): [number, number, number][] {
+  const sorted = [...new Set(hours)].sort((a, b) => a - b);
+  const ranges: [number, number, number][] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    if (i === sorted.length - 1) {
+      ranges.push([1, sorted[i], sorted[i]]);
+      break;
+    }
+    const step = sorted[i + 1] - sorted[i];
+    let k = i + 1;
+    while (k + 1 < sorted.length && sorted[k + 1] - sorted[k] === step) k++;
+    ranges.push([step, sorted[i], sorted[k]]);
+    i = k + 1;
+  }
+  return ranges;
+}
+
+function sameGrid(a: SourceGrid, b: SourceGrid): boolean {
+  return a.ni === b.ni && a.nj === b.nj && Math.abs(a.lon0 - b.lon0) < 1e-9 && Math.abs(a.lat0 - b.lat0) < 1e-9
+    && Math.abs(a.dLon - b.dLon) < 1e-12 && Math.abs(a.dLat - b.dLat) < 1e-12;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class RunBuilder {
+  readonly dir: string;
+  private state!: BuildState;
+  private readonly regridders: Regridder[];
+  private readonly writer: TileFileWriter;
+  private closed = false;
+
+  private constructor(private readonly options: RunBuilderOptions) {
+    this.dir = stagingDir(options.dataDir, options.product.directory, options.refTime);
+    this.regridders = [new Regridder(options.engine), new Regridder(options.engine)];
+    this.writer = new TileFileWriter(this.dir);
+  }
+
+  /** Opens the run's staging directory: resumes a build left there, or starts one. Takes its lock. */
+  static async open(options: RunBuilderOptions): Promise<RunBuilder> {
+    const builder = new RunBuilder(options);
+    try {
+      await builder.lock();
+      await builder.loadState();
+    } catch (error) {
+      builder.closed = true;
+      for (const r of builder.regridders) r.release();
+      throw error;
+    }
+    return builder;
+  }
+
+  get hours(): number[] {
+    return [...this.state.hours];
+  }
+
+  get tiles(): number {
+    return this.state.stats.tiles;
+  }
+
+  get layerKeys(): string[] {
+    return Object.keys(this.state.layers);
+  }
+
+  hasStep(hour: number): boolean {
+    return this.state.hours.includes(hour);
+  }
+
+  private async lock(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const path = join(this.dir, '.lock');
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(path, 'utf8').catch(() => ''));
+      if (pid && pid !== process.pid && processAlive(pid)) {
+        throw new IngestError(`Run ${hourStamp(this.options.refTime)} of ${this.options.product.ident} is being built by process ${pid} (${path})`);
+      }
+      // A lock left by a process that is gone: take it over.
+      await writeFile(path, String(process.pid));
+    }
+  }
+
+  private async loadState(): Promise<void> {
+    const text = await readFile(join(this.dir, 'build.json'), 'utf8').catch(() => null);
+    if (text) {
+      const state = JSON.parse(text) as BuildState;
+      if (state.format === BUILD_FORMAT && state.product === this.options.product.ident && state.refTime === this.options.refTime) {
+        this.state = state;
+        return;
+      }
+    }
+    // Nothing to resume: anything in the directory is from a build that never recorded a step.
+    for (const name of ['tiles', 'native', 'points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
+    this.state = {
+      format: BUILD_FORMAT, product: this.options.product.ident, refTime: this.options.refTime, hours: [], layers: {}, bounds: null,
+      global: false, pointGrid: null, slabs: {}, accumulations: [], totals: [], accumGrid: null, stats: { tiles: 0, files: 0 }, started: Date.now(),
+    };
+  }
+
+  private async saveState(): Promise<void> {
+    await writeFileAtomic(join(this.dir, 'build.json'), JSON.stringify(this.state));
+  }
+
+  /**
+   * Lets go of the engine memory and the lock. The staging directory stays for a later build when
+   * it holds steps; a build that recorded none leaves nothing behind.
+   */
+  async release(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const r of this.regridders) r.release();
+    await this.writer.flush().catch(() => undefined);
+    if (this.state && !this.state.hours.length) await rm(this.dir, { recursive: true, force: true });
+    else await rm(join(this.dir, '.lock'), { force: true });
+  }
+
+  private prerenderZoom(level: string): number {
+    const { product, prerender } = this.options;
+    const free = product.maxTileZoom.free;
+    const zoom = isPressureOrHeight(level) ? prerender?.levels ?? Math.max(0, free - 2) : prerender?.surface ?? free;
+    return Math.max(0, Math.min(zoom, product.maxTileZoom.premium));
+  }
+
+  private pointResolution(grid: SourceGrid): number {
+    if (this.options.pointResolution) return this.options.pointResolution;
+    const spacing = Math.max(grid.dLon, grid.dLat);
+    return Math.max(DEFAULT_POINT_RESOLUTION, spacing);
+  }
+
+  /** Records the model grid's area the first time; every later field must be on a grid inside the same area. */
+  private noteGrid(grid: SourceGrid): void {
+    if (this.state.bounds) return;
+    const bounds = sourceBounds(grid);
+    this.state.bounds = bounds;
+    this.state.global = bounds.east - bounds.west >= 360 && bounds.north >= 90 && bounds.south <= -90;
+    this.state.pointGrid = pointGridFor(bounds, this.pointResolution(grid));
+  }
+
+  /**
+   * Adds (or redoes) one step: `fields` are every field of the step this call has. Throws an
+   * IngestError for nothing usable; the state is saved once the step's files are all written.
+   */
+  async addStep(hour: number, fields: StepField[]): Promise<{ layers: string[]; tiles: number }> {
+    const { signal } = this.options;
+    throwIfAborted(signal);
+    // 1. The best field per variable and level, in base units.
+    const best = new Map<string, StepField>();
+    for (const field of fields) {
+      const key = `${field.match.variable.ident}@${field.match.level}`;
+      const have = best.get(key);
+      if (!have || field.match.priority > have.match.priority) best.set(key, field);
+    }
+    const values = new Map<string, { values: Float32Array; grid: SourceGrid }>();
+    for (const [key, field] of best) {
+      const { factor, add } = field.match;
+      let v = field.values;
+      if (factor !== 1 || add !== 0) {
+        v = new Float32Array(field.values.length);
+        for (let k = 0; k < v.length; k++) v[k] = field.values[k] * factor + add;
+      }
+      this.noteGrid(field.grid);
+      values.set(key, { values: v, grid: field.grid });
+    }
+
+    // 2. Precipitation amounts -> rate since the previous step and total since the start.
+    const later: number[] = [];
+    const rain = best.get('rain@surface');
+    if (rain && rain.match.kind === 'accumulation') {
+      const amount = values.get('rain@surface')!.values;
+      values.delete('rain@surface');
+      const accumulation = { start: hour - (rain.info.forecastEnd - rain.info.forecastStart), end: hour };
+      await this.keepAccumulation(accumulation, amount, rain.grid);
+      const derived = await this.deriveRain(accumulation);
+      if (derived) {
+        values.set('rain@surface', { values: derived.rate, grid: rain.grid });
+        if (derived.total) values.set('rainAccu@surface', { values: derived.total, grid: rain.grid });
+      }
+      // Steps already built after this one (it arrived late): their increments and totals may start here.
+      later.push(...this.state.accumulations.filter((a) => a.end > hour).map((a) => a.end));
+    }
+
+    // 3. Dew point and relative humidity from each other.
+    const temp = values.get('temp@surface');
+    const rh = values.get('rh@surface');
+    const dew = values.get('dewpoint@surface');
+    if (temp && rh && !dew && sameGrid(temp.grid, rh.grid)) values.set('dewpoint@surface', { values: dewPointFrom(temp.values, rh.values), grid: temp.grid });
+    if (temp && dew && !rh && sameGrid(temp.grid, dew.grid)) values.set('rh@surface', { values: relativeHumidityFrom(temp.values, dew.values), grid: temp.grid });
+
+    if (!values.size) throw new IngestError(`Step +${hour} h has no field the catalogue can store`);
+    const result = await this.writeOutputs(hour, values);
+    if (!this.state.hours.includes(hour)) {
+      this.state.hours.push(hour);
+      this.state.hours.sort((a, b) => a - b);
+    }
+    await this.saveState();
+    for (const end of later.sort((a, b) => a - b)) await this.redoRain(end);
+    return result;
+  }
+
+  private accumPath(name: string): string {
+    return join(this.dir, 'accum', `${name}.f32`);
+  }
+
+  private async readAccum(name: string): Promise<Float32Array | null> {
+    const bytes = await readFile(this.accumPath(name)).catch(() => null);
+    if (!bytes) return null;
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  }
+
+  private async writeAccum(name: string, values: Float32Array): Promise<void> {
+    await mkdir(join(this.dir, 'accum'), { recursive: true });
+    await writeFile(this.accumPath(name), new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  }
+
+  private async keepAccumulation(a: Accumulation, amount: Float32Array, grid: SourceGrid): Promise<void> {
+    if (this.state.accumGrid && !sameGrid(this.state.accumGrid as SourceGrid, grid)) {
+      throw new IngestError(`Precipitation of step +${a.end} h is on another grid than the run's earlier steps`);
+    }
+    this.state.accumGrid ??= { ...grid, latitudes: grid.latitudes ? [...grid.latitudes] : undefined };
+    await this.writeAccum(`amount-${a.start}-${a.end}`, amount);
+    if (!this.state.accumulations.some((k) => k.start === a.start && k.end === a.end)) this.state.accumulations.push(a);
+  }
+
+  /** Rate over (from, end] and total at end for a kept amount; null when the amount spans no time. */
+  private async deriveRain(a: Accumulation): Promise<{ rate: Float32Array; total: Float32Array | null } | null> {
+    const { from, minus } = incrementOf(a, this.state.accumulations);
+    if (!(a.end > from)) return null;
+    const amount = (await this.readAccum(`amount-${a.start}-${a.end}`))!;
+    const previous = minus ? await this.readAccum(`amount-${minus.start}-${minus.end}`) : null;
+    const rate = rateFrom(amount, previous, a.end - from);
+    // The total needs the total at `from`: 0 at the run's start, else kept from an earlier step.
+    const base = from === 0 ? null : this.state.totals.includes(from) ? await this.readAccum(`total-${from}`) : undefined;
+    let total: Float32Array | null = null;
+    if (base !== undefined) {
+      total = addIncrement(base, amount, previous);
+      await this.writeAccum(`total-${a.end}`, total);
+      if (!this.state.totals.includes(a.end)) this.state.totals.push(a.end);
+    }
+    return { rate, total };
+  }
+
+  /** Rewrites the rain layers of an already built step after an earlier step arrived late. */
+  private async redoRain(end: number): Promise<void> {
+    const a = this.state.accumulations.find((k) => k.end === end);
+    const grid = this.state.accumGrid;
+    if (!a || !grid) return;
+    const sourceGrid: SourceGrid = { ...grid, latitudes: grid.latitudes ? Float64Array.from(grid.latitudes) : undefined };
+    const derived = await this.deriveRain(a);
+    if (!derived) return;
+    const values = new Map([['rain@surface', { values: derived.rate, grid: sourceGrid }]]);
+    if (derived.total) values.set('rainAccu@surface', { values: derived.total, grid: sourceGrid });
+    await this.writeOutputs(end, values);
+    await this.saveState();
+  }
+
+  /** Tiles, native tiles and point slab columns of the variables given, for one step. */
+  private async writeOutputs(hour: number, values: Map<string, { values: Float32Array; grid: SourceGrid }>): Promise<{ layers: string[]; tiles: number }> {
+    const { signal, refTime } = this.options;
+    const validTime = refTime + hour * HOUR_MS;
+    const bounds = this.state.global ? null : this.state.bounds;
+    const written: string[] = [];
+    const tilesBefore = this.writer.written;
+    // Layers in this step: tile file + level with all its channels present.
+    const layers = new Map<string, { file: string; level: string }>();
+    for (const key of values.keys()) {
+      const [ident, level] = key.split('@');
+      const file = VARIABLES[ident].file;
+      layers.set(layerKey(file, level), { file, level });
+    }
+    for (const [key, { file, level }] of layers) {
+      const channelVars = FILE_VARIABLES[file];
+      const channels = channelVars.map((v) => values.get(`${v.ident}@${level}`));
+      if (channels.some((c) => !c)) continue; // wind needs both u and v
+      const grid = channels[0]!.grid;
+      if (channels.some((c) => !sameGrid(c!.grid, grid))) throw new IngestError(`The channels of ${key} at +${hour} h are on different grids`);
+      const quantizations = channelVars.map((v) => v.quantization);
+      const regridders = this.regridders.slice(0, channels.length);
+      channels.forEach((c, k) => regridders[k].load(c!.values, grid));
+      await this.writer.write(nativeRelPath(validTime, file, level), renderNativeTile(regridders, channels.map((c) => c!.values), grid, quantizations));
+      const top = this.prerenderZoom(level);
+      for (let z = 0; z <= top; z++) {
+        for (const address of tilesMeeting(z, bounds)) {
+          throwIfAborted(signal);
+          await this.writer.write(tileRelPath(validTime, z, address.x, address.y, file, level), renderTile(regridders, quantizations, address));
+        }
+      }
+      const layer = this.state.layers[key] ??= { file, level, channels: channels.length, hours: [], prerendered: top };
+      if (!layer.hours.includes(hour)) {
+        layer.hours.push(hour);
+        layer.hours.sort((a, b) => a - b);
+      }
+      written.push(key);
+    }
+    await this.writePointSlab(hour, values);
+    await this.writer.flush();
+    const tiles = this.writer.written - tilesBefore;
+    this.state.stats.tiles += tiles;
+    return { layers: written, tiles };
+  }
+
+  private async writePointSlab(hour: number, values: Map<string, { values: Float32Array; grid: SourceGrid }>): Promise<void> {
+    const pointGrid = this.state.pointGrid;
+    if (!pointGrid) return;
+    const idents = [...values.keys()].filter((key) => key.endsWith('@surface') && VARIABLES[key.split('@')[0]].point).map((key) => key.split('@')[0]);
+    if (!idents.length) return;
+    const target: TargetGrid = { nx: pointGrid.nx, ny: pointGrid.ny, lon0: pointGrid.lon0, dLon: pointGrid.dLon, lat0: pointGrid.lat0, dLat: pointGrid.dLat };
+    const nodes = pointGrid.nx * pointGrid.ny;
+    // Merge with the slab already there (a step completed by a later call, rain redone).
+    const path = slabPath(this.dir, hour);
+    const existing = this.state.slabs[hour] ?? [];
+    const columns = new Map<string, Uint16Array>();
+    if (existing.length) {
+      const bytes = await readFile(path).catch(() => null);
+      if (bytes && bytes.byteLength === nodes * existing.length * 2) {
+        const slab = new Uint16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+        existing.forEach((ident, c) => {
+          const column = new Uint16Array(nodes);
+          for (let k = 0, p = c; k < nodes; k++, p += existing.length) column[k] = slab[p];
+          columns.set(ident, column);
+        });
+      }
+    }
+    const regridder = this.regridders[0];
+    for (const ident of idents) {
+      const { values: v, grid } = values.get(`${ident}@surface`)!;
+      regridder.load(v, grid);
+      regridder.regrid(target);
+      columns.set(ident, regridder.quantize(VARIABLES[ident].quantization, 0).slice());
+    }
+    await mkdir(join(this.dir, 'points'), { recursive: true });
+    const order = [...columns.keys()];
+    await writeSlab(path, nodes, order.map((ident) => columns.get(ident)!));
+    this.state.slabs[hour] = order;
+  }
+
+  /**
+   * Makes the run visible: writes the point-series store, the manifest and the minifest, drops the
+   * build's scratch, renames the directory into runs/ and points current.json at it.
+   */
+  async publish(): Promise<{ id: string; manifest: RunManifest; current: boolean }> {
+    const { product, refTime, dataDir, onProgress } = this.options;
+    const state = this.state;
+    if (!state.hours.length) throw new IngestError(`Run ${hourStamp(refTime)} of ${product.ident} has no steps to publish`);
+    await this.writer.flush();
+    onProgress?.({ phase: 'publish', done: 0, total: 1, message: 'point-series store' });
+    let points: PointStoreInfo | null = null;
+    const grid = state.pointGrid;
+    const pointVariables = Object.values(VARIABLES).filter((v) => v.point && Object.values(state.slabs).some((vars) => vars.includes(v.ident)));
+    if (grid && pointVariables.length) {
+      const steps: SlabStep[] = state.hours.map((hour) => ({ hour, path: slabPath(this.dir, hour), variables: state.slabs[hour] ?? [] }));
+      const bytes = await writePointStore(join(this.dir, 'points.bin'), {
+        refTime, hours: state.hours, grid,
+        variables: pointVariables.map((v) => ({ ident: v.ident, offset: Math.fround(v.quantization.offset), scale: Math.fround(v.quantization.scale) })),
+      }, steps);
+      points = { file: 'points.bin', ...grid, variables: pointVariables.map((v) => v.ident), bytes };
+    }
+    for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
+    const id = newRunId(refTime);
+    const published = new Date().toISOString();
+    const manifest: RunManifest = {
+      format: RUN_FORMAT, id, product: product.ident, directory: product.directory, refTime, hours: state.hours, layers: state.layers,
+      maxZoom: product.maxTileZoom.premium, bounds: state.global ? null : state.bounds, points, published,
+      stats: { tiles: state.stats.tiles, ms: Date.now() - state.started, files: state.stats.files },
+    };
+    const layerLevels: Record<string, string[]> = {};
+    for (const layer of Object.values(state.layers)) (layerLevels[layer.file] ??= []).push(layer.level);
+    const minifest: Minifest & { layers: Record<string, string[]>; sample?: boolean } = {
+      ref: new Date(refTime).toISOString(), dst: minifestRanges(state.hours), update: published, v: MINIFEST_VERSION, layers: layerLevels,
+    };
+    if (product.sample) minifest.sample = true;
+    await writeFile(join(this.dir, 'run.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+    await writeFile(join(this.dir, 'minifest.json'), JSON.stringify(minifest));
+    await rm(join(this.dir, 'build.json'), { force: true });
+    await this.release();
+    const { current } = await publishRun(dataDir, product.directory, this.dir, id, refTime);
+    onProgress?.({ phase: 'publish', done: 1, total: 1, message: `run ${id}${current ? '' : ' (older than the current run: not made current)'}` });
+    return { id, manifest, current };
+  }
+
+  /** Counts a source file toward the run's stats. */
+  noteFile(): void {
+    this.state.stats.files++;
+  }
+}
+
+/** Whether a staging directory holds a run being built. */
+export async function hasStagedRun(dataDir: string, product: Product, refTime: number): Promise<boolean> {
+  return stat(join(stagingDir(dataDir, product.directory, refTime), 'build.json')).then(() => true, () => false);
+}

@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { sourcesConfigFromEnv, SourcesConfigError } from './config.ts';
+import type { IndexedSource } from './indexedSource.ts';
+import type { EcmwfIndexEntry } from './indexFiles.ts';
+import type { SourceLogger } from './source.ts';
+
+describe('sourcesConfigFromEnv', () => {
+  it('runs nothing by default', () => {
+    expect(sourcesConfigFromEnv({})).toEqual({ dataDir: resolve('data'), sources: [], premium: false });
+  });
+
+  it('builds the sources listed, once each', () => {
+    const config = sourcesConfigFromEnv({ ISOBAR_SOURCES: 'gfs, ecmwf,iconEu,gfs', ISOBAR_DATA_DIR: '/srv/isobar', ISOBAR_SOURCES_PREMIUM: '1' });
+    expect(config.sources.map((s) => [s.id, s.product])).toEqual([['gfs', 'gfs'], ['ecmwf', 'ecmwf'], ['iconEu', 'iconEu']]);
+    expect(config.dataDir).toBe('/srv/isobar');
+    expect(config.premium).toBe(true);
+    expect(config.sources[0].intervalMinutes).toBe(720);
+    expect(config.sources[0].premiumIntervalMinutes).toBe(360);
+  });
+
+  it('points a source at a mirror', () => {
+    const [ecmwf] = sourcesConfigFromEnv({ ISOBAR_SOURCES: 'ecmwf', ISOBAR_ECMWF_URL: 'http://127.0.0.1:9/mirror/' }).sources as IndexedSource<EcmwfIndexEntry>[];
+    expect(ecmwf.model.dataUrl(Date.UTC(2024, 0, 2), 3)).toBe('http://127.0.0.1:9/mirror/20240102/00z/ifs/0p25/oper/20240102000000-3h-oper-fc.grib2');
+  });
+
+  it('marks ICON global as not runnable, saying why', () => {
+    const [icon] = sourcesConfigFromEnv({ ISOBAR_SOURCES: 'icon' }).sources;
+    expect(icon.unsupportedReason).toMatch(/icosahedral/);
+  });
+
+  it.each([
+    [{ ISOBAR_SOURCES: 'gfs,hrrr' }, /unknown source "hrrr"; known: gfs, gfsWave, ecmwf, aifs, icon, iconEu/],
+    [{ ISOBAR_GFS_URL: 'not a url' }, /ISOBAR_GFS_URL: "not a url" is not a URL/],
+    [{ ISOBAR_ICON_EU_URL: 'ftp://opendata.dwd.de' }, /only http and https/],
+  ])('refuses %j', (env, error) => {
+    expect(() => sourcesConfigFromEnv(env)).toThrow(SourcesConfigError);
+    expect(() => sourcesConfigFromEnv(env)).toThrow(error);
+  });
+
+  it('takes the Fastify logger as it is', async () => {
+    const app = Fastify({ logger: false });
+    const logger: SourceLogger = app.log;
+    expect(typeof logger.info).toBe('function');
+    await app.close();
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Test helper: a local HTTP server standing in for the model publishers (NOMADS / AWS, ECMWF, DWD).
+ * It serves files put into it at the paths of the upstream layout, directory listings for paths
+ * ending in `/` (like DWD's nginx autoindex), and the `.idx` / `.index` files generated from the
+ * GRIB2 bytes (gribIndex.ts). Loopback only; no file system.
+ *
+ * Ranges: one range per request (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answered 206 with
+ * Content-Range; an unsatisfiable one 416; a multi-range request gets the whole file with 200,
+ * as S3 does. Every request is logged (method, path, Range, status, body bytes, whether the body
+ * was sent whole), and faults can be injected per path: a status (5xx, 429 with Retry-After, 404),
+ * a connection reset before answering, a body cut after N bytes, a slow answer, or a hook that
+ * runs as a request arrives (to abort a client mid-download).
+ */
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ecmwfIndexText, noaaIndexText } from './gribIndex.ts';
+
+export type Fault =
+  | { kind: 'status'; status: number; headers?: Record<string, string> }
+  | { kind: 'reset' }
+  | { kind: 'truncate'; afterBytes: number }
+  | { kind: 'slow'; delayMs: number };
+
+export interface FaultRule {
+  /** Exact path, or a pattern tested against the path. */
+  path: string | RegExp;
+  fault: Fault;
+  /** How many matching requests get the fault (default 1); Infinity for all. */
+  times?: number;
+  /** Only requests with (true) or without (false) a Range header. */
+  ranged?: boolean;
+  /** Matching requests let through before the fault applies (default 0). */
+  after?: number;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  range: string | null;
+  status: number;
+  /** Body bytes written. */
+  bytes: number;
+  /** The response ended normally (not reset, not cut, not aborted by the client). */
+  completed: boolean;
+}
+
+function parseRange(header: string, size: number): { start: number; end: number } | 'multi' | 'invalid' {
+  const spec = /^bytes=(.+)$/.exec(header.trim());
+  if (!spec) return 'invalid';
+  if (spec[1].includes(',')) return 'multi';
+  const match = /^(\d*)-(\d*)$/.exec(spec[1].trim());
+  if (!match || (match[1] === '' && match[2] === '')) return 'invalid';
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    return suffix === 0 ? 'invalid' : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+export class FixtureServer {
+  readonly files = new Map<string, Uint8Array>();
+  readonly log: RequestRecord[] = [];
+  /** Runs as each request arrives, before any fault or answer. */
+  onRequest: ((req: IncomingMessage) => void) | null = null;
+  private readonly faults: FaultRule[] = [];
+  private server: Server | null = null;
+  private baseUrl = '';
+
+  static async start(): Promise<FixtureServer> {
+    const fixture = new FixtureServer();
+    const server = createServer((req, res) => fixture.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fixture.server = server;
+    fixture.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return fixture;
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  put(path: string, bytes: Uint8Array | string): void {
+    this.files.set(path, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);
+  }
+
+  remove(path: string): void {
+    this.files.delete(path);
+  }
+
+  /** A NOAA file and its wgrib2-style `.idx` (`{path}.idx`). */
+  putNoaa(path: string, grib: Uint8Array): void {
+    this.put(path, grib);
+    this.put(`${path}.idx`, noaaIndexText(grib));
+  }
+
+  /** An ECMWF file and its `.index` (`.grib2` replaced by `.index`). */
+  putEcmwf(path: string, grib: Uint8Array): void {
+    this.put(path, grib);
+    this.put(path.replace(/\.grib2$/, '.index'), ecmwfIndexText(grib));
+  }
+
+  fault(rule: FaultRule): void {
+    this.faults.push({ times: 1, ...rule });
+  }
+
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
+  clearLog(): void {
+    this.log.length = 0;
+  }
+
+  /** Requests for one path (or all), optionally only those with a Range header. */
+  requests(path?: string | RegExp, ranged?: boolean): RequestRecord[] {
+    return this.log.filter((r) => (path === undefined || (typeof path === 'string' ? r.path === path : path.test(r.path)))
+      && (ranged === undefined || (r.range !== null) === ranged));
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private takeFault(path: string, ranged: boolean): Fault | null {
+    for (const rule of this.faults) {
+      const matches = typeof rule.path === 'string' ? rule.path === path : rule.path.test(path);
+      if (!matches || (rule.times ?? 1) <= 0 || (rule.ranged !== undefined && rule.ranged !== ranged)) continue;
+      if ((rule.after ?? 0) > 0) {
+        rule.after = (rule.after ?? 0) - 1;
+        continue;
+      }
+      rule.times = (rule.times ?? 1) - 1;
+      return rule.fault;
+    }
+    return null;
+  }
+
+  private listing(dir: string): string | null {
+    const names = [...this.files.keys()].filter((p) => p.startsWith(dir) && !p.slice(dir.length).includes('/')).map((p) => p.slice(dir.length));
+    if (names.length === 0) return null;
+    const rows = names.sort().map((name) => `<a href="${encodeURI(name)}">${name}</a>   01-Jan-2024 00:00   ${this.files.get(dir + name)?.length}`);
+    return `<html><head><title>Index of ${dir}</title></head><body><h1>Index of ${dir}</h1><hr><pre><a href="../">../</a>\n${rows.join('\n')}\n</pre><hr></body></html>\n`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://fixture').pathname);
+    const range = req.headers.range ?? null;
+    const record: RequestRecord = { method: req.method ?? 'GET', path, range, status: 0, bytes: 0, completed: false };
+    this.log.push(record);
+    this.onRequest?.(req);
+
+    const fault = this.takeFault(path, range !== null);
+    if (fault?.kind === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (res.destroyed) return;
+    if (fault?.kind === 'status') {
+      record.status = fault.status;
+      res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers });
+      res.end(`injected ${fault.status}`, () => {
+        record.completed = true;
+      });
+      return;
+    }
+
+    let body = path.endsWith('/') ? (() => {
+      const html = this.listing(path);
+      return html === null ? undefined : new TextEncoder().encode(html);
+    })() : this.files.get(path);
+    if (body === undefined) {
+      record.status = 404;
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found', () => {
+        record.completed = true;
+      });
+      return;
+    }
+    const headers: Record<string, string | number> = { 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' };
+    let status = 200;
+    if (range !== null) {
+      const parsed = parseRange(range, body.length);
+      if (parsed === 'invalid') {
+        record.status = 416;
+        res.writeHead(416, { 'content-range': `bytes */${body.length}` });
+        res.end(() => {
+          record.completed = true;
+        });
+        return;
+      }
+      if (parsed !== 'multi') {
+        status = 206;
+        headers['content-range'] = `bytes ${parsed.start}-${parsed.end}/${body.length}`;
+        body = body.subarray(parsed.start, parsed.end + 1);
+      }
+    }
+    headers['content-length'] = body.length;
+    record.status = status;
+    res.writeHead(status, headers);
+    if (req.method === 'HEAD') {
+      res.end(() => {
+        record.completed = true;
+      });
+      return;
+    }
+    if (fault?.kind === 'truncate') {
+      const cut = body.subarray(0, Math.min(fault.afterBytes, body.length));
+      record.bytes = cut.length;
+      // Let the bytes reach the client before the connection drops, as a broken transfer does.
+      res.write(cut, () => setTimeout(() => res.destroy(), 20));
+      return;
+    }
+    record.bytes = body.length;
+    res.end(body, () => {
+      record.completed = true;
+    });
+  }
+}
