@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { hourFormatFor } from '../common/locale.ts';
+import { GribOpener } from './components/GribOpener.tsx';
 import { Legend } from './components/Legend.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
@@ -43,6 +44,7 @@ export function App({ app }: { app: AppState }) {
         {app.data.demo.value && (
           <span className="demo-badge" title={t('app.demoDataHint')} data-testid="demo-badge">{t('app.demoData')}</span>
         )}
+        <GribOpener app={app} />
       </header>
       <Picker app={app} />
       <div className="bottom">

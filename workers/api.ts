@@ -5,6 +5,8 @@
  * cache and the layers.
  */
 
+import type { Product } from '../common/catalogue/products.ts';
+
 export type Kernel = 'simd' | 'scalar' | 'ts';
 export type DebugPass = 'fade' | 'segments' | 'step';
 
@@ -101,6 +103,17 @@ export type RenderEvent =
   | { type: 'contextRestored' }
   | { type: 'error'; message: string };
 
+/** A GRIB2 file opened in the browser (workers/local/localGrib.ts). */
+export interface LocalGribSummary {
+  /** Its own product definition, directory `local/{id}`; pass product.ident to setLayer. */
+  product: Product;
+  refTime: number;
+  timestamps: number[];
+  overlays: string[];
+  fields: number;
+  skipped: string[];
+}
+
 export interface RenderApi {
   /** Attaches the canvas; layer and view may be set before, tiles start loading at once. */
   init(params: InitParams): Promise<InitResult>;
@@ -121,6 +134,10 @@ export interface RenderApi {
   setDebug(params: { skip: DebugPass[]; instanced?: boolean }): void;
   /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
   simulateContextLoss(params: { restoreAfterMs: number }): void;
+  /** Decodes a GRIB2 file in the worker (the bytes are transferred, never uploaded). */
+  openGrib(params: { name: string; bytes: ArrayBuffer }): Promise<LocalGribSummary>;
+  /** Forgets an opened file. */
+  closeGrib(params: { product: string }): void;
   /** Detaches the canvas and frees the GPU; the worker and its engine stay for the next init. */
   dispose(): void;
 }

@@ -17,13 +17,14 @@ import { decodeBasemap } from '../common/basemap.ts';
 import { colorLayerOf, overlayByIdent, particleLayerOf, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
 import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, mercY } from '../common/map.ts';
-import { bracketSteps, tilePath, type Calendar } from '../common/minifest.ts';
+import { bracketSteps, parseHourStamp, tilePath, type Calendar } from '../common/minifest.ts';
 import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import type { TileHeader } from '../common/tile.ts';
 import type { Engine} from '../engine/engine.ts';
 import { type DecodedTileHandle } from '../engine/engine.ts';
+import { LocalGribProduct } from './local/localGrib.ts';
 import type {
-  DebugPass, InitParams, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  DebugPass, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -95,6 +96,9 @@ export class Renderer implements RenderApi {
   private engine: Engine | null = null;
   private particleSystem: ParticleSystem | null = null;
   private readonly origin: string;
+  /** GRIB files opened in the browser, by product ident. */
+  private readonly localFiles = new Map<string, LocalGribProduct>();
+  private localCount = 0;
   private readonly engineReady: Promise<Engine>;
   /** Counts init/dispose pairs: an init that lost its canvas while it waited gives up. */
   private generation = 0;
@@ -224,7 +228,7 @@ export class Renderer implements RenderApi {
   }
 
   setLayer(params: LayerParams): void {
-    const product = PRODUCTS[params.product];
+    const product = PRODUCTS[params.product] ?? this.localFiles.get(params.product)?.summary.product;
     const overlay = overlayByIdent(params.overlay);
     if (!product || !overlay) {
       this.onEvent({ type: 'error', message: `Unknown product ${params.product} or overlay ${params.overlay}` });
@@ -445,9 +449,7 @@ export class Renderer implements RenderApi {
   }
 
   private async loadTile(url: string, signal: AbortSignal): Promise<TileData> {
-    const response = await fetch(url, { signal });
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = this.localTile(url) ?? await fetchTile(url, signal);
     const engine = await this.engineReady;
     this.milestone('firstTileFetched');
     const handle = engine.decodeTile(bytes);
@@ -459,6 +461,38 @@ export class Renderer implements RenderApi {
   private uploadTexture(data: TileData, texels: Uint8Array): void {
     data.texture = createTileTexture(this.gpu!.regl, texels, data.header.width, data.header.height);
     data.bytes = null;
+  }
+
+  /** A tile of a GRIB file opened in the browser, made here; null when the URL is not one. */
+  private localTile(url: string): Uint8Array | null {
+    const m = LOCAL_TILE.exec(url);
+    if (!m) return null;
+    const [, id, valid, z, x, y, file, level] = m;
+    const local = this.localFiles.get(`local-${id}`);
+    const validTime = parseHourStamp(valid);
+    if (!local || validTime === null) throw new Error(`No opened file for ${url}`);
+    const bytes = local.tile(file, level, validTime, { z: Number(z), x: Number(x), y: Number(y) });
+    if (!bytes) throw new Error(`The file has no ${file} at ${level} for ${valid}`);
+    return bytes;
+  }
+
+  async openGrib({ name, bytes }: { name: string; bytes: ArrayBuffer }): Promise<LocalGribSummary> {
+    const engine = await this.engineReady;
+    const id = String(++this.localCount);
+    const local = await LocalGribProduct.open(engine, new Uint8Array(bytes), name, id);
+    this.localFiles.set(local.summary.product.ident, local);
+    return local.summary;
+  }
+
+  closeGrib({ product }: { product: string }): void {
+    const local = this.localFiles.get(product);
+    if (!local) return;
+    this.localFiles.delete(product);
+    local.dispose();
+    if (this.layer?.product.ident === product) {
+      this.layer = null;
+      this.tiles.clear();
+    }
   }
 
   /** The tile's texture, made now if the tile arrived before the canvas did. */
@@ -763,6 +797,15 @@ export class Renderer implements RenderApi {
     }
     return { draws, noData };
   }
+}
+
+/** /tiles/v1.0/local/{id}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.tile: a tile of an opened file. */
+const LOCAL_TILE = /\/tiles\/v1\.0\/local\/(\d+)\/\d{10}\/(\d{10})\/(\d+)\/(\d+)\/(\d+)\/([A-Za-z0-9]+)-([A-Za-z0-9]+)\.tile$/;
+
+async function fetchTile(url: string, signal: AbortSignal): Promise<Uint8Array> {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /** Renderer strings of CPU rasterizers. */

@@ -5,7 +5,7 @@
  */
 
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
-import { PREFERRED_PRODUCTS, PRODUCTS } from '../../common/catalogue/products.ts';
+import { PREFERRED_PRODUCTS, PRODUCTS, type Product } from '../../common/catalogue/products.ts';
 import { minifestPath, parseMinifest, type Calendar } from '../../common/minifest.ts';
 import type { LayerModel } from './layerModel.ts';
 import type { TimelineModel } from './timelineModel.ts';
@@ -23,6 +23,12 @@ export interface DataModel {
   /** Chooses the first product in `candidates` that the server has, then loads its calendar. */
   start(candidates: string[]): Promise<void>;
   reload(): Promise<void>;
+  /** Shows a file opened in the browser as its own product, with its own calendar. */
+  showLocal(local: { product: Product; refTime: number; timestamps: number[]; overlays: string[] }): void;
+  /** Back to the product shown before the file; returns the file's product ident, if one was shown. */
+  closeLocal(): string | null;
+  /** The opened file's product while it is shown. */
+  readonly local: ReadonlySignal<Product | null>;
   dispose(): void;
 }
 
@@ -39,9 +45,24 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
   let timer: ReturnType<typeof setInterval> | null = null;
   let stopEffect: (() => void) | null = null;
   let loaded = '';
+  const local = signal<Product | null>(null);
+  const localCalendars = new Map<string, Calendar>();
+  let beforeLocal: string | null = null;
 
   const load = async (ident: string) => {
+    const calendar = localCalendars.get(ident);
+    if (calendar) {
+      timeline.setCalendar(calendar);
+      // A file from another day starts at its first step rather than at the step nearest to now.
+      if (Date.now() < calendar.start || Date.now() > calendar.end) timeline.setTimestamp(calendar.start);
+      demo.value = false;
+      error.value = null;
+      status.value = 'ready';
+      loaded = ident;
+      return;
+    }
     const product = PRODUCTS[ident];
+    if (!product) return;
     status.value = 'loading';
     try {
       const calendar = await fetchCalendar(product.directory);
@@ -61,6 +82,29 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     status,
     error,
     demo,
+    local,
+    showLocal({ product, refTime, timestamps, overlays }) {
+      const previous = local.value;
+      localCalendars.set(product.ident, { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] });
+      layer.addLocalProduct(product);
+      if (!previous) beforeLocal = layer.product.peek();
+      layer.setProduct(product.ident);
+      layer.setOverlay(overlays[0]);
+      local.value = product;
+      if (previous) {
+        localCalendars.delete(previous.ident);
+        layer.removeLocalProduct(previous.ident);
+      }
+    },
+    closeLocal() {
+      const shown = local.value;
+      if (!shown) return null;
+      local.value = null;
+      layer.setProduct(beforeLocal ?? 'demo');
+      localCalendars.delete(shown.ident);
+      layer.removeLocalProduct(shown.ident);
+      return shown.ident;
+    },
     async start(candidates) {
       const order = [...new Set([...candidates, ...PREFERRED_PRODUCTS, 'demo'])].filter((p) => PRODUCTS[p]);
       // Ask for every candidate at once; the first in order of preference that answers wins.
@@ -81,7 +125,9 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
         const p = layer.product.value;
         if (p !== loaded) void load(p);
       });
-      timer = setInterval(() => void load(layer.product.value), MINIFEST_REFRESH_MS);
+      timer = setInterval(() => {
+        if (!localCalendars.has(layer.product.value)) void load(layer.product.value);
+      }, MINIFEST_REFRESH_MS);
     },
     reload: () => load(layer.product.value),
     dispose() {

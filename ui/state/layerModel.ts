@@ -1,6 +1,6 @@
 /** What the map shows: overlay, product and level (SPEC §3 Settings), validated against the catalogue. */
 
-import { signal, computed, type ReadonlySignal } from '@preact/signals-core';
+import { batch, signal, computed, type ReadonlySignal } from '@preact/signals-core';
 import { DEFAULT_LEVEL } from '../../common/catalogue/levels.ts';
 import { DEFAULT_OVERLAY, overlayByIdent, type Overlay } from '../../common/catalogue/overlays.ts';
 import { PRODUCTS, type Product } from '../../common/catalogue/products.ts';
@@ -11,21 +11,28 @@ export interface LayerModel {
   readonly level: ReadonlySignal<string>;
   readonly overlayDef: ReadonlySignal<Overlay>;
   readonly productDef: ReadonlySignal<Product>;
+  /** Products of files opened in the browser, by ident (not in the catalogue). */
+  readonly localProducts: ReadonlySignal<Readonly<Record<string, Product>>>;
   /** Refuses idents the catalogue does not know (returns false). */
   setOverlay(ident: string): boolean;
   setProduct(ident: string): boolean;
   setLevel(ident: string): boolean;
+  addLocalProduct(product: Product): void;
+  removeLocalProduct(ident: string): void;
 }
 
 export function createLayerModel(initial: { overlay?: string; product: string; level?: string }): LayerModel {
   const overlay = signal(initial.overlay && overlayByIdent(initial.overlay) ? initial.overlay : DEFAULT_OVERLAY);
   const product = signal(PRODUCTS[initial.product] ? initial.product : 'demo');
   const level = signal(initial.level ?? DEFAULT_LEVEL);
-  const productDef = computed(() => PRODUCTS[product.value]);
+  const localProducts = signal<Record<string, Product>>({});
+  const find = (ident: string): Product | undefined => PRODUCTS[ident] ?? localProducts.value[ident];
+  const productDef = computed(() => find(product.value) ?? PRODUCTS.demo);
   return {
     overlay,
     product,
     level,
+    localProducts,
     overlayDef: computed(() => overlayByIdent(overlay.value)!),
     productDef,
     setOverlay(ident) {
@@ -34,10 +41,22 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
       return true;
     },
     setProduct(ident) {
-      if (!PRODUCTS[ident]) return false;
-      product.value = ident;
-      if (!PRODUCTS[ident].levels.includes(level.value)) level.value = PRODUCTS[ident].levels[0];
+      const def = find(ident);
+      if (!def) return false;
+      batch(() => {
+        product.value = ident;
+        if (!def.levels.includes(level.value)) level.value = def.levels[0];
+        // SPEC §4 product selection: changing product picks an overlay it has.
+        if (!def.overlays.includes(overlay.value)) overlay.value = def.overlays[0];
+      });
       return true;
+    },
+    addLocalProduct(def) {
+      localProducts.value = { ...localProducts.value, [def.ident]: def };
+    },
+    removeLocalProduct(ident) {
+      const { [ident]: _gone, ...rest } = localProducts.value;
+      localProducts.value = rest;
     },
     setLevel(ident) {
       if (!productDef.value.levels.includes(ident)) return false;
