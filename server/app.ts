@@ -11,6 +11,11 @@
  * The data routes serve the runs the ingest pipeline published in the data directory
  * (ISOBAR_DATA_DIR, default var/data; server/ingest/layout.ts) and, for its own directory, the
  * generated demo product (DESIGN.md "Data, honestly"), through one interface (server/data/sources.ts).
+ *
+ * Live sources (server/sources, option liveSources; ISOBAR_SOURCES by default, none unless set):
+ * their scheduler starts when the server listens (tests that only inject() never start it), ingests
+ * each new run into that same data directory, makes the routes read the new current run at once,
+ * logs through app.log, and stops on close. `app.liveSources` is the running scheduler, else null.
  */
 
 import { fileURLToPath } from 'node:url';
@@ -22,8 +27,12 @@ import { DemoTileStore } from './demo/demoTiles.ts';
 import { HOUR_MS } from './demo/season.ts';
 import { DataSources } from './data/sources.ts';
 import { StoredRuns } from './data/storedRuns.ts';
+import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
+import { sourcesConfigFromEnv } from './sources/config.ts';
+import { startScheduler, type Scheduler, type SchedulerOptions } from './sources/scheduler.ts';
+import type { LiveSource } from './sources/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
@@ -46,6 +55,27 @@ export interface AppOptions {
   prewarm?: boolean;
   /** Where ingested runs are (default ISOBAR_DATA_DIR, else var/data); null serves the demo product only. */
   dataDir?: string | null;
+  /**
+   * Models to download and ingest into dataDir while the server runs, started on listen. Default:
+   * those ISOBAR_SOURCES names (server/sources/config.ts; none when unset); null: none.
+   */
+  liveSources?: LiveSourcesOptions | null;
+}
+
+/** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
+export type LiveSourcesOptions = { sources: readonly LiveSource[] }
+  & Partial<Pick<SchedulerOptions, 'premium' | 'ingest' | 'http' | 'now' | 'sleep' | 'random' | 'retryDelayMs' | 'jitter' | 'keepDownloads'>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live-source scheduler once the server listens with sources configured, else null. */
+    readonly liveSources: Scheduler | null;
+  }
+}
+
+function liveSourcesFromEnv(): LiveSourcesOptions | null {
+  const config = sourcesConfigFromEnv();
+  return config.sources.length > 0 ? { sources: config.sources, premium: config.premium } : null;
 }
 
 /** The three valid times around now: the step at or before it, the next, and the one before (or after). */
@@ -61,9 +91,26 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const app = Fastify({ logger: options.logger ?? false });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
-  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine);
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);
   const sources = new DataSources({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
+  const live = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
+  if (live && live.sources.length > 0) {
+    if (dataDir === null || stored === null) throw new Error('Live sources need a data directory to ingest into (dataDir is null)');
+    let scheduler: Scheduler | null = null;
+    app.decorate('liveSources', { getter: () => scheduler });
+    app.addHook('onListen', async () => {
+      scheduler ??= startScheduler({
+        ...live, logger: app.log, dataDir,
+        onIngested: ({ result }) => stored.invalidate(PRODUCTS[result.product]?.directory),
+      });
+    });
+    app.addHook('onClose', async () => {
+      await scheduler?.stop();
+    });
+  } else {
+    app.decorate('liveSources', { getter: () => null });
+  }
 
   addSecurityHeaders(app);
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).

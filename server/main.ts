@@ -1,6 +1,11 @@
-/** Starts the Isobar server: PORT (default 8080) on HOST (default 0.0.0.0). Building lives in app.ts. */
+/**
+ * Starts the Isobar server: PORT (default 8080) on HOST (default 0.0.0.0), then loads the sample
+ * products in the background (server/ingest/samples.ts). Building lives in app.ts.
+ */
 
 import { buildApp } from './app.ts';
+import { dataDirFromEnv } from './ingest/layout.ts';
+import { loadSamples, samplesDirFromEnv } from './ingest/samples.ts';
 
 const DEFAULT_PORT = 8080;
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
@@ -13,6 +18,17 @@ try {
 } catch (error) {
   app.log.error(error);
   process.exit(1);
+}
+
+const samplesDir = await samplesDirFromEnv();
+if (samplesDir) {
+  loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line)).then(
+    ({ loaded, present, failures }) => {
+      app.log.info({ loaded: loaded.map((r) => r.product), present }, `samples from ${samplesDir}`);
+      for (const failure of failures) app.log.warn(`sample not loaded: ${failure}`);
+    },
+    (error: unknown) => app.log.error({ err: error }, 'loading the samples failed'),
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -8,6 +8,7 @@ import { GribOpener } from './components/GribOpener.tsx';
 import { Legend } from './components/Legend.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
+import { ProductPicker } from './components/ProductPicker.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
 import { renderError } from './map/renderClient.ts';
@@ -44,6 +45,7 @@ export function App({ app }: { app: AppState }) {
         {app.data.demo.value && (
           <span className="demo-badge" title={t('app.demoDataHint')} data-testid="demo-badge">{t('app.demoData')}</span>
         )}
+        <ProductPicker app={app} />
         <GribOpener app={app} />
       </header>
       <Picker app={app} />

@@ -235,8 +235,18 @@ export interface DataSourcesOptions {
 
 const SERVED_TTL_MS = 5000;
 
+/** One entry of GET /metadata/v1.0/products.json. */
+export interface ServedProduct {
+  ident: string;
+  directory: string;
+  /** Reference time of the current run, YYYYMMDDHH. */
+  ref: string;
+  demo?: true;
+  sample?: true;
+}
+
 export class DataSources {
-  private served: { at: number; directories: string[] } | null = null;
+  private storedCache: { at: number; directories: string[] } | null = null;
 
   constructor(private readonly options: DataSourcesOptions) {}
 
@@ -244,13 +254,13 @@ export class DataSources {
   private async storedDirectories(): Promise<string[]> {
     const { stored, now } = this.options;
     if (!stored) return [];
-    if (this.served && now() - this.served.at < SERVED_TTL_MS) return this.served.directories;
+    if (this.storedCache && now() - this.storedCache.at < SERVED_TTL_MS) return this.storedCache.directories;
     const names = await readdir(stored.dataDir).catch(() => [] as string[]);
     const directories: string[] = [];
     for (const name of names) {
       if (await stat(join(stored.dataDir, name, 'current.json')).then(() => true, () => false)) directories.push(name);
     }
-    this.served = { at: now(), directories };
+    this.storedCache = { at: now(), directories };
     return directories;
   }
 
@@ -271,6 +281,26 @@ export class DataSources {
     }
     if (product.demo) return new DemoProduct(product, now, demoTiles);
     return null;
+  }
+
+  /**
+   * The products this server has data for, in catalogue order: the demo product and every product
+   * with a current ingested run. The product picker offers these.
+   */
+  async served(): Promise<ServedProduct[]> {
+    const directories = new Set(await this.storedDirectories());
+    const out: ServedProduct[] = [];
+    for (const product of Object.values(PRODUCTS)) {
+      if (!product.demo && !directories.has(product.directory)) continue;
+      const data = await this.forProduct(product);
+      if (!data) continue;
+      const run = await data.current();
+      out.push({
+        ident: product.ident, directory: product.directory, ref: hourStamp(run.refTime),
+        ...(product.demo ? { demo: true as const } : {}), ...(product.sample ? { sample: true as const } : {}),
+      });
+    }
+    return out;
   }
 
   /** The product whose tile / minifest directory this is, else a 404 naming what is served. */

@@ -4,7 +4,8 @@
  * native-grid store on first request and kept), and its point-series store.
  *
  * current.json is looked at again at most every POINTER_TTL_MS, so a newly published run is served
- * within that time without a restart; a run that is pruned while a request reads it answers 404.
+ * within that time without a restart (at once after invalidate(), which the live-source scheduler
+ * calls when it publishes a run); a run that is pruned while a request reads it answers 404.
  */
 
 import { createHash } from 'node:crypto';
@@ -161,8 +162,10 @@ interface DirectoryState {
 /** Every product directory's published runs, read lazily and kept while they are current or one before. */
 export class StoredRuns {
   private readonly directories = new Map<string, DirectoryState>();
-  private readonly loading = new Map<string, Promise<DirectoryState>>();
+  private readonly loading = new Map<string, { job: Promise<DirectoryState>; generation: number }>();
   private enginePromise: Promise<Engine | null> | null = null;
+  /** Bumped by invalidate(): a load that began before it must not be trusted for the TTL. */
+  private generation = 0;
 
   constructor(readonly dataDir: string, private readonly loadEngine: () => Promise<Engine>, private readonly clock: () => number = Date.now) {}
 
@@ -176,17 +179,21 @@ export class StoredRuns {
     const cached = this.directories.get(directory);
     if (cached && now - cached.checkedAt < POINTER_TTL_MS) return cached;
     const pending = this.loading.get(directory);
-    if (pending) return pending;
-    const job = this.load(directory, cached, now).finally(() => this.loading.delete(directory));
-    this.loading.set(directory, job);
+    // A load begun before invalidate() may have read the old pointer: start another.
+    if (pending && pending.generation === this.generation) return pending.job;
+    const job = this.load(directory, cached, now).finally(() => {
+      if (this.loading.get(directory)?.job === job) this.loading.delete(directory);
+    });
+    this.loading.set(directory, { job, generation: this.generation });
     return job;
   }
 
   private async load(directory: string, cached: DirectoryState | undefined, now: number): Promise<DirectoryState> {
+    const generation = this.generation;
     const pointer = join(this.dataDir, directory, 'current.json');
     const mtime = await stat(pointer).then((s) => s.mtimeMs, () => 0);
     if (cached && cached.pointerMtime === mtime) {
-      cached.checkedAt = now;
+      cached.checkedAt = generation === this.generation ? now : -Infinity;
       return cached;
     }
     const state: DirectoryState = { checkedAt: now, pointerMtime: mtime, current: null, runs: cached?.runs ?? new Map() };
@@ -200,8 +207,26 @@ export class StoredRuns {
         void run.close();
       }
     }
+    if (generation !== this.generation) {
+      // Invalidated while reading: answer with what was read, but read again next time.
+      state.checkedAt = -Infinity;
+      state.pointerMtime = Number.NaN;
+    }
     this.directories.set(directory, state);
     return state;
+  }
+
+  /**
+   * Makes the next request of a directory (every directory when none is named) read current.json
+   * again, whatever its age and modification time: a run was just published.
+   */
+  invalidate(directory?: string): void {
+    this.generation++;
+    for (const [name, state] of this.directories) {
+      if (directory !== undefined && name !== directory) continue;
+      state.checkedAt = -Infinity;
+      state.pointerMtime = Number.NaN;
+    }
   }
 
   private async runById(state: DirectoryState, directory: string, id: string): Promise<StoredRun | null> {

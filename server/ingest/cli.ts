@@ -17,7 +17,7 @@
  */
 
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -27,7 +27,8 @@ import { parseArgs } from 'node:util';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { hourStamp } from '../../common/minifest.ts';
 import { loadEngine } from './engine.ts';
-import { engineGribReader, inferProduct, matchFields, runRefTimeOf, type GribReader } from './fields.ts';
+import { engineGribReader } from './fields.ts';
+import { groupRuns, startsWithGrib, walk } from './inputs.ts';
 import { ingestFiles, type IngestProgress, type IngestResult } from './ingest.ts';
 import { dataDirFromEnv } from './layout.ts';
 
@@ -38,28 +39,6 @@ class UsageError extends Error {}
 
 function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
-}
-
-/** Whether a file starts with the GRIB magic bytes. */
-async function startsWithGrib(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = new Uint8Array(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && String.fromCharCode(...head) === 'GRIB';
-  } finally {
-    await handle.close();
-  }
-}
-
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await walk(path));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
 }
 
 async function download(url: string, dir: string, log: (line: string) => void): Promise<string> {
@@ -75,40 +54,6 @@ async function download(url: string, dir: string, log: (line: string) => void): 
   log(`downloading ${url}`);
   await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(path));
   return path;
-}
-
-interface RunGroup {
-  product: string;
-  refTime: number;
-  files: string[];
-}
-
-/** Groups files into runs by product and reference time; files that cannot be grouped are reported. */
-async function groupRuns(files: string[], reader: GribReader, product: string | undefined, failures: string[], log: (line: string) => void): Promise<RunGroup[]> {
-  const groups = new Map<string, RunGroup>();
-  for (const path of files) {
-    try {
-      const infos = reader.inventory(new Uint8Array(await readFile(path)));
-      const { matched } = matchFields(infos, 0);
-      if (!matched.length) {
-        const names = [...new Set(infos.map((i) => `${i.shortName}@${i.typeOfLevel}`))].slice(0, 8).join(', ');
-        failures.push(`${path}: no field maps to a catalogue variable (${infos.length} fields: ${names})`);
-        continue;
-      }
-      const p = product ? PRODUCTS[product] : inferProduct(matched, path);
-      if (!p) throw new Error(`Unknown product "${product}"`);
-      const refTime = runRefTimeOf(p, matched[0].info);
-      const key = `${p.ident}/${refTime}`;
-      const group = groups.get(key) ?? { product: p.ident, refTime, files: [] };
-      group.files.push(path);
-      groups.set(key, group);
-    } catch (error) {
-      failures.push((error as Error).message.startsWith(path) ? (error as Error).message : `${path}: ${(error as Error).message}`);
-    }
-  }
-  const list = [...groups.values()].sort((a, b) => a.product.localeCompare(b.product) || a.refTime - b.refTime);
-  for (const g of list) log(`${g.product} run ${hourStamp(g.refTime)}: ${g.files.length} file(s)`);
-  return list;
 }
 
 function progressPrinter(stream: NodeJS.WriteStream): { update(p: IngestProgress): void; done(): void } {

@@ -2,6 +2,9 @@
  * GET /metadata/v1.0/{directory}/minifest.json (SPEC §7; common/minifest.ts minifestPath): the
  * current run's reference time and steps, for ingested runs and the demo product alike
  * (server/data/sources.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
+ *
+ * GET /metadata/v1.0/products.json: the products this server has data for (the product picker's
+ * list), `{ products: [{ ident, directory, ref, demo?, sample? }] }`, cached 1 minute.
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +12,29 @@ import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 import type { DataSources } from '../data/sources.ts';
 
 export const MINIFEST_MAX_AGE_S = 600;
+export const PRODUCTS_MAX_AGE_S = 60;
+
+const productsSchema = {
+  response: {
+    200: {
+      type: 'object',
+      required: ['products'],
+      properties: {
+        products: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['ident', 'directory', 'ref'],
+            properties: {
+              ident: { type: 'string' }, directory: { type: 'string' }, ref: { type: 'string' },
+              demo: { type: 'boolean' }, sample: { type: 'boolean' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
 
 export const DIRECTORY_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
@@ -48,6 +74,11 @@ export interface MetadataRouteOptions {
 }
 
 export async function metadataRoutes(app: FastifyInstance, options: MetadataRouteOptions): Promise<void> {
+  app.get('/metadata/v1.0/products.json', { schema: productsSchema }, async (_request, reply) => {
+    reply.header('cache-control', `public, max-age=${PRODUCTS_MAX_AGE_S}`);
+    return { products: await options.sources.served() };
+  });
+
   app.get<{ Params: { dir: string } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
     const data = await options.sources.byDirectory(request.params.dir);
     const minifest = await data.minifest();

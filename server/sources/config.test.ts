@@ -8,7 +8,8 @@ import type { SourceLogger } from './source.ts';
 
 describe('sourcesConfigFromEnv', () => {
   it('runs nothing by default', () => {
-    expect(sourcesConfigFromEnv({})).toEqual({ dataDir: resolve('data'), sources: [], premium: false });
+    // The data directory the server reads (server/ingest/layout.ts), so the runs ingested are served.
+    expect(sourcesConfigFromEnv({})).toEqual({ dataDir: resolve('var/data'), sources: [], premium: false });
   });
 
   it('builds the sources listed, once each', () => {

@@ -4,7 +4,8 @@
  *
  *   ISOBAR_SOURCES           comma list of sources to follow: gfs, gfsWave, ecmwf, aifs, icon, iconEu
  *                            (default: none). `icon` (global) is refused: icosahedral grid, see icon.ts.
- *   ISOBAR_DATA_DIR          where the ingest writes and downloads live (default: ./data)
+ *   ISOBAR_DATA_DIR          where the ingest writes, the server reads and downloads live
+ *                            (default: var/data, as server/ingest/layout.ts)
  *   ISOBAR_SOURCES_PREMIUM   1: follow the Premium update intervals (SPEC §9: 360 min) instead of 720
  *   ISOBAR_GFS_URL           GFS base URL: the AWS mirror by default, or
  *                            https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod (then throttled)
@@ -15,7 +16,7 @@
  *   ISOBAR_ICON_EU_URL       DWD base URL for ICON-EU (default https://opendata.dwd.de/weather/nwp)
  */
 
-import { resolve } from 'node:path';
+import { dataDirFromEnv } from '../ingest/layout.ts';
 import { createEcmwfSource, createAifsSource } from './ecmwf.ts';
 import { createGfsSource } from './gfs.ts';
 import { createGfsWaveSource } from './gfsWave.ts';
@@ -66,7 +67,7 @@ export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
     }
   }
   return {
-    dataDir: resolve(env.ISOBAR_DATA_DIR || 'data'),
+    dataDir: dataDirFromEnv(env),
     sources: [...new Set(ids)].map((id) => FACTORIES[id](env)),
     premium: env.ISOBAR_SOURCES_PREMIUM === '1',
   };

@@ -59,6 +59,8 @@ export interface SchedulerOptions {
   jitter?: number;
   /** Keep run folders after ingest (default: removed). */
   keepDownloads?: boolean;
+  /** Called once a run is ingested and published (the server re-reads its current-run pointers). */
+  onIngested?: (event: { source: string; result: IngestResult }) => void;
 }
 
 export type RoundOutcome =
@@ -209,6 +211,11 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const result = await ingest(files, { dataDir, product: source.product, signal, onProgress: logIngest });
       await writeSourceState(downloadDir, { refTime: plan.refTime, ingestedAt: new Date(now()).toISOString() });
       log.info({ source: source.id, run, tiles: result.tiles, variables: result.variables, ms: result.ms }, 'run ingested');
+      try {
+        options.onIngested?.({ source: source.id, result });
+      } catch (error) {
+        log.warn({ source: source.id, err: error instanceof Error ? error.message : String(error) }, 'onIngested failed');
+      }
       if (!options.keepDownloads) await removeRunFolders(downloadDir);
       return { kind: 'ingested', refTime: plan.refTime };
     } finally {
@@ -262,11 +269,11 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 }
 
 /**
- * What app.ts calls: starts the sources ISOBAR_SOURCES names, with ISOBAR_DATA_DIR and the other
- * variables of config.ts; null when none is named (the default). A bad configuration throws.
- *
- *   const live = startLiveSources({ logger: app.log });
- *   app.addHook('onClose', async () => live?.stop());
+ * Starts the sources ISOBAR_SOURCES names, with ISOBAR_DATA_DIR and the other variables of
+ * config.ts; null when none is named (the default). A bad configuration throws. The server does
+ * not call this: buildApp (server/app.ts, option liveSources) reads the same configuration, starts
+ * the scheduler on listen into its own data directory and stops it on close. This is for a
+ * process that downloads without serving.
  */
 export function startLiveSources(options: { logger: SourceLogger; ingest?: IngestFn; signal?: AbortSignal; env?: Record<string, string | undefined> }): Scheduler | null {
   const config = sourcesConfigFromEnv(options.env);

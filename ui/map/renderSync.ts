@@ -23,9 +23,11 @@ export function startRenderSync(app: AppState): () => void {
     }),
     effect(() => {
       const calendar = app.timeline.calendar.value;
-      if (!calendar) return;
+      const product = app.layer.product.value;
+      // Until the new product's calendar is in, the map keeps showing the previous layer.
+      if (!calendar || app.data.calendarProduct.value !== product) return;
       void api.setLayer({
-        product: app.layer.product.value,
+        product,
         overlay: app.layer.overlay.value,
         level: app.layer.level.value,
         refTime: calendar.refTime,

@@ -4,7 +4,7 @@
  * calendar up to date.
  */
 
-import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { batch, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { PREFERRED_PRODUCTS, PRODUCTS, type Product } from '../../common/catalogue/products.ts';
 import { minifestPath, parseMinifest, type Calendar } from '../../common/minifest.ts';
 import type { LayerModel } from './layerModel.ts';
@@ -14,6 +14,17 @@ import type { TimelineModel } from './timelineModel.ts';
 export const MINIFEST_REFRESH_MS = 10 * 60_000;
 
 export type DataStatus = 'loading' | 'ready' | 'error';
+
+/** A product the server has data for (GET /metadata/v1.0/products.json). */
+export interface ServedProduct {
+  ident: string;
+  /** Reference time of its current run, YYYYMMDDHH. */
+  ref: string;
+  demo?: boolean;
+  sample?: boolean;
+}
+
+export const PRODUCTS_PATH = '/metadata/v1.0/products.json';
 
 export interface DataModel {
   readonly status: ReadonlySignal<DataStatus>;
@@ -29,6 +40,16 @@ export interface DataModel {
   closeLocal(): string | null;
   /** The opened file's product while it is shown. */
   readonly local: ReadonlySignal<Product | null>;
+  /** The catalogue products the server has data for, in catalogue order (the product picker's list). */
+  readonly served: ReadonlySignal<readonly ServedProduct[]>;
+  /** The product chosen at start-up by preference; any other shown product goes into the URL. */
+  readonly startProduct: ReadonlySignal<string | null>;
+  /**
+   * The product whose calendar the timeline holds. It lags the layer's product while a new
+   * calendar loads; the map waits for them to agree so that it never asks one product for
+   * another's steps.
+   */
+  readonly calendarProduct: ReadonlySignal<string | null>;
   dispose(): void;
 }
 
@@ -36,6 +57,21 @@ async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<C
   const response = await fetch(minifestPath(directory), { signal, headers: { Accept: 'application/json' } });
   if (!response.ok) throw new Error(`Request failed for URL ${minifestPath(directory)}: HTTP ${response.status}`);
   return parseMinifest(await response.json());
+}
+
+/** The served products the catalogue knows; an unreadable answer is an empty list (the picker then shows the current product only). */
+async function fetchServed(): Promise<ServedProduct[]> {
+  try {
+    const response = await fetch(PRODUCTS_PATH, { headers: { Accept: 'application/json' } });
+    if (!response.ok) return [];
+    const body = await response.json() as { products?: unknown };
+    if (!Array.isArray(body.products)) return [];
+    return body.products.filter((p): p is ServedProduct =>
+      typeof p === 'object' && p !== null && typeof (p as ServedProduct).ident === 'string' && typeof (p as ServedProduct).ref === 'string'
+      && Object.prototype.hasOwnProperty.call(PRODUCTS, (p as ServedProduct).ident));
+  } catch {
+    return [];
+  }
 }
 
 export function createDataModel(layer: LayerModel, timeline: TimelineModel): DataModel {
@@ -46,15 +82,30 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
   let stopEffect: (() => void) | null = null;
   let loaded = '';
   const local = signal<Product | null>(null);
+  const served = signal<readonly ServedProduct[]>([]);
+  const startProduct = signal<string | null>(null);
+  const calendarProduct = signal<string | null>(null);
   const localCalendars = new Map<string, Calendar>();
   let beforeLocal: string | null = null;
+
+  /**
+   * Shows a calendar. A sample or a file from another day starts at its first step rather than at
+   * the step nearest to now, unless the time shown is already inside it.
+   */
+  const enterCalendar = (ident: string, calendar: Calendar, ownDates: boolean) => {
+    const shown = timeline.timestamp.peek();
+    const outside = (t: number) => t < calendar.start || t > calendar.end;
+    batch(() => {
+      timeline.setCalendar(calendar);
+      if (ownDates && outside(shown) && outside(Date.now())) timeline.setTimestamp(calendar.start);
+      calendarProduct.value = ident;
+    });
+  };
 
   const load = async (ident: string) => {
     const calendar = localCalendars.get(ident);
     if (calendar) {
-      timeline.setCalendar(calendar);
-      // A file from another day starts at its first step rather than at the step nearest to now.
-      if (Date.now() < calendar.start || Date.now() > calendar.end) timeline.setTimestamp(calendar.start);
+      enterCalendar(ident, calendar, true);
       demo.value = false;
       error.value = null;
       status.value = 'ready';
@@ -67,7 +118,7 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     try {
       const calendar = await fetchCalendar(product.directory);
       if (layer.product.value !== ident) return;
-      timeline.setCalendar(calendar);
+      enterCalendar(ident, calendar, !!product.sample);
       demo.value = !!product.demo;
       error.value = null;
       status.value = 'ready';
@@ -83,6 +134,9 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     error,
     demo,
     local,
+    served,
+    startProduct,
+    calendarProduct,
     showLocal({ product, refTime, timestamps, overlays }) {
       const previous = local.value;
       localCalendars.set(product.ident, { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] });
@@ -108,6 +162,9 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     async start(candidates) {
       const order = [...new Set([...candidates, ...PREFERRED_PRODUCTS, 'demo'])].filter((p) => PRODUCTS[p]);
       // Ask for every candidate at once; the first in order of preference that answers wins.
+      void fetchServed().then((list) => {
+        served.value = list;
+      });
       const results = await Promise.allSettled(order.map((p) => fetchCalendar(PRODUCTS[p].directory)));
       const index = results.findIndex((r) => r.status === 'fulfilled');
       if (index < 0) {
@@ -117,7 +174,8 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
       }
       const ident = order[index];
       layer.setProduct(ident);
-      timeline.setCalendar((results[index] as PromiseFulfilledResult<Calendar>).value);
+      startProduct.value = ident;
+      enterCalendar(ident, (results[index] as PromiseFulfilledResult<Calendar>).value, !!PRODUCTS[ident].sample);
       demo.value = !!PRODUCTS[ident].demo;
       status.value = 'ready';
       loaded = ident;

@@ -1,6 +1,6 @@
 /**
  * Keeps the address bar in step with the map (SPEC §2 "Shared URL search part"): the search part is
- * rewritten, debounced 200 ms (SPEC §9), on map and overlay changes; the wind overlay is omitted as
+ * rewritten, debounced 200 ms (SPEC §9), on map, overlay and product changes; the wind overlay is omitted as
  * the default; utm_ parameters are dropped; the title follows the overlay.
  */
 
@@ -15,11 +15,14 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
   let timer: ReturnType<typeof setTimeout> | null = null;
   const write = () => {
     timer = null;
+    const product = app.layer.product.peek();
+    // The product goes into the URL when it was asked for (in the URL or the picker), never a file opened locally.
+    const named = !app.data.local.peek() && (app.initialUrl.product || product !== app.data.startProduct.peek());
     const search = formatSearch(
       {
         overlay: app.layer.overlay.peek(),
         level: app.layer.level.peek(),
-        product: app.initialUrl.product ? app.layer.product.peek() : undefined,
+        product: named ? product : undefined,
         date: app.initialUrl.date,
         lat: app.map.lat.peek(),
         lon: app.map.lon.peek(),
@@ -37,6 +40,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.map.zoom.value;
     void app.layer.overlay.value;
     void app.layer.level.value;
+    void app.layer.product.value;
     void app.picker.position.value;
     if (timer) clearTimeout(timer);
     timer = setTimeout(write, URL_DEBOUNCE_MS);

@@ -182,3 +182,34 @@ export function ecmwfIndexText(bytes: Uint8Array): string {
     return `${JSON.stringify(line)}\n`;
   }).join('');
 }
+
+/**
+ * A copy of GRIB2 bytes as another run would publish them: every message's reference time
+ * (section 1) set to `refTime` and, for instantaneous fields (product template 4.0), its forecast
+ * time to `forecastHours` in hours. Lets a fixture stand in for any run and step of a model.
+ */
+export function republishGrib(bytes: Uint8Array, refTime: number, forecastHours: number): Uint8Array {
+  const out = bytes.slice();
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const d = new Date(refTime);
+  for (const span of gribMessages(out)) {
+    let at = span.offset + 16;
+    const end = span.offset + span.length - 4;
+    while (at < end) {
+      const length = view.getUint32(at);
+      const section = view.getUint8(at + 4);
+      if (section === 1) {
+        view.setUint16(at + 12, d.getUTCFullYear());
+        for (const [k, v] of [d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()].entries()) view.setUint8(at + 14 + k, v);
+      } else if (section === 4) {
+        const template = view.getUint16(at + 7);
+        if (template !== 0) throw new Error(`republishGrib: product template 4.${template} is not instantaneous (4.0)`);
+        view.setUint8(at + 17, 1);
+        view.setUint32(at + 18, forecastHours);
+      }
+      if (length < 5) throw new Error(`Bad section length ${length} at byte ${at}`);
+      at += length;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+/**
+ * The samples of ../shared/data/samples as products (issue 3 item 5): the server ingests them at
+ * start-up (server/ingest/samples.ts) and the product picker offers them with their own dates.
+ */
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { diffRatio, mapClip, openMap, screenshotPixels, stats } from './helpers.ts';
+
+const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
+const present = existsSync(SAMPLES);
+if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`samples missing under ${SAMPLES} (ISOBAR_REQUIRE_FIXTURES=1)`);
+
+const MICHAEL = 'gfs1p0-michael2018';
+const GFS_2P5 = 'gfs2p5-20110110';
+
+/** The first start ingests the samples in the background (about 10 s on a small machine). */
+async function waitForSamples(request: APIRequestContext, idents: string[]): Promise<void> {
+  await expect.poll(async () => {
+    const body = await (await request.get('/metadata/v1.0/products.json')).json() as { products: { ident: string }[] };
+    return idents.every((i) => body.products.some((p) => p.ident === i));
+  }, { timeout: 90_000, intervals: [1000] }).toBe(true);
+}
+
+async function settled(page: Page): Promise<void> {
+  await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
+}
+
+test.describe('samples as products', () => {
+  test.skip(!present, `samples not found under ${SAMPLES}`);
+  test.setTimeout(150_000);
+
+  test('Hurricane Michael animates through its 80 steps with its own dates, and the readout equals the server', async ({ page, request }) => {
+    await waitForSamples(request, [MICHAEL]);
+    await openMap(page, '/?27.000,-87.000,5');
+    const picker = page.getByTestId('product-picker');
+    await expect(picker.locator(`option[value="${MICHAEL}"]`)).toHaveCount(1);
+    await picker.selectOption(MICHAEL);
+    await expect(page.getByTestId('demo-badge')).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`${MICHAEL}`));
+    // A sample starts at its first step: 2018-10-06 18Z, and ends at 10-16 21Z.
+    const time = page.getByTestId('timeline-time');
+    await expect(time).toHaveAttribute('data-timestamp', String(Date.UTC(2018, 9, 6, 18)));
+    await expect(page.getByTestId('timeline-slider')).toHaveAttribute('max', String(Date.UTC(2018, 9, 16, 21)));
+    await settled(page);
+
+    // Step through the whole series with the arrow key: 80 distinct steps, 3 h apart but for the gap upstream.
+    const seen = new Set<string>();
+    seen.add((await time.getAttribute('data-timestamp'))!);
+    const clip = mapClip(page);
+    let previous = await screenshotPixels(page, clip);
+    let changedFrames = 0;
+    for (let i = 0; i < 85; i++) {
+      await page.keyboard.press('ArrowRight');
+      const t = (await time.getAttribute('data-timestamp'))!;
+      if (seen.has(t)) break;
+      seen.add(t);
+      if (i % 20 === 10) {
+        await settled(page);
+        const now = await screenshotPixels(page, clip);
+        if (diffRatio(previous, now) > 0.01) changedFrames++;
+        previous = now;
+      }
+    }
+    expect(seen.size).toBe(80);
+    expect(Math.max(...[...seen].map(Number))).toBe(Date.UTC(2018, 9, 16, 21));
+    expect(changedFrames).toBeGreaterThan(0);
+
+    // Landfall day: the value under the cursor equals the server's point forecast.
+    await page.evaluate((t) => (window as unknown as { isobar: { app: { timeline: { setTimestamp(t: number): void } } } }).isobar.app.timeline.setTimestamp(t), Date.UTC(2018, 9, 10, 12));
+    await settled(page);
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const readout = page.getByTestId('picker');
+    await expect(readout).toHaveAttribute('data-value', /\d/);
+    const lat = Number(await readout.getAttribute('data-lat'));
+    const lon = Number(await readout.getAttribute('data-lon'));
+    const shown = Number(await readout.getAttribute('data-value'));
+    const body = await (await request.get(`/forecast/point/${MICHAEL}/v2.9/${lat}/${lon}`)).json() as { ts: number[]; data: Record<string, number[]> };
+    const i = body.ts.indexOf(Date.UTC(2018, 9, 10, 12));
+    expect(i).toBeGreaterThanOrEqual(0);
+    const server = Math.hypot(body.data.wind_u[i], body.data.wind_v[i]);
+    expect(server).toBeGreaterThan(10);
+    // Both bilinear on the same 1° grid, the map through 16-bit tiles: within 0.5 m/s.
+    expect(Math.abs(shown - server)).toBeLessThan(0.5);
+    await page.screenshot({ path: 'test-results/sample-michael.png' });
+  });
+
+  test('the GFS 2.5° sample gives temperature, pressure, gusts, CAPE, clouds and precipitation layers', async ({ page, request }) => {
+    await waitForSamples(request, [GFS_2P5]);
+    const failures: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${r.url()}`);
+    });
+    await openMap(page, '/?30.000,0.000,3');
+    await page.getByTestId('product-picker').selectOption(GFS_2P5);
+    await expect(page.getByTestId('timeline-time')).toHaveAttribute('data-timestamp', String(Date.UTC(2011, 0, 15, 12)));
+    const clip = mapClip(page);
+    let previous = await screenshotPixels(page, clip);
+    for (const overlay of ['temp', 'pressure', 'gust', 'cape', 'clouds', 'rain']) {
+      await page.locator(`[data-overlay="${overlay}"]`).click();
+      await settled(page);
+      const s = await stats(page);
+      expect(s.tiles.failed, `${overlay}: failed tiles: ${failures.join(', ')}`).toBe(0);
+      const now = await screenshotPixels(page, clip);
+      expect(diffRatio(previous, now), `${overlay} looks different from the layer before`).toBeGreaterThan(0.05);
+      previous = now;
+      if (overlay === 'temp' || overlay === 'cape') await page.screenshot({ path: `test-results/sample-gfs2p5-${overlay}.png` });
+    }
+  });
+});

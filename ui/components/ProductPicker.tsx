@@ -1,0 +1,40 @@
+/**
+ * The product picker (SPEC §4 product selection): the forecast models and samples this server
+ * has data for, plus a file opened in the browser. Choosing one keeps the overlay where the
+ * product has it (layerModel.setProduct) and loads its calendar (dataModel).
+ */
+
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { PRODUCTS } from '../../common/catalogue/products.ts';
+import type { AppState } from '../state/appState.ts';
+
+export function ProductPicker({ app }: { app: AppState }) {
+  useSignals();
+  const { t } = useTranslation();
+  const current = app.layer.product.value;
+  const local = app.data.local.value;
+  const served = app.data.served.value.map((p) => p.ident);
+  const idents = [...new Set([...served, ...(PRODUCTS[current] ? [current] : [])])];
+  const models = idents.filter((i) => !PRODUCTS[i].sample);
+  const samples = idents.filter((i) => PRODUCTS[i].sample);
+  return (
+    <label className="product-picker">
+      <span className="sr-only">{t('product.title')}</span>
+      <select
+        value={current}
+        data-testid="product-picker"
+        title={t('product.title')}
+        onChange={(e) => app.layer.setProduct(e.currentTarget.value)}
+      >
+        {models.map((ident) => <option key={ident} value={ident}>{PRODUCTS[ident].modelName}</option>)}
+        {samples.length > 0 && (
+          <optgroup label={t('product.samples')}>
+            {samples.map((ident) => <option key={ident} value={ident}>{PRODUCTS[ident].modelName}</option>)}
+          </optgroup>
+        )}
+        {local && <option value={local.ident}>{local.modelName}</option>}
+      </select>
+    </label>
+  );
+}
