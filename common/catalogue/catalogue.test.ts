@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PRODUCTS, RENDER_LAYERS, buildColorRamp, colorAt, colorLayerOf,
-  dataZoomFor, parseColor, particleLayerOf, validateStops,
+  AIR_QUALITY_COLORS, AIR_QUALITY_TIERS, COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PM10_BREAKPOINTS,
+  PM2P5_BREAKPOINTS, PRODUCTS, RENDER_LAYERS, SAMPLE_PRODUCTS, airQualityTier, buildColorRamp, colorAt, colorLayerOf, dataZoomFor,
+  parseColor, particleLayerOf, scaleDomain, validateStops,
 } from './index.ts';
 
 describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
-    expect(OVERLAYS.map((o) => o.ident)).toEqual(['wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves']);
+    expect(OVERLAYS.map((o) => o.ident)).toEqual([
+      'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
+      'pm2p5', 'pm10', 'aod550',
+    ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
       const color = colorLayerOf(overlay);
@@ -38,6 +42,18 @@ describe('catalogue', () => {
       expect(product.directory).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     }
     expect(new Set(Object.values(PRODUCTS).map((p) => p.directory)).size).toBe(Object.keys(PRODUCTS).length);
+  });
+
+  it('has the GEFS-Aerosols sample as its own product: its date, the file\'s area, the air quality overlays', () => {
+    const p = PRODUCTS['gefsaero-20240309'];
+    expect(SAMPLE_PRODUCTS).toContain('gefsaero-20240309');
+    expect(p).toMatchObject({
+      sample: true, resolution: 0.25, levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550'], forecastSize: 0,
+      bounds: [[0, -39.75, 54.75, 40]], maxTileZoom: { free: 3, premium: 4 },
+    });
+    expect(p.source).toMatchObject({ centres: ['kwbc'], disciplines: [0], refTimes: [Date.UTC(2024, 2, 9), Date.UTC(2024, 2, 9)] });
+    // Same centre and grid as GFS 0.25°: its variables tell its files apart.
+    expect(p.source?.variables).toEqual(['pm2p5', 'pm10', 'aod550']);
   });
 
   it('maps map zoom to data zoom by quality, Premium one step finer, capped by the product', () => {
@@ -79,6 +95,38 @@ describe('colour scales (SPEC §3, §5)', () => {
     ['descending', [[5, [0, 0, 0, 0]], [1, [0, 0, 0, 1]]]],
   ])('rejects a custom gradient that is %s', (_, stops) => {
     expect(() => validateStops(stops)).toThrow(ColorScaleError);
+  });
+
+  it('colours PM2.5 and PM10 by the air quality tiers, Good to Hazardous (SPEC §9, EPA AQI breakpoints)', () => {
+    expect(AIR_QUALITY_TIERS).toEqual(['good', 'moderate', 'unhealthySensitive', 'unhealthy', 'veryUnhealthy', 'hazardous']);
+    const cases: [string, readonly number[], [number, string][]][] = [
+      ['pm2p5', PM2P5_BREAKPOINTS, [[0, 'good'], [9.09, 'good'], [9.1, 'moderate'], [35.4, 'moderate'], [35.5, 'unhealthySensitive'],
+        [55.5, 'unhealthy'], [125.4, 'unhealthy'], [125.5, 'veryUnhealthy'], [225.5, 'hazardous'], [900, 'hazardous']]],
+      ['pm10', PM10_BREAKPOINTS, [[0, 'good'], [54, 'good'], [55, 'moderate'], [155, 'unhealthySensitive'], [255, 'unhealthy'],
+        [354, 'unhealthy'], [355, 'veryUnhealthy'], [425, 'hazardous'], [2000, 'hazardous']]],
+    ];
+    for (const [ident, breakpoints, values] of cases) {
+      const scale = COLOR_SCALES[ident];
+      expect(scale.qualitative, ident).toBe(true);
+      expect(RENDER_LAYERS[ident].colorScale, ident).toBe(scale);
+      for (const [value, tier] of values) {
+        expect(airQualityTier(breakpoints, value), `${ident} ${value}`).toBe(tier);
+        expect(colorAt(scale, value), `${ident} ${value}`).toEqual(AIR_QUALITY_COLORS[tier as keyof typeof AIR_QUALITY_COLORS]);
+      }
+      // The ramp the raster uses (nearest entry) has its entries on the breakpoints' precision: each breakpoint starts its tier.
+      const [min, max] = scaleDomain(scale);
+      const ramp = buildColorRamp(scale);
+      for (const [k, b] of breakpoints.entries()) {
+        const entry = ((b - min) / (max - min)) * (scale.steps - 1);
+        expect(entry, `${ident} ${b}`).toBeCloseTo(Math.round(entry), 6);
+        const at = Math.round(entry) * 4;
+        expect([...ramp.slice(at, at + 4)]).toEqual([...AIR_QUALITY_COLORS[AIR_QUALITY_TIERS[k + 1]]]);
+        expect([...ramp.slice(at - 4, at)]).toEqual([...AIR_QUALITY_COLORS[AIR_QUALITY_TIERS[k]]]);
+      }
+    }
+    // AOD: clear air lets the map through, a continuum up to heavy dust.
+    expect(colorAt(COLOR_SCALES.aod550, 0)[3]).toBe(0);
+    expect(colorAt(COLOR_SCALES.aod550, 1)[3]).toBe(255);
   });
 
   it('parses rgb() and rgba() colour texts only', () => {

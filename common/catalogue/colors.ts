@@ -98,8 +98,45 @@ const scale = (ident: string, stops: ColorStop[], extra: Partial<ColorScale> = {
 });
 
 /**
+ * SPEC §9: air quality tiers Good to Hazardous, the six categories of the US EPA Air Quality Index
+ * (AQI 0-50, 51-100, 101-150, 151-200, 201-300, 301+) in the EPA's colours.
+ */
+export const AIR_QUALITY_TIERS = ['good', 'moderate', 'unhealthySensitive', 'unhealthy', 'veryUnhealthy', 'hazardous'] as const;
+export type AirQualityTier = (typeof AIR_QUALITY_TIERS)[number];
+export const AIR_QUALITY_COLORS: Readonly<Record<AirQualityTier, Rgba>> = {
+  good: [0, 228, 0, A], moderate: [255, 255, 0, A], unhealthySensitive: [255, 126, 0, A],
+  unhealthy: [255, 0, 0, A], veryUnhealthy: [143, 63, 151, A], hazardous: [126, 0, 35, A],
+};
+
+/**
+ * Lowest concentration (µg/m³) of each tier above Good: the EPA AQI breakpoints (PM2.5 as revised
+ * in 2024; PM10 unchanged). The EPA truncates PM2.5 to 0.1 and PM10 to 1 µg/m³ before classing, so
+ * 9.09 is still Good and 9.1 Moderate.
+ */
+export const PM2P5_BREAKPOINTS: readonly number[] = [9.1, 35.5, 55.5, 125.5, 225.5];
+export const PM10_BREAKPOINTS: readonly number[] = [55, 155, 255, 355, 425];
+
+/** The tier of a concentration against a pollutant's breakpoints. */
+export function airQualityTier(breakpoints: readonly number[], value: number): AirQualityTier {
+  let tier = 0;
+  for (const b of breakpoints) if (value >= b) tier++;
+  return AIR_QUALITY_TIERS[tier];
+}
+
+/**
+ * A tier scale: qualitative (nearest-colour ramp), `top` the last value it resolves. `top` and
+ * `steps` are chosen so the ramp's entries fall on the breakpoints' precision (0.1 or 1 µg/m³).
+ */
+const tierScale = (ident: string, breakpoints: readonly number[], top: number, steps: number): ColorScale => scale(ident, [
+  [0, AIR_QUALITY_COLORS.good],
+  ...breakpoints.map((b, k): ColorStop => [b, AIR_QUALITY_COLORS[AIR_QUALITY_TIERS[k + 1]]]),
+  [top, AIR_QUALITY_COLORS.hazardous],
+], { steps, qualitative: true, opaque: true });
+
+/**
  * Base units: wind, gust m/s; temperature, dew point K; pressure Pa; rain mm/h; accumulated
- * precipitation mm; clouds, humidity %; CAPE J/kg; waves and geopotential height m.
+ * precipitation mm; clouds, humidity %; CAPE J/kg; waves and geopotential height m; PM2.5 and
+ * PM10 µg/m³; aerosol optical depth dimensionless.
  */
 export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
   wind: scale('wind', [
@@ -161,5 +198,15 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
   clouds: scale('clouds', [
     [0, [40, 50, 70, 0]], [10, [90, 100, 120, 40]], [30, [140, 148, 160, 120]], [60, [190, 195, 200, 190]],
     [90, [225, 228, 232, 235]], [100, [245, 246, 248, A]],
+  ]),
+  /** PM2.5 in the air quality tiers: 0 .. 300 µg/m³ in 0.1 steps. */
+  pm2p5: tierScale('pm2p5', PM2P5_BREAKPOINTS, 300, 3001),
+  /** PM10 in the air quality tiers: 0 .. 600 µg/m³ in 1 µg/m³ steps. */
+  pm10: tierScale('pm10', PM10_BREAKPOINTS, 600, 601),
+  /** Aerosol optical depth at 550 nm: clear air lets the map through, haze to heavy dust or smoke above 1. */
+  aod550: scale('aod550', [
+    [0, [60, 90, 150, 0]], [0.05, [70, 130, 180, 110]], [0.1, [80, 170, 170, 190]], [0.2, [110, 190, 90, A]],
+    [0.4, [230, 210, 60, A]], [0.6, [240, 150, 40, A]], [0.8, [220, 80, 40, A]], [1, [170, 40, 60, A]],
+    [1.5, [120, 40, 120, A]], [2, [80, 30, 90, A]], [3, [230, 230, 230, A]],
   ]),
 };

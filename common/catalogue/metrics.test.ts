@@ -57,6 +57,9 @@ describe('metrics and units (SPEC §9)', () => {
     expect(formatValue(METRICS.wind, 'kt', 10)).toBe('19 kt');
     expect(formatValue(METRICS.pressure, 'inHg', 101325)).toBe('29.92 inHg');
     expect(formatValue(METRICS.wind, 'kt', NaN)).toBe('—');
+    expect(formatValue(METRICS.pm, 'µg/m³', 20.69)).toBe('21 µg/m³');
+    // Aerosol optical depth has no unit to show: the number alone.
+    expect(formatValue(METRICS.aod, 'AOD', 0.2188)).toBe('0.22');
   });
 
   it('every unit converts back to where it started and has ascending legend lines', () => {

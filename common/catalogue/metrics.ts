@@ -165,6 +165,20 @@ export const METRICS: Readonly<Record<string, Metric>> = {
       ft: linear(M_TO_FT, 0, 'ft', [2, 4, 6, 10, 16, 26]),
     },
   },
+  /** Particulate matter (PM2.5, PM10) mass concentration. */
+  pm: {
+    ident: 'pm',
+    base: 'µg/m³',
+    units: ['µg/m³'],
+    conv: { 'µg/m³': linear(1, 0, 'µg/m³', [0, 10, 25, 50, 100, 150, 250, 400, 600]) },
+  },
+  /** Aerosol optical depth: dimensionless, shown bare ("0.35"); the legend names it. */
+  aod: {
+    ident: 'aod',
+    base: '1',
+    units: ['AOD'],
+    conv: { AOD: linear(1, 2, '', [0, 0.1, 0.2, 0.5, 1, 2, 3]) },
+  },
   snow: {
     ident: 'snow',
     base: 'cm',
@@ -233,5 +247,6 @@ export function formatValue(metric: Metric, unit: string, base: number): string 
   if (!Number.isFinite(base)) return '—';
   const v = def.to(base);
   const text = v.toFixed(def.precision).replace(/^-(0\.?0*)$/, '$1');
+  if (!def.label) return text;
   return label.startsWith('°') || label === '%' ? `${text}${def.label}` : `${text} ${def.label}`;
 }

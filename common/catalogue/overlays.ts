@@ -1,7 +1,8 @@
 /**
  * Overlays and their render layers, SPEC §3 "Overlay definition" and "Render layer": wind, gust,
  * temp, pressure, rain, clouds, and the layers real model data adds (dewpoint, rh, lclouds,
- * mclouds, hclouds, cape, waves). Which GRIB fields fill each tile file is variables.ts.
+ * mclouds, hclouds, cape, waves, and the air quality of aerosol models: pm2p5, pm10, aod550).
+ * Which GRIB fields fill each tile file is variables.ts.
  */
 
 import { COLOR_SCALES, type ColorScale } from './colors.ts';
@@ -69,6 +70,9 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   hclouds: tiles('hclouds', COLOR_SCALES.clouds, METRICS.clouds),
   cape: tiles('cape', COLOR_SCALES.cape, METRICS.cape),
   waves: tiles('waves', COLOR_SCALES.waves, METRICS.waves, { sea: true }),
+  pm2p5: tiles('pm2p5', COLOR_SCALES.pm2p5, METRICS.pm),
+  pm10: tiles('pm10', COLOR_SCALES.pm10, METRICS.pm),
+  aod550: tiles('aod550', COLOR_SCALES.aod550, METRICS.aod),
   /** Precipitation since the start of the run (mm); the rainAccu overlay's accumulations renderer reads it. */
   rainAccu: tiles('rainAccu', COLOR_SCALES.rainAccu, METRICS.precip, { renderer: 'accumulations' }),
   /** Geopotential height of the pressure levels: the `gh` isolines (SPEC §3 isolinesType). */
@@ -89,6 +93,10 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'hclouds', trans: 'overlay.hclouds', icon: 'clouds', layers: ['hclouds', 'windParticles'], partOf: 'clouds' },
   { ident: 'cape', trans: 'overlay.cape', icon: 'cape', layers: ['cape', 'windParticles'] },
   { ident: 'waves', trans: 'overlay.waves', icon: 'waves', layers: ['waves'] },
+  // SPEC §3 overlay idents pm2p5 and aod550; PM10 is not among them, so it is offered as part of PM2.5's group.
+  { ident: 'pm2p5', trans: 'overlay.pm2p5', icon: 'airq', layers: ['pm2p5'] },
+  { ident: 'pm10', trans: 'overlay.pm10', icon: 'airq', layers: ['pm10'], partOf: 'pm2p5' },
+  { ident: 'aod550', trans: 'overlay.aod550', icon: 'airq', layers: ['aod550'] },
 ];
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);

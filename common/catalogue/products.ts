@@ -53,6 +53,11 @@ export interface ProductSource {
   /** Only runs with reference times in [from, to], ms: a sample's own dates. */
   refTimes?: readonly [number, number];
   /**
+   * Only files with a field of one of these catalogue variables: an aerosol model's files look
+   * like the weather model's of the same centre and grid (GEFS-Aerosols and GFS: NCEP, 0.25°).
+   */
+  variables?: readonly string[];
+  /**
    * The files are a series of short forecasts from successive runs (here: each 6-hourly GFS run's
    * f000 and f003). They form one run whose reference time is the first valid time, and each field
    * is the step at its valid time.
@@ -167,6 +172,18 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     forecastSize: 0, maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: { centres: ['kwbc'], disciplines: [10], resolution: 1 / 6, refTimes: [Date.UTC(2026, 7, 19, 0), Date.UTC(2026, 7, 19, 0)] },
+  },
+  'gefsaero-20240309': {
+    ident: 'gefsaero-20240309', modelName: 'GEFS-Aerosols 0.25° sample: 9 March 2024 00Z analysis, Africa and Arabia', provider: 'NOAA',
+    directory: 'gefsaero-20240309', resolution: 0.25, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL,
+    // The file's subset: 0° to 54.75° E, 39.75° S to 40° N.
+    bounds: [[0, -39.75, 54.75, 40]], levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550'], isolines: [],
+    forecastSize: 0, maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
+    accumulations: false, meteogram: true, sample: true,
+    source: {
+      centres: ['kwbc'], disciplines: [0], resolution: 0.25, refTimes: [Date.UTC(2024, 2, 9, 0), Date.UTC(2024, 2, 9, 0)],
+      variables: ['pm2p5', 'pm10', 'aod550'],
+    },
   },
 };
 

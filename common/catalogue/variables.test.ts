@@ -7,6 +7,22 @@ const id = (centre: string, d: number, c: number, n: number, typeOfLevel: string
   centre, discipline: d, parameterCategory: c, parameterNumber: n, typeOfLevel, level, statisticalProcessing: stat,
 });
 
+const MISSING = { type: 255, first: NaN, second: NaN };
+/** A template 4.48 field: aerosol type, particles below `size` m (Code Table 4.91 type 0), wavelengths [from, to] m (type 7). */
+const aerosol = (identity: GribIdentity, type: number, size?: number, wavelengths?: [number, number]): GribIdentity => ({
+  ...identity,
+  constituentType: type,
+  sizeInterval: size === undefined ? MISSING : { type: 0, first: size, second: 0 },
+  wavelengthInterval: wavelengths ? { type: 7, first: wavelengths[0], second: wavelengths[1] } : MISSING,
+});
+const TOTAL = 62000;
+const DUST = 62001;
+// The limits as GEFS writes them: scaled integers over powers of ten.
+const PM25 = 25 / 1e7;
+const PM10 = 10 / 1e6;
+const AOD_SIZE = 20 / 1e6;
+const NM550: [number, number] = [545 / 1e9, 565 / 1e9];
+
 describe('catalogue variables', () => {
   it('land in render-layer files with matching channel counts, levels and metrics', () => {
     for (const v of Object.values(VARIABLES)) {
@@ -79,6 +95,26 @@ describe('matchGribField (WMO 4.2 identities as NCEP, ECMWF and DWD send them)',
     ['GFS-Wave HTSGW', id('kwbc', 10, 0, 3, 'surface', 1), 'waves', 'surface'],
     ['sea ice is not waves', id('kwbc', 10, 2, 0, 'surface', 0), null],
     ['CAMS hybrid-level ozone', id('ecmf', 0, 20, 2, 'hybrid', 1), null],
+    // Air quality (template 4.48): NCEP's PMTF / PMTC are µg/m³; WMO mass density is kg/m³.
+    ['GEFS-Aerosols PMTF total aerosol < 2.5 µm', aerosol(id('kwbc', 0, 13, 193, 'surface', 0), TOTAL, PM25), 'pm2p5', 'surface', 1, 'instant'],
+    ['GEFS-Aerosols PMTC total aerosol < 10 µm', aerosol(id('kwbc', 0, 13, 192, 'surface', 0), TOTAL, PM10), 'pm10', 'surface', 1],
+    ['dust-only PM2.5 is not the air\'s PM2.5', aerosol(id('kwbc', 0, 13, 193, 'surface', 0), DUST, PM25), null],
+    ['PMTF without an aerosol type (template 4.0)', id('kwbc', 0, 13, 193, 'surface', 0), null],
+    ['PMTF of another particle size', aerosol(id('kwbc', 0, 13, 193, 'surface', 0), TOTAL, PM10), null],
+    ['NCEP 13-193 from another centre', aerosol(id('ecmf', 0, 13, 193, 'surface', 0), TOTAL, PM25), null],
+    ['WMO mass density < 2.5 µm (kg/m³)', aerosol(id('ecmf', 0, 20, 0, 'surface', 0), TOTAL, PM25), 'pm2p5', 'surface', 1e9],
+    ['WMO mass density < 10 µm, size as "up to" the second limit', {
+      ...aerosol(id('ecmf', 0, 20, 0, 'surface', 0), TOTAL), sizeInterval: { type: 9, first: NaN, second: 1e-5 },
+    }, 'pm10', 'surface', 1e9],
+    ['WMO mass density of constituent PM2.5 (40009)', { ...id('ecmf', 0, 20, 0, 'surface', 0), constituentType: 40009 }, 'pm2p5', 'surface', 1e9],
+    ['column mass density is not surface PM', aerosol(id('kwbc', 0, 20, 1, 'atmosphere', 0), TOTAL, PM25), null],
+    ['GEFS-Aerosols AOD 545-565 nm', aerosol(id('kwbc', 0, 20, 102, 'atmosphere', 0), TOTAL, AOD_SIZE, NM550), 'aod550', 'surface', 1, 'instant'],
+    ['AOD 620-670 nm is not 550 nm', aerosol(id('kwbc', 0, 20, 102, 'atmosphere', 0), TOTAL, AOD_SIZE, [620e-9, 670e-9]), null],
+    ['dust-only AOD', aerosol(id('kwbc', 0, 20, 102, 'atmosphere', 0), DUST, AOD_SIZE, NM550), null],
+    ['AOD at exactly 550 nm (type 11)', {
+      ...aerosol(id('ecmf', 0, 20, 102, 'atmosphere', 0), TOTAL), wavelengthInterval: { type: 11, first: 5.5e-7, second: NaN },
+    }, 'aod550', 'surface'],
+    ['scattering AOD is not AOD', aerosol(id('kwbc', 0, 20, 112, 'atmosphere', 0), TOTAL, AOD_SIZE, NM550), null],
   ])('%s', (_what, identity, variable, level, factor, kind) => {
     const match = matchGribField(identity);
     if (variable === null) {

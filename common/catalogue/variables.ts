@@ -13,7 +13,15 @@
  * rain), DWD's TOT_PREC as an accumulated rate (4.2-0-1-52 with statistical processing 1), ECMWF's
  * geopotential (m² s⁻²) where NCEP sends geopotential height (gpm).
  *
- * Values are converted into the catalogue's base units (METRICS): K, Pa, m/s, mm/h, mm, %, m, J/kg.
+ * Air quality comes as aerosol fields (product template 4.48): an aerosol type (Code Table 4.233,
+ * 62000 total aerosol), particle diameters and optical wavelengths, each an interval of Code Table
+ * 4.91. NCEP (GEFS-Aerosols) sends PM2.5 and PM10 as its local PMTF / PMTC (4.2-0-13-193 / 192,
+ * already µg m⁻³) of total aerosol below 2.5 / 10 µm at the surface; the WMO way is mass density
+ * (4.2-0-20-0, kg m⁻³) of those particles. Aerosol optical depth is 4.2-0-20-102 over the whole
+ * atmosphere at the wavelengths of the interval (GEFS: 545-565 nm for 550 nm).
+ *
+ * Values are converted into the catalogue's base units (METRICS): K, Pa, m/s, mm/h, mm, %, m, J/kg,
+ * µg/m³, and AOD as it is (dimensionless).
  */
 
 import { LEVELS } from './levels.ts';
@@ -79,6 +87,11 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   gh: variable('gh', 'gh', 'altitude', { offset: -1000, scale: 1 }, { levels: PRESSURE_LEVELS, point: false }),
   // m: 0 .. 128 in 1/512.
   waves: variable('waves', 'waves', 'waves', { offset: 0, scale: 1 / 512 }),
+  // µg/m³: PM2.5 0 .. 4096 in 1/16, PM10 (dust storms pass 1000) 0 .. 8192 in 1/8.
+  pm2p5: variable('pm2p5', 'pm2p5', 'pm', { offset: 0, scale: 1 / 16 }),
+  pm10: variable('pm10', 'pm10', 'pm', { offset: 0, scale: 1 / 8 }),
+  // Aerosol optical depth at 550 nm (dimensionless): 0 .. 8 in 1/8192.
+  aod550: variable('aod550', 'aod550', 'aod', { offset: 0, scale: 1 / 8192 }),
 };
 
 /** Variables of each tile file, in channel order. */
@@ -99,6 +112,22 @@ export interface GribIdentity {
   level: number;
   /** Code table 4.10: 0 average, 1 accumulation, 2 maximum, 3 minimum; absent = instantaneous. */
   statisticalProcessing?: number;
+  /** Templates 4.40-4.48: Code Table 4.230 constituent / 4.233 aerosol type (62000 total aerosol). */
+  constituentType?: number;
+  /** Template 4.48: particle diameters and wavelengths, metres (Code Table 4.91 interval types). */
+  sizeInterval?: GribInterval;
+  wavelengthInterval?: GribInterval;
+}
+
+/**
+ * Code Table 4.91 interval: 0 smaller than `first`, 5 up to `first`, 4 smaller than `second`,
+ * 9 up to `second`, 2 / 7 / 10 between the two, 11 equal to `first`.
+ */
+export interface GribInterval {
+  type: number;
+  /** Limits in metres, NaN when missing. */
+  first: number;
+  second: number;
 }
 
 export interface GribRule {
@@ -114,6 +143,12 @@ export interface GribRule {
   centres?: readonly string[];
   /** Allowed statistical processing; `null` = instantaneous; absent = any. */
   statistics?: readonly (number | null)[];
+  /** Only fields of these constituent / aerosol types (Code Tables 4.230, 4.233); absent = any. */
+  constituents?: readonly number[];
+  /** Only aerosol fields of particles below this diameter (m): a size interval with this upper limit. */
+  particlesBelow?: number;
+  /** Only fields whose wavelength interval holds this wavelength (m). */
+  wavelength?: number;
   variable: string;
   /** Catalogue level: an ident, or 'pressure' to take it from the field's pressure level. */
   target: string;
@@ -126,6 +161,12 @@ export interface GribRule {
 }
 
 const HEIGHT = ['heightAboveGround'];
+/** Code Table 4.233: total aerosol. */
+const TOTAL_AEROSOL = 62000;
+/** Code Table 4.230: PM10 and PM2.5 as constituents of their own. */
+const PM10_CONSTITUENT = 40008;
+const PM2P5_CONSTITUENT = 40009;
+const UG_PER_KG = 1e9;
 const ISOBARIC = ['isobaricInhPa', 'isobaricInPa'];
 // WMO Manual on Codes: standard gravity, geopotential (m² s⁻²) / g0 = geopotential height (gpm).
 const STANDARD_GRAVITY = 9.80665;
@@ -179,6 +220,15 @@ export const GRIB_RULES: readonly GribRule[] = [
   { note: 'NCEP CAPE 255-0 / 180-0 hPa above ground', discipline: 0, category: 7, number: 6, levelTypes: ['pressureFromGroundLayer'], variable: 'cape', target: 'surface', kind: 'instant', priority: 1 },
   // Significant height of combined wind waves and swell (NCEP WAVEWATCH III HTSGW, ECMWF WAM swh).
   { note: 'significant wave height', discipline: 10, category: 0, number: 3, levelTypes: ['surface', 'meanSea'], variable: 'waves', target: 'surface', kind: 'instant', priority: 2 },
+  // Particulate matter at the surface (µg/m³). Dust-only or sea-salt-only PM (other aerosol types) is not the air's PM.
+  { note: 'NCEP PMTF (GEFS-Aerosols PM2.5, µg/m³)', discipline: 0, category: 13, number: 193, levelTypes: ['surface'], centres: ['kwbc'], constituents: [TOTAL_AEROSOL], particlesBelow: 2.5e-6, variable: 'pm2p5', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP PMTC (GEFS-Aerosols PM10, µg/m³)', discipline: 0, category: 13, number: 192, levelTypes: ['surface'], centres: ['kwbc'], constituents: [TOTAL_AEROSOL], particlesBelow: 1e-5, variable: 'pm10', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'WMO mass density of aerosol below 2.5 µm (kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [TOTAL_AEROSOL], particlesBelow: 2.5e-6, variable: 'pm2p5', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'WMO mass density of aerosol below 10 µm (kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [TOTAL_AEROSOL], particlesBelow: 1e-5, variable: 'pm10', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'WMO mass density of PM2.5 (constituent 40009, kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [PM2P5_CONSTITUENT], variable: 'pm2p5', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'WMO mass density of PM10 (constituent 40008, kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [PM10_CONSTITUENT], variable: 'pm10', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  // Total aerosol optical depth at 550 nm (GEFS-Aerosols AOTK over 545-565 nm).
+  { note: 'aerosol optical depth at 550 nm', discipline: 0, category: 20, number: 102, levelTypes: ['atmosphere', 'entireAtmosphere', 'surface'], constituents: [TOTAL_AEROSOL], wavelength: 5.5e-7, variable: 'aod550', target: 'surface', kind: 'instant', priority: 2 },
 ];
 
 export interface VariableMatch {
@@ -198,12 +248,38 @@ function pressureLevel(typeOfLevel: string, level: number): string | null {
   return LEVELS.find((l) => l.hPa === hPa)?.ident ?? null;
 }
 
+/** a and b equal to a millionth (limits are decimal scaled values: 25e-7 against 2.5e-6). */
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-6 * Math.abs(b);
+}
+
+/** Whether a Code Table 4.91 size interval is "particles smaller than `diameter`". */
+function sizeBelow(interval: GribInterval | undefined, diameter: number): boolean {
+  if (!interval) return false;
+  if (interval.type === 0 || interval.type === 5) return near(interval.first, diameter);
+  if (interval.type === 4 || interval.type === 9) return near(interval.second, diameter);
+  return false;
+}
+
+/** Whether a Code Table 4.91 wavelength interval holds `wavelength`. */
+function holds(interval: GribInterval | undefined, wavelength: number): boolean {
+  if (!interval) return false;
+  if (interval.type === 11) return near(interval.first, wavelength);
+  if (interval.type === 2 || interval.type === 7 || interval.type === 10) {
+    return interval.first <= wavelength * (1 + 1e-6) && wavelength <= interval.second * (1 + 1e-6);
+  }
+  return false;
+}
+
 function ruleMatches(rule: GribRule, id: GribIdentity): boolean {
   if (rule.discipline !== id.discipline || rule.category !== id.parameterCategory || rule.number !== id.parameterNumber) return false;
   if (!rule.levelTypes.includes(id.typeOfLevel)) return false;
   if (rule.level !== undefined && rule.level !== id.level) return false;
   if (rule.centres && !rule.centres.includes(id.centre)) return false;
   if (rule.statistics && !rule.statistics.includes(id.statisticalProcessing ?? null)) return false;
+  if (rule.constituents && (id.constituentType === undefined || !rule.constituents.includes(id.constituentType))) return false;
+  if (rule.particlesBelow !== undefined && !sizeBelow(id.sizeInterval, rule.particlesBelow)) return false;
+  if (rule.wavelength !== undefined && !holds(id.wavelengthInterval, rule.wavelength)) return false;
   return true;
 }
 

@@ -15,7 +15,7 @@
 import { parseGrid, type GribGrid } from './grid.ts';
 import { parsePacking, type Packing } from './packing.ts';
 import { parameterName } from './params.ts';
-import { parseProduct, stepOf } from './product.ts';
+import { parseProduct, stepOf, type Interval } from './product.ts';
 import { GribError, SECTION_NAMES, SectionReader } from './reader.ts';
 import { centreName, levelOf, MISSING_U8 } from './tables.ts';
 
@@ -65,7 +65,14 @@ export interface GribFieldInfo {
   /** False when the product template is not read here: level and step are unknown. */
   productSupported: boolean;
   perturbationNumber?: number;
+  /** Templates 4.40-4.48: Code Table 4.230 chemical constituent or 4.233 aerosol type (62000 total aerosol). */
   constituentType?: number;
+  /**
+   * Template 4.48: the particle diameters (PM2.5: type 0 "smaller than first limit", first 2.5e-6)
+   * and wavelengths (550 nm AOD: first 5.45e-7, second 5.65e-7) of the field, metres (Code Table 4.91 types).
+   */
+  sizeInterval?: Interval;
+  wavelengthInterval?: Interval;
   grid: GribGrid;
   dataTemplate: number;
   packingType: string;
@@ -313,6 +320,8 @@ function fieldInfo(f: FieldSections): GribFieldInfo {
   if (statisticalProcessing !== undefined) info.statisticalProcessing = statisticalProcessing;
   if (product.perturbationNumber !== undefined) info.perturbationNumber = product.perturbationNumber;
   if (product.constituentType !== undefined) info.constituentType = product.constituentType;
+  if (product.sizeInterval) info.sizeInterval = product.sizeInterval;
+  if (product.wavelengthInterval) info.wavelengthInterval = product.wavelengthInterval;
   return info;
 }
 

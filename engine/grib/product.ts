@@ -24,6 +24,12 @@ interface ProductLayout {
   constituent?: number;
   /** Octet of "statistical process" of spatial processing (4.15). */
   spatial?: number;
+  /**
+   * Octets of "type of interval for first and second size" and "... wavelength" (4.48): each is
+   * followed by two (scale factor, scaled value) pairs, the limits in metres.
+   */
+  size?: number;
+  wavelength?: number;
 }
 
 /** Octet positions, from the template tables of the WMO Manual on Codes (GRIB2 Section 4). */
@@ -39,7 +45,7 @@ const LAYOUTS: Record<number, ProductLayout> = {
   41: { horizontal: 14, constituent: 12, ensemble: 37 },
   42: { horizontal: 14, constituent: 12, statistics: 37 },
   43: { horizontal: 14, constituent: 12, ensemble: 37, statistics: 40 },
-  48: { horizontal: 36, constituent: 12 },
+  48: { horizontal: 36, constituent: 12, size: 14, wavelength: 25 },
 };
 
 export interface TimeRange {
@@ -48,6 +54,17 @@ export interface TimeRange {
   /** Code Table 4.4 unit and length of the range. */
   unit: number;
   length: number;
+}
+
+/**
+ * An interval of particle sizes or wavelengths (4.48): Code Table 4.91 says which of the limits
+ * count (0 smaller than the first, 2/7/10 between the two, 11 equal to the first...); limits in
+ * metres, NaN when missing.
+ */
+export interface Interval {
+  type: number;
+  first: number;
+  second: number;
 }
 
 export interface Product {
@@ -70,6 +87,9 @@ export interface Product {
   typeOfEnsembleForecast?: number;
   numberOfForecastsInEnsemble?: number;
   constituentType?: number;
+  /** 4.48: aerosol particle diameters and the optical wavelengths of the field. */
+  sizeInterval?: Interval;
+  wavelengthInterval?: Interval;
   /** 4.15: Code Table 4.10 statistic and Code Table 4.15 type of the spatial processing. */
   spatialStatistic?: number;
   spatialProcessing?: number;
@@ -84,6 +104,17 @@ function surface(s: SectionReader, octet: number): FixedSurface {
   const raw = s.u8(octet + 1);
   if (type === MISSING_U8 || scaledValue === MISSING_U32 || raw === MISSING_U8) return { type, value: Number.NaN };
   return { type, value: scaledValue / 10 ** scaleFactor };
+}
+
+/** A scale factor (signed octet) and scaled value (u32) pair: the value, NaN when either is missing. */
+function scaled(s: SectionReader, octet: number): number {
+  const scaledValue = s.u32(octet + 1);
+  if (s.u8(octet) === MISSING_U8 || scaledValue === MISSING_U32) return Number.NaN;
+  return scaledValue / 10 ** s.s8(octet);
+}
+
+function interval(s: SectionReader, octet: number): Interval {
+  return { type: s.u8(octet), first: scaled(s, octet + 1), second: scaled(s, octet + 6) };
 }
 
 export function parseProduct(s: SectionReader): Product {
@@ -105,6 +136,8 @@ export function parseProduct(s: SectionReader): Product {
   product.first = surface(s, h + 11);
   product.second = surface(s, h + 17);
   if (layout.constituent !== undefined) product.constituentType = s.u16(layout.constituent);
+  if (layout.size !== undefined) product.sizeInterval = interval(s, layout.size);
+  if (layout.wavelength !== undefined) product.wavelengthInterval = interval(s, layout.wavelength);
   if (layout.ensemble !== undefined) {
     product.typeOfEnsembleForecast = s.u8(layout.ensemble);
     product.perturbationNumber = s.u8(layout.ensemble + 1);

@@ -265,6 +265,35 @@ describe('messages and fields', () => {
     expect(fields[1]).toMatchObject({ shortName: 'gh', typeOfLevel: 'isobaricInhPa', level: 500, stepRange: '90m', forecastStart: 1.5 });
   });
 
+  it('reads the aerosol type, particle size and wavelength of template 4.48', async () => {
+    // As GEFS-Aerosols sends them: PM2.5 (NCEP PMTF, total aerosol, d < 2.5e-6 m) at the surface,
+    // and the 550 nm aerosol optical depth (545-565 nm, Code Table 4.91 type 7) of the whole atmosphere.
+    const pm: TestField = {
+      grid: grid2x3, packing: simple, values: [1, 2, 3, 4, 5, 6],
+      product: { template: 48, category: 13, number: 193, aerosol: { type: 62000, size: { type: 0, first: [7, 25], second: [0, 0] } } },
+    };
+    const aod: TestField = {
+      grid: grid2x3, packing: simple, values: [6, 5, 4, 3, 2, 1],
+      product: {
+        template: 48, category: 20, number: 102, surface: 10,
+        aerosol: { type: 62001, size: { type: 0, first: [6, 20] }, wavelength: { type: 7, first: [9, 545], second: [9, 565] } },
+      },
+    };
+    const bytes = encodeMessage([pm, aod]);
+    const fields = inventory(bytes);
+    expect(fields[0]).toMatchObject({
+      productTemplate: 48, productSupported: true, shortName: 'pmtf', typeOfLevel: 'surface', stepRange: '0', constituentType: 62000,
+      sizeInterval: { type: 0, first: 2.5e-6, second: 0 }, wavelengthInterval: { type: 255, first: NaN, second: NaN },
+    });
+    expect(fields[1]).toMatchObject({
+      parameterCategory: 20, parameterNumber: 102, typeOfLevel: 'atmosphere', constituentType: 62001,
+      sizeInterval: { type: 0, first: 2e-5, second: NaN }, wavelengthInterval: { type: 7, first: 5.45e-7, second: 5.65e-7 },
+    });
+    expect(Array.from(await decodeField(engine, bytes, fields[1]))).toEqual(aod.values);
+    // Other templates have no intervals.
+    expect(inventory(encodeMessage([u]))[0].sizeInterval).toBeUndefined();
+  });
+
   it('still lists and decodes a field whose product template it does not read', async () => {
     const bytes = encodeMessage([u]);
     const fields = inventory(bytes);

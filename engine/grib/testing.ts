@@ -154,8 +154,15 @@ export interface TestGrid {
   numberOfPoints?: number;
 }
 
+/** A Code Table 4.91 interval with its limits as [scale factor, scaled value] (value / 10^factor metres); absent limits are missing. */
+export interface TestInterval {
+  type: number;
+  first?: [number, number];
+  second?: [number, number];
+}
+
 export interface TestProduct {
-  template?: 0 | 8;
+  template?: 0 | 8 | 48;
   category?: number;
   number?: number;
   surface?: number;
@@ -166,6 +173,8 @@ export interface TestProduct {
   timeUnit?: number;
   /** Template 4.8: statistic (Code Table 4.10) over `length` units of `unit`. */
   statistic?: { type: number; length: number; unit?: number };
+  /** Template 4.48: aerosol type (Code Table 4.233), particle size and wavelength intervals. */
+  aerosol?: { type: number; size?: TestInterval; wavelength?: TestInterval };
 }
 
 export interface TestPacking {
@@ -224,12 +233,28 @@ function gridSection(grid: TestGrid): Uint8Array {
     .u(68, 4, grid.template === 40 ? grid.dLat ?? 0 : Math.round((grid.dLat ?? 0) * MICRO)).u(72, 1, grid.scanningMode ?? 0).bytes;
 }
 
+function writeInterval(s: Section, octet: number, interval: TestInterval = { type: 255 }): void {
+  s.u(octet, 1, interval.type);
+  for (const [k, limit] of [interval.first, interval.second].entries()) {
+    const at = octet + 1 + 5 * k;
+    if (limit) s.s(at, 1, limit[0]).u(at + 1, 4, limit[1]);
+    else s.u(at, 1, 255).u(at + 1, 4, 0xffffffff);
+  }
+}
+
 function productSection(p: TestProduct = {}): Uint8Array {
   const template = p.template ?? 0;
-  const s = new Section(4, template === 8 ? 58 : 34).u(6, 2, 0).u(8, 2, template).u(10, 1, p.category ?? 0).u(11, 1, p.number ?? 0)
-    .u(12, 1, 2).u(18, 1, p.timeUnit ?? 1).s(19, 4, p.forecastTime ?? 0)
-    .u(23, 1, p.surface ?? 1).s(24, 1, p.surfaceScale ?? 0).u(25, 4, p.surfaceValue ?? 0)
-    .u(29, 1, p.secondSurface ?? 255).u(30, 1, 255).u(31, 4, 0xffffffff);
+  // 4.48 puts 24 octets of aerosol type, size and wavelength before the common block.
+  const h = template === 48 ? 24 : 0;
+  const s = new Section(4, (template === 8 ? 58 : 34) + h).u(6, 2, 0).u(8, 2, template).u(10, 1, p.category ?? 0).u(11, 1, p.number ?? 0)
+    .u(12 + h, 1, 2).u(18 + h, 1, p.timeUnit ?? 1).s(19 + h, 4, p.forecastTime ?? 0)
+    .u(23 + h, 1, p.surface ?? 1).s(24 + h, 1, p.surfaceScale ?? 0).u(25 + h, 4, p.surfaceValue ?? 0)
+    .u(29 + h, 1, p.secondSurface ?? 255).u(30 + h, 1, 255).u(31 + h, 4, 0xffffffff);
+  if (template === 48) {
+    s.u(12, 2, p.aerosol?.type ?? 62000);
+    writeInterval(s, 14, p.aerosol?.size);
+    writeInterval(s, 25, p.aerosol?.wavelength);
+  }
   if (template === 8) {
     const st = p.statistic ?? { type: 1, length: 6 };
     s.u(35, 2, 2020).u(37, 1, 1).u(38, 1, 1).u(42, 1, 1).u(43, 4, 0)

@@ -5,7 +5,7 @@
  */
 
 import { PRODUCTS, type Product } from '../../common/catalogue/products.ts';
-import { matchGribField, type VariableMatch } from '../../common/catalogue/variables.ts';
+import { matchGribField, type GribInterval, type VariableMatch } from '../../common/catalogue/variables.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { decodeField, inventory, toNorthUp, type GribFieldInfo } from '../../engine/grib/index.ts';
 import type { SourceGrid } from '../../engine/regrid.ts';
@@ -28,6 +28,10 @@ export interface FieldInfo {
   forecastStart: number;
   forecastEnd: number;
   statisticalProcessing?: number;
+  /** Aerosol and chemistry fields (templates 4.40-4.48): constituent / aerosol type, particle sizes, wavelengths. */
+  constituentType?: number;
+  sizeInterval?: GribInterval;
+  wavelengthInterval?: GribInterval;
   productSupported?: boolean;
   grid: {
     type: string;
@@ -126,7 +130,8 @@ function describeCentre(centre: string): string {
 
 /**
  * The catalogue product a file's catalogue fields belong to: same centre, discipline and grid
- * spacing (1 %), reference time inside a sample's dates. Samples come first: they are the more
+ * spacing (1 %), reference time inside a sample's dates, one of its variables where it names them
+ * (an aerosol model beside the weather model of its centre). Samples come first: they are the more
  * specific. Throws an IngestError saying what the files are and what the catalogue has.
  */
 export function inferProduct(matched: MatchedField[], what: string): Product {
@@ -143,6 +148,7 @@ export function inferProduct(matched: MatchedField[], what: string): Product {
     if (!source || !source.centres.includes(centre) || !source.disciplines.includes(discipline)) return false;
     if (!(Math.abs(resolution - source.resolution) <= 0.01 * source.resolution)) return false;
     if (source.refTimes && !(refTime >= source.refTimes[0] && refTime <= source.refTimes[1])) return false;
+    if (source.variables && !matched.some((m) => source.variables!.includes(m.match.variable.ident))) return false;
     return true;
   });
   candidates.sort((a, b) => Number(!!b.source?.refTimes) - Number(!!a.source?.refTimes));

@@ -40,6 +40,8 @@ export async function registerStaticApp(app: FastifyInstance, distDir: string | 
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
+      // The build writes .gz beside the big assets (the basemap meshes): sent as stored, not recompressed.
+      preCompressed: true,
       // We set Cache-Control ourselves (below): send's default would override it.
       cacheControl: false,
       setHeaders(res, path) {
