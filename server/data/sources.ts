@@ -203,7 +203,11 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       return tile;
     },
     async point(lat, lon, { step, interpolate = true }) {
-      const reader = await run.pointStore();
+      const reader = await run.pointStore()?.catch((error: unknown) => {
+        // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
+        throw error;
+      });
       if (!reader) throw notFound(`${product.ident} has no point forecast in run ${hourStamp(run.refTime)}`);
       const series = await reader.series(lat, lon, interpolate);
       // SPEC §8: "Data not available for this location".

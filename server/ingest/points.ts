@@ -127,7 +127,8 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
   const recordValues = V * S;
   const { json, dataOffset } = headerBytes(header);
   const out = await open(path, 'w');
-  const slabs: FileHandle[] = [];
+  /** Per step, its slab; null for a step without point variables (it wrote no slab: its values are missing). */
+  const slabs: (FileHandle | null)[] = [];
   try {
     const prefix = new Uint8Array(dataOffset);
     const view = new DataView(prefix.buffer);
@@ -138,7 +139,7 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
     await out.write(prefix, 0, prefix.length, 0);
     // Where each step's columns go: slab column -> store variable.
     const columnOf = steps.map((s) => variables.map((v) => s.variables.indexOf(v.ident)));
-    for (const s of steps) slabs.push(await open(s.path, 'r'));
+    for (const s of steps) slabs.push(s.variables.length ? await open(s.path, 'r') : null);
     const rowsPerBand = Math.max(1, Math.floor(BAND_BYTES / (grid.nx * recordValues * 2)));
     for (let j0 = 0; j0 < grid.ny; j0 += rowsPerBand) {
       const rows = Math.min(rowsPerBand, grid.ny - j0);
@@ -149,7 +150,7 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
         if (!width) continue;
         const slab = new Uint16Array(bandNodes * width);
         const bytes = new Uint8Array(slab.buffer);
-        const { bytesRead } = await slabs[s].read(bytes, 0, bytes.length, j0 * grid.nx * width * 2);
+        const { bytesRead } = await slabs[s]!.read(bytes, 0, bytes.length, j0 * grid.nx * width * 2);
         if (bytesRead !== bytes.length) throw new PointStoreError(`Slab of hour ${steps[s].hour} is truncated`);
         const columns = columnOf[s];
         for (let v = 0; v < V; v++) {
@@ -163,7 +164,7 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
     return dataOffset + nodes * recordValues * 2;
   } finally {
     await out.close();
-    for (const s of slabs) await s.close();
+    for (const s of slabs) await s?.close();
   }
 }
 
