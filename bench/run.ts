@@ -3,9 +3,12 @@
  *
  *   1. Engine kernels in Node (benchmark.js): particle step WASM SIMD / WASM scalar / plain TS,
  *      tile decode WASM / TS, field build.
- *   2. The same kernels in a Chromium dedicated worker (self-timed loop, cross-origin isolated so
+ *   2. GRIB2 decode in Node (bench/grib.ts: templates 5.3, 5.40, 5.41, 5.42 at 0.25°, and 1° cases),
+ *      against ecCodes decoding the same messages in the same run (bench/eccodes.ts).
+ *   3. Ingest of one GFS 0.25° step with the catalogue's fields (bench/ingest.ts).
+ *   4. The same kernels in a Chromium dedicated worker (self-timed loop, cross-origin isolated so
  *      performance.now is precise).
- *   3. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
+ *   5. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
  *      15 000 particles over the raster layer; worker frame rate and frame time, main-thread busy
  *      share and long tasks while animating and while panning, first particles on screen; again
  *      with the CPU throttled 4x.
@@ -15,13 +18,16 @@
 import { createReadStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildApp } from '../server/app.ts';
 import { launchChromium } from './chromium.ts';
+import { messageKey, runEccodesBench, type EccodesFileResult, type EccodesReport } from './eccodes.ts';
 import { measureFrames, type FrameResult } from './frames.ts';
+import { runGribBench, type GribBenchResult } from './grib.ts';
+import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
@@ -34,7 +40,20 @@ interface Check {
   budget: string;
   measured: string;
   ok: boolean;
+  /** Shown instead of met / missed: 'reported' for a figure without a threshold, 'not measured'. */
+  verdict?: string;
 }
+
+/** The node-side GRIB2 and ingest figures (issue 3). */
+interface GribReport {
+  decode: GribBenchResult[];
+  eccodes: EccodesReport;
+  /** The ingest figure, or why it could not be measured. */
+  ingest: IngestBenchResult | { error: string };
+}
+
+const INGEST_BUDGET_S = 10;
+const GRIB_BUDGET_VALUES_PER_S = 30e6;
 
 function caseOf(results: SuiteResult[], suite: RegExp, name: RegExp) {
   const s = results.find((r) => suite.test(r.suite));
@@ -119,6 +138,111 @@ async function frameHarness(): Promise<FrameResult[]> {
 
 const fmt = (n: number, d = 3) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+const mvps = (valuesPerSecond: number) => `${fmt(valuesPerSecond / 1e6, 1)} M values/s`;
+
+async function gribBenches(): Promise<GribReport> {
+  // ecCodes decodes each message right after ours: a ratio of two figures taken minutes apart would
+  // measure the drift of the machine's load as much as the decoders.
+  const perCase: { key: string; report: EccodesReport }[] = [];
+  const decode = await runGribBench({
+    afterCase: async (r) => {
+      console.log(`${r.name}: ${fmt(r.medianMs, 2)} ms, ${mvps(r.valuesPerSecond)}`);
+      perCase.push({ key: messageKey(r.path, r.message), report: await runEccodesBench([r]) });
+    },
+  });
+  const version = perCase.flatMap(({ report }) => (report.available ? [report.version] : []))[0];
+  const eccodes: EccodesReport = version === undefined
+    ? perCase[0]?.report ?? { available: false, reason: 'no GRIB2 fixtures to decode' }
+    : {
+      available: true,
+      version,
+      results: new Map(perCase.flatMap(({ key, report }) => (report.available ? [...report.results] : [[key, { error: report.reason }]]))),
+    };
+  if (!eccodes.available) console.warn(`[bench] ecCodes unavailable: ${eccodes.reason}`);
+  let ingest: GribReport['ingest'];
+  try {
+    ingest = await benchIngestStep();
+    console.log(`ingest, GFS 0.25° step: ${fmt(ingest.ms / 1000, 2)} s`);
+  } catch (error) {
+    ingest = { error: error instanceof Error ? error.message : String(error) };
+    console.warn(`[bench] ingest not measured: ${ingest.error}`);
+  }
+  return { decode, eccodes, ingest };
+}
+
+/** ecCodes' figures for one of our cases, or the reason there are none. */
+function eccodesOf(report: EccodesReport, r: GribBenchResult): EccodesFileResult | { error: string } {
+  if (!report.available) return { error: `ecCodes unavailable: ${report.reason}` };
+  return report.results.get(messageKey(r.path, r.message)) ?? { error: 'not decoded by ecCodes' };
+}
+
+/** ours / ecCodes in values per second: the same message, so the ratio of the times. */
+const ratio = (ours: GribBenchResult, eccodesMs: number | undefined) => (eccodesMs === undefined ? '—' : `${fmt(eccodesMs / ours.medianMs, 2)}x`);
+
+function gribChecks(grib: GribReport): Check[] {
+  const out: Check[] = [];
+  const budget = grib.decode.find((r) => r.budget);
+  if (budget) {
+    out.push({ what: 'GRIB2 decode, 0.25° field, template 5.3, Node', budget: '>= 30 M values/s', measured: mvps(budget.valuesPerSecond), ok: budget.valuesPerSecond >= GRIB_BUDGET_VALUES_PER_S });
+    const ec = eccodesOf(grib.eccodes, budget);
+    const version = grib.eccodes.available ? ` ${grib.eccodes.version}` : '';
+    out.push('error' in ec
+      ? { what: 'GRIB2 decode, 0.25° 5.3, ours / ecCodes (same run)', budget: 'ratio reported', measured: ec.error, ok: false, verdict: 'not measured' }
+      : {
+        what: `GRIB2 decode, 0.25° 5.3, ours / ecCodes${version} values/s (same run)`,
+        budget: 'ratio reported',
+        measured: `${ratio(budget, ec.preallocated?.medianMs)} (ecCodes decode only); ${ratio(budget, ec.allocating.medianMs)} (codes_get_values)`,
+        ok: true,
+        verdict: 'reported',
+      });
+  } else {
+    out.push({ what: 'GRIB2 decode, 0.25° field, template 5.3, Node', budget: '>= 30 M values/s', measured: 'fixtures absent', ok: false, verdict: 'not measured' });
+  }
+  if ('error' in grib.ingest) {
+    out.push({ what: 'ingest of one GFS 0.25° step, catalogue fields', budget: `<= ${INGEST_BUDGET_S} s`, measured: grib.ingest.error, ok: false, verdict: 'not measured' });
+  } else {
+    const s = grib.ingest.ms / 1000;
+    out.push({ what: `ingest of one GFS 0.25° step, ${grib.ingest.fields} catalogue fields`, budget: `<= ${INGEST_BUDGET_S} s`, measured: `${fmt(s, 2)} s`, ok: s <= INGEST_BUDGET_S });
+  }
+  return out;
+}
+
+function gribSection(grib: GribReport): string[] {
+  const ec = grib.eccodes;
+  const lines = [
+    '## GRIB2 decode in Node, against ecCodes in the same run',
+    '',
+    ec.available
+      ? `ecCodes ${ec.version} (Debian build, python3-eccodes): the same message, decode only — a handle made once, then`
+        + ' `grib_get_double_array` into an array allocated once (the strict figure), or `codes_get_values`, which allocates'
+        + ' its output each call as `decodeField()` does. Ours is `decodeField()` whole: locate and parse the message, unpack,'
+        + ' scale, return a new Float32Array (ecCodes returns doubles). Ratio: ours / ecCodes in values per second.'
+      : `ecCodes unavailable: ${ec.reason}`,
+    '',
+    '| case | template | values | ours ms (median) | ours values/s | ecCodes ms, decode only | ecCodes ms, codes_get_values | ours / ecCodes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...grib.decode.map((r) => {
+      const e = eccodesOf(ec, r);
+      if ('error' in e) return `| ${r.name} | ${r.template} | ${r.numberOfValues} | ${fmt(r.medianMs, 2)} | ${mvps(r.valuesPerSecond)} | ${e.error} | | |`;
+      const strict = e.preallocated?.medianMs;
+      return `| ${r.name} | ${r.template} | ${r.numberOfValues} | ${fmt(r.medianMs, 2)} | ${mvps(r.valuesPerSecond)} | ${strict === undefined ? '—' : fmt(strict, 2)} | ${fmt(e.allocating.medianMs, 2)} | ${ratio(r, strict)} / ${ratio(r, e.allocating.medianMs)} |`;
+    }),
+    '',
+    '## Ingest of one GFS 0.25° step (bench/ingest.ts)',
+    '',
+  ];
+  if ('error' in grib.ingest) {
+    lines.push(`Not measured: ${grib.ingest.error}`, '');
+  } else {
+    const i = grib.ingest;
+    lines.push(
+      `${i.fields} fields (real 0.25° fixture messages decoded for each, relabelled as a whole GFS step) -> ${i.layers} catalogue`,
+      `layers, ${i.tiles} tiles: **${fmt(i.ms / 1000, 2)} s** (budget ${INGEST_BUDGET_S} s); decode alone about ${fmt(i.decodeMs / 1000, 2)} s of it.`,
+      '',
+    );
+  }
+  return lines;
+}
 
 function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames: FrameResult[]): Check[] {
   const out: Check[] = [];
@@ -150,23 +274,26 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
   return out;
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, browserReport: BrowserKernelReport, frames: FrameResult[]): string {
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[]): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString()} — ${cpus().length} × ${cpu}; Node ${process.versions.node};`,
     `${browserReport.userAgent.replace(/^.*(HeadlessChrome|Chrome)\//, 'Chromium ')}. Every ratio compares cases of the same run.`,
+    `Load average (1 min) when the run began: ${fmt(loadAtStart, 2)} — other work on the machine slows the wall-clock figures.`,
     '',
     '## Budgets',
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...checks(node.results, browserReport, frames).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[...checks(node.results, browserReport, frames), ...gribChecks(grib)]
+      .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
     formatResults(node.results),
+    ...gribSection(grib),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -183,12 +310,14 @@ function report(node: { runtime: string; results: SuiteResult[] }, browserReport
   return lines.join('\n');
 }
 
+const loadAtStart = loadavg()[0];
 const node = await runNodeKernelBenches();
 console.log(formatResults(node.results));
+const grib = await gribBenches();
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
 console.log(JSON.stringify(frames, null, 2));
-const markdown = report(node, browserReport, frames);
+const markdown = report(node, grib, browserReport, frames);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);
