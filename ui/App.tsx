@@ -1,6 +1,6 @@
 /** The application shell: the map and the controls around it. */
 
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { hourFormatFor } from '../common/locale.ts';
@@ -11,11 +11,10 @@ import { Picker } from './components/Picker.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
+import { PaneHost } from './panels/PaneHost.tsx';
 import { renderError } from './map/renderClient.ts';
 import type { AppState } from './state/appState.ts';
 import { countryOf } from './state/unitsModel.ts';
-
-const DebugPanel = lazy(() => import('./components/DebugPanel.tsx'));
 
 export function App({ app }: { app: AppState }) {
   useSignals();
@@ -54,11 +53,7 @@ export function App({ app }: { app: AppState }) {
         <Legend app={app} />
         <Timeline app={app} hour12={hour12} />
       </div>
-      {location.pathname === '/debug' && (
-        <Suspense fallback={null}>
-          <DebugPanel />
-        </Suspense>
-      )}
+      <PaneHost app={app} />
       {error && (
         <div className="banner error" role="alert">
           {error}

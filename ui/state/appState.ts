@@ -8,6 +8,11 @@ import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, type PickerModel } from './pickerModel.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
 import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
+import { createPanelModel, type PanelModel } from '../panels/panelModel.ts';
+import { PANELS, type PanelComponent } from '../panels/registry.ts';
+import { createRouter, type Router } from './router.ts';
+import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
+import { createUsageLog, type UsageLog } from './usage.ts';
 
 export interface AppState {
   map: MapModel;
@@ -16,6 +21,12 @@ export interface AppState {
   units: UnitsModel;
   picker: PickerModel;
   data: DataModel;
+  settings: SettingsStore;
+  panels: PanelModel<PanelComponent>;
+  router: Router;
+  usage: UsageLog;
+  /** Phone-sized screen (SPEC: mobile interface). */
+  mobile(): boolean;
   /** What the URL asked for at start-up. */
   initialUrl: UrlState;
   /** The URL's key=value pairs other than utm_ ones, kept when the URL is rewritten. */
@@ -25,6 +36,9 @@ export interface AppState {
 
 /** Where the map opens without a position in the URL. */
 export const DEFAULT_CENTER = { lat: 30, lon: 10, zoom: 3 };
+
+/** Phones get the mobile interface (SPEC §1 device kinds); tablets and desktops the desktop one. */
+export const MOBILE_MAX_WIDTH = 640;
 
 export function createAppState(search: string, languageTag: string): AppState {
   const { state: initialUrl, params: urlParams } = parseSearch(search);
@@ -39,9 +53,15 @@ export function createAppState(search: string, languageTag: string): AppState {
   const units = createUnitsModel(countryOf(languageTag));
   const picker = createPickerModel();
   const data = createDataModel(layer, timeline);
+  const settings = createSettingsStore();
+  const usage = createUsageLog();
+  const mobile = () => typeof window !== 'undefined' && window.innerWidth <= MOBILE_MAX_WIDTH;
+  const panels = createPanelModel<PanelComponent>({ registry: PANELS, mobile });
+  const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, units, picker, data, initialUrl, urlParams,
+    map, layer, timeline, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
+      router.dispose();
       timeline.dispose();
       data.dispose();
     },

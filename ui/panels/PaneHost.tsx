@@ -1,0 +1,38 @@
+/**
+ * Draws the open windows in their panes (panelModel.ts). A window carries the class `open` from
+ * 50 ms after it enters the DOM and `closing` for the 500 ms before it leaves (SPEC §4), so CSS
+ * transitions run both ways.
+ */
+
+import { useSignals } from '@preact/signals-react/runtime';
+import type { AppState } from '../state/appState.ts';
+import type { Pane } from './panelModel.ts';
+
+const PANES: readonly Pane[] = ['top', 'rhpane', 'center', 'bottom', 'small-bottom-bottom', 'fullscreen-mobile'];
+
+export function PaneHost({ app }: { app: AppState }) {
+  useSignals();
+  const windows = app.panels.windows.value;
+  return (
+    <>
+      {PANES.map((pane) => {
+        const here = windows.filter((w) => w.pane === pane);
+        if (!here.length) return null;
+        return (
+          <div key={pane} className={`pane pane-${pane}`} data-pane={pane}>
+            {here.map((w) => {
+              const Component = app.panels.component(w.ident);
+              if (!Component) return null;
+              const classes = ['window', `window-${w.ident}`, w.phase === 'open' ? 'open' : '', w.phase === 'closing' ? 'closing' : '', w.instant ? 'instant' : ''];
+              return (
+                <section key={w.ident} className={classes.filter(Boolean).join(' ')} data-panel={w.ident} data-phase={w.phase}>
+                  <Component app={app} params={w.params} openCount={w.openCount} phase={w.phase} close={() => app.router.closePanel(w.ident)} />
+                </section>
+              );
+            })}
+          </div>
+        );
+      })}
+    </>
+  );
+}

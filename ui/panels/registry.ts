@@ -1,0 +1,29 @@
+/**
+ * The lazily loaded panels (SPEC §2 "Panels and panes"): each one's pane, its code chunk and its
+ * language bundle, loaded when it first opens (panelModel.ts). Add a panel with one entry here.
+ */
+
+import type { ComponentType } from 'react';
+import { loadBundle } from '../i18n.ts';
+import type { AppState } from '../state/appState.ts';
+import type { PanelDef, WindowPhase } from './panelModel.ts';
+
+export interface PanelProps {
+  app: AppState;
+  params: Readonly<Record<string, unknown>>;
+  /** Rises each time the panel is asked to open again while open (SPEC §4: re-run the open handler). */
+  openCount: number;
+  phase: WindowPhase;
+  close(): void;
+}
+
+export type PanelComponent = ComponentType<PanelProps>;
+
+const panel = (def: PanelDef<PanelComponent> & { bundle?: string }): PanelDef<PanelComponent> => ({
+  ...def,
+  prepare: def.bundle ? () => Promise.all([loadBundle(def.bundle!), def.prepare?.()]) : def.prepare,
+});
+
+export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
+  debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
+};
