@@ -72,3 +72,15 @@ export function mapClip(page: Page): { x: number; y: number; width: number; heig
   const { width, height } = page.viewportSize()!;
   return { x: Math.round(width * 0.1), y: Math.round(height * 0.2), width: Math.round(width * 0.6), height: Math.round(height * 0.45) };
 }
+
+/** Chooses an overlay from the menu: a favourite directly, any other through "More layers". */
+export async function pickOverlay(page: Page, ident: string): Promise<void> {
+  const direct = page.locator(`[data-testid="overlay-menu"] > [data-overlay="${ident}"]`);
+  if (await direct.count()) {
+    await direct.click();
+    return;
+  }
+  const all = page.getByTestId('overlay-all');
+  if (!(await all.count())) await page.getByTestId('overlay-more').click();
+  await all.locator(`[data-overlay="${ident}"]`).click();
+}

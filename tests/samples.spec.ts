@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { diffRatio, mapClip, openMap, screenshotPixels, stats } from './helpers.ts';
+import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats } from './helpers.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
 const present = existsSync(SAMPLES);
@@ -99,7 +99,7 @@ test.describe('samples as products', () => {
     const clip = mapClip(page);
     let previous = await screenshotPixels(page, clip);
     for (const overlay of ['temp', 'pressure', 'gust', 'cape', 'clouds', 'rain']) {
-      await page.locator(`[data-overlay="${overlay}"]`).click();
+      await pickOverlay(page, overlay);
       await settled(page);
       const s = await stats(page);
       expect(s.tiles.failed, `${overlay}: failed tiles: ${failures.join(', ')}`).toBe(0);

@@ -1,25 +1,29 @@
 /** The application shell: the map and the controls around it. */
 
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { hourFormatFor } from '../common/locale.ts';
 import { GribOpener } from './components/GribOpener.tsx';
 import { Legend } from './components/Legend.tsx';
+import { LevelSelector } from './components/LevelSelector.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
+import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
 import { PaneHost } from './panels/PaneHost.tsx';
 import { renderError } from './map/renderClient.ts';
 import type { AppState } from './state/appState.ts';
-import { countryOf } from './state/unitsModel.ts';
+
+// Messages, connection, error reports, consent, start-up position: lazy, loaded right after the first render.
+const AppServices = lazy(() => import('./components/AppServices.tsx'));
+const BottomMessage = lazy(() => import('./components/AppServices.tsx').then((m) => ({ default: m.BottomMessage })));
 
 export function App({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
-  const hour12 = hourFormatFor(countryOf(navigator.language)) === '12h';
+  const hour12 = app.units.hour12.value;
 
   useEffect(() => {
     // SPEC §2 keyboard: left and right arrows step the forecast (not with Shift).
@@ -29,6 +33,10 @@ export function App({ app }: { app: AppState }) {
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
         app.timeline.step(e.key === 'ArrowLeft' ? -1 : 1);
+      } else if ((e.key === 'f' || e.key === 'F') && !isEditable(e.target)) {
+        // SPEC §2 keyboard: F opens search (the key is not typed into the field it focuses).
+        e.preventDefault();
+        void app.router.openPanel('search');
       }
     };
     window.addEventListener('keydown', onKey);
@@ -46,14 +54,18 @@ export function App({ app }: { app: AppState }) {
         )}
         <ProductPicker app={app} />
         <GribOpener app={app} />
+        <SearchButton app={app} />
       </header>
       <Picker app={app} />
+      <LevelSelector app={app} />
       <div className="bottom">
         <OverlayMenu app={app} />
+        <Suspense fallback={null}><BottomMessage app={app} /></Suspense>
         <Legend app={app} />
         <Timeline app={app} hour12={hour12} />
       </div>
       <PaneHost app={app} />
+      <Suspense fallback={null}><AppServices app={app} /></Suspense>
       {error && (
         <div className="banner error" role="alert">
           {error}

@@ -1,14 +1,37 @@
 /** The UI half of the boot (main.ts): languages, the address bar, React. */
 
+import { effect, untracked } from '@preact/signals-core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { chooseLanguage, initI18n } from './i18n.ts';
 import type { AppState } from './state/appState.ts';
+import { chooseOverlay, startProductRules } from './state/layerActions.ts';
+import { startSettingsSync } from './state/settingsSync.ts';
 import { startUrlSync } from './state/urlSync.ts';
 import './styles.css';
 
-export async function startUi(app: AppState): Promise<void> {
+/** Runs once when the first calendar and the served products are in. */
+function whenReady(app: AppState, run: () => void): void {
+  const stop = effect(() => {
+    if (app.data.status.value !== 'ready' || !app.data.served.value.length) return;
+    queueMicrotask(() => stop());
+    untracked(run);
+  });
+}
+
+/** The UI waits this long at most for stored settings (language, units) before it renders. */
+const SETTINGS_WAIT_MS = 1000;
+
+export async function startUi(app: AppState, settingsLoaded: Promise<void>): Promise<void> {
+  await Promise.race([settingsLoaded, new Promise((resolve) => setTimeout(resolve, SETTINGS_WAIT_MS))]);
+  startSettingsSync(app);
+  startProductRules(app);
+  whenReady(app, () => {
+    // An overlay asked for in the URL that the start-up model lacks picks a model that has it (SPEC §4).
+    const wanted = app.initialUrl.overlay;
+    if (wanted && app.layer.overlay.peek() !== wanted) chooseOverlay(app, wanted);
+  });
   const i18n = await initI18n(chooseLanguage(app.router.initial.lang, app.settings.get('lang'), navigator.languages ?? [navigator.language]));
   app.router.start();
   startUrlSync(app, (overlay) => `${i18n.t(`overlay.${overlay}`)} · ${i18n.t('app.name')}`);

@@ -1,31 +1,81 @@
-/** The overlay switcher (SPEC §3 overlays): one button per overlay the shown product has. */
+/**
+ * The overlay menu (SPEC §3 overlays, §5 favourite layers): the user's favourite layers first
+ * (desktop at most 7, mobile its own list), the shown overlay even when it is not one of them, and
+ * "More layers" with every overlay a served model has, each with a star to add or remove it from
+ * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4).
+ */
 
+import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { OVERLAYS } from '../../common/catalogue/overlays.ts';
+import { overlaysOf } from '../../common/catalogue/layerRules.ts';
+import { overlayByIdent } from '../../common/catalogue/overlays.ts';
+import { MAX_FAV_OVERLAYS_DESKTOP } from '../../common/settings.ts';
+import { chooseOverlay } from '../state/layerActions.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
 
 export function OverlayMenu({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
-  const product = app.layer.productDef.value;
+  const [expanded, setExpanded] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const mobile = app.mobile();
+  const key = mobile ? 'favOverlaysMobile' : 'favOverlaysDesktop';
+  const favourites = app.settings.get(key) as string[];
   const active = app.layer.overlay.value;
+  const local = app.data.local.value;
+  const served = app.data.served.value.map((p) => p.ident);
+  const available = local ? local.overlays : overlaysOf(served.length ? served : [app.layer.product.value]);
+  const shown = [...favourites.filter((o) => available.includes(o)), ...(favourites.includes(active) ? [] : [active])];
+
+  const toggleFavourite = (ident: string) => {
+    const next = favourites.includes(ident) ? favourites.filter((o) => o !== ident) : [...favourites, ident];
+    if (!mobile && next.length > MAX_FAV_OVERLAYS_DESKTOP) {
+      setMessage(t('overlay.maxFavs', { num: MAX_FAV_OVERLAYS_DESKTOP }));
+      return;
+    }
+    setMessage(null);
+    app.settings.set(key, next as never);
+  };
+
+  const button = (ident: string) => {
+    const o = overlayByIdent(ident);
+    if (!o) return null;
+    return (
+      <button key={ident} type="button" className={ident === active ? 'overlay-button active' : 'overlay-button'}
+        aria-pressed={ident === active} data-overlay={ident} onClick={() => chooseOverlay(app, ident)}>
+        <OverlayIcon ident={o.icon} />
+        <span>{t(o.trans)}</span>
+      </button>
+    );
+  };
+
   return (
-    <nav className="overlay-menu" aria-label={t('overlay.title')}>
-      {OVERLAYS.filter((o) => product.overlays.includes(o.ident)).map((o) => (
-        <button
-          key={o.ident}
-          type="button"
-          className={o.ident === active ? 'overlay-button active' : 'overlay-button'}
-          aria-pressed={o.ident === active}
-          data-overlay={o.ident}
-          onClick={() => app.layer.setOverlay(o.ident)}
-        >
-          <OverlayIcon ident={o.icon} />
-          <span>{t(o.trans)}</span>
-        </button>
-      ))}
+    <nav className={expanded ? 'overlay-menu expanded' : 'overlay-menu'} aria-label={t('overlay.title')} data-testid="overlay-menu">
+      {shown.map(button)}
+      <button type="button" className="overlay-more" aria-expanded={expanded} data-testid="overlay-more" onClick={() => setExpanded(!expanded)}>
+        {expanded ? t('overlay.fewer') : t('overlay.more')}
+      </button>
+      {expanded && (
+        <ul className="overlay-all" data-testid="overlay-all">
+          {available.map((ident) => {
+            const o = overlayByIdent(ident)!;
+            const fav = favourites.includes(ident);
+            return (
+              <li key={ident}>
+                {button(ident)}
+                <button type="button" className={fav ? 'fav-star on' : 'fav-star'} aria-pressed={fav} data-fav={ident}
+                  title={fav ? t('overlay.removeFav', { name: t(o.trans) }) : t('overlay.addFav', { name: t(o.trans) })}
+                  onClick={() => toggleFavourite(ident)}>
+                  {fav ? '★' : '☆'}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {message && <p className="overlay-message" role="alert" data-testid="overlay-message">{message}</p>}
     </nav>
   );
 }

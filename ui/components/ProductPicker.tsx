@@ -8,12 +8,14 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import type { AppState } from '../state/appState.ts';
+import { chooseProduct, layerNotice } from '../state/layerActions.ts';
 
 export function ProductPicker({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
   const current = app.layer.product.value;
   const local = app.data.local.value;
+  const notice = layerNotice.value;
   const served = app.data.served.value.map((p) => p.ident);
   const idents = [...new Set([...served, ...(PRODUCTS[current] ? [current] : [])])];
   const models = idents.filter((i) => !PRODUCTS[i].sample);
@@ -25,7 +27,7 @@ export function ProductPicker({ app }: { app: AppState }) {
         value={current}
         data-testid="product-picker"
         title={t('product.title')}
-        onChange={(e) => app.layer.setProduct(e.currentTarget.value)}
+        onChange={(e) => chooseProduct(app, e.currentTarget.value)}
       >
         {models.map((ident) => <option key={ident} value={ident}>{PRODUCTS[ident].modelName}</option>)}
         {samples.length > 0 && (
@@ -35,6 +37,7 @@ export function ProductPicker({ app }: { app: AppState }) {
         )}
         {local && <option value={local.ident}>{local.modelName}</option>}
       </select>
+      {notice && <span className="product-notice" role="alert" data-testid="product-notice">{t(notice.key, notice.values)}</span>}
     </label>
   );
 }

@@ -1,6 +1,7 @@
 /** What the map shows: overlay, product and level (SPEC §3 Settings), validated against the catalogue. */
 
 import { batch, signal, computed, type ReadonlySignal } from '@preact/signals-core';
+import { availableLevels, levelFor } from '../../common/catalogue/layerRules.ts';
 import { DEFAULT_LEVEL } from '../../common/catalogue/levels.ts';
 import { DEFAULT_OVERLAY, overlayByIdent, type Overlay } from '../../common/catalogue/overlays.ts';
 import { PRODUCTS, type Product } from '../../common/catalogue/products.ts';
@@ -11,6 +12,8 @@ export interface LayerModel {
   readonly level: ReadonlySignal<string>;
   readonly overlayDef: ReadonlySignal<Overlay>;
   readonly productDef: ReadonlySignal<Product>;
+  /** The levels the level selector offers now (SPEC §3 Levels). */
+  readonly levels: ReadonlySignal<readonly string[]>;
   /** Products of files opened in the browser, by ident (not in the catalogue). */
   readonly localProducts: ReadonlySignal<Readonly<Record<string, Product>>>;
   /** Refuses idents the catalogue does not know (returns false). */
@@ -28,16 +31,25 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
   const localProducts = signal<Record<string, Product>>({});
   const find = (ident: string): Product | undefined => PRODUCTS[ident] ?? localProducts.value[ident];
   const productDef = computed(() => find(product.value) ?? PRODUCTS.demo);
+  const overlayDef = computed(() => overlayByIdent(overlay.value)!);
+  // SPEC §4 Levels: recomputed on product or overlay change; an unavailable one becomes the first or surface.
+  const fixLevel = () => {
+    level.value = levelFor(level.peek(), productDef.peek(), overlayDef.peek());
+  };
   return {
     overlay,
     product,
     level,
     localProducts,
-    overlayDef: computed(() => overlayByIdent(overlay.value)!),
+    overlayDef,
     productDef,
+    levels: computed(() => availableLevels(productDef.value, overlayDef.value)),
     setOverlay(ident) {
-      if (!overlayByIdent(ident) || !productDef.value.overlays.includes(ident)) return false;
-      overlay.value = ident;
+      if (!overlayByIdent(ident) || !productDef.peek().overlays.includes(ident)) return false;
+      batch(() => {
+        overlay.value = ident;
+        fixLevel();
+      });
       return true;
     },
     setProduct(ident) {
@@ -45,9 +57,9 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
       if (!def) return false;
       batch(() => {
         product.value = ident;
-        if (!def.levels.includes(level.value)) level.value = def.levels[0];
         // SPEC §4 product selection: changing product picks an overlay it has.
-        if (!def.overlays.includes(overlay.value)) overlay.value = def.overlays[0];
+        if (!def.overlays.includes(overlay.peek())) overlay.value = def.overlays[0];
+        fixLevel();
       });
       return true;
     },
@@ -59,7 +71,7 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
       localProducts.value = rest;
     },
     setLevel(ident) {
-      if (!productDef.value.levels.includes(ident)) return false;
+      if (!availableLevels(productDef.peek(), overlayDef.peek()).includes(ident)) return false;
       level.value = ident;
       return true;
     },

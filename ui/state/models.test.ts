@@ -4,6 +4,7 @@ import { parseMinifest } from '../../common/minifest.ts';
 import { createLayerModel } from './layerModel.ts';
 import { createMapModel } from './mapModel.ts';
 import { ANIMATION_MULTIPLIER, ANIMATION_STEP_MS, ANIMATION_TICK_MINUTES, createTimelineModel } from './timelineModel.ts';
+import { createSettingsStore } from './settingsStore.ts';
 import { countryOf, createUnitsModel } from './unitsModel.ts';
 
 const H = 3_600_000;
@@ -80,14 +81,31 @@ describe('units model (SPEC §9 imperial countries)', () => {
   });
 
   it('defaults by country and cycles through the allowed units only', () => {
-    expect(createUnitsModel('us').unitOf('temp')).toBe('°F');
-    const units = createUnitsModel('cz');
+    const store = () => createSettingsStore({ logError: () => {} });
+    expect(createUnitsModel('us', store()).unitOf('temp')).toBe('°F');
+    const settings = store();
+    const units = createUnitsModel('cz', settings);
     expect(units.unitOf('temp')).toBe('°C');
     expect(units.unitOf('wind')).toBe('kt');
     expect(units.setUnit('wind', 'furlong')).toBe(false);
     units.cycle('wind');
     expect(units.unitOf('wind')).toBe('mph');
+    expect(settings.get('metric_wind')).toBe('mph');
     for (let i = 0; i < 4; i++) units.cycle('wind');
     expect(units.unitOf('wind')).toBe('kt');
+  });
+
+  it('defaultUnits overrides the country, and the clock follows the country unless hourFormat is set', () => {
+    const settings = createSettingsStore({ logError: () => {} });
+    const units = createUnitsModel('gb', settings);
+    expect(units.unitOf('temp')).toBe('°C');
+    expect(units.hour12.value).toBe(true);
+    units.setUnit('temp', '°C');
+    units.setSystem('imperial');
+    expect(units.unitOf('temp')).toBe('°F');
+    expect(settings.get('metric_temp')).toBeNull();
+    settings.set('hourFormat', '24h');
+    expect(units.hour12.value).toBe(false);
+    expect(createUnitsModel('de', createSettingsStore()).hour12.value).toBe(false);
   });
 });
