@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { GribOpener } from './components/GribOpener.tsx';
+import { OverlayIcon } from './components/icons.tsx';
 import { Legend } from './components/Legend.tsx';
 import { LevelSelector } from './components/LevelSelector.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
@@ -48,13 +49,17 @@ export function App({ app }: { app: AppState }) {
     <div className="app">
       <MapView app={app} />
       <header className="topbar">
+        <button type="button" className="menu-button" aria-label={t('app.menu')} title={t('app.menu')} data-testid="menu-button"
+          onClick={() => void app.router.navigate('/menu')}>
+          <OverlayIcon ident="menu" />
+        </button>
         <span className="brand">{t('app.name')}</span>
+        <SearchButton app={app} />
         {app.data.demo.value && (
           <span className="demo-badge" title={t('app.demoDataHint')} data-testid="demo-badge">{t('app.demoData')}</span>
         )}
         <ProductPicker app={app} />
         <GribOpener app={app} />
-        <SearchButton app={app} />
       </header>
       <Picker app={app} />
       <LevelSelector app={app} />

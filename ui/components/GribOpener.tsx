@@ -78,8 +78,9 @@ export function GribOpener({ app }: { app: AppState }) {
   const local = app.data.local.value;
   return (
     <>
-      <button type="button" className="grib-open" onClick={() => input.current?.click()} data-testid="grib-open">
-        {t('grib.open')}
+      <button type="button" className="grib-open" onClick={() => input.current?.click()} data-testid="grib-open" title={t('grib.open')}>
+        <OverlayIcon ident="file" size={16} />
+        <span className="grib-open-label">{t('grib.open')}</span>
       </button>
       <input ref={input} type="file" hidden accept=".grib2,.grb2,.grib,.grb,.bin,application/octet-stream" data-testid="grib-input"
         onChange={(e) => {

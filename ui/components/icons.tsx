@@ -18,6 +18,8 @@ const PATHS: Record<string, string> = {
   plus: 'M12 5v14M5 12h14',
   minus: 'M5 12h14',
   close: 'M6 6l12 12M18 6L6 18',
+  menu: 'M4 7h16M4 12h16M4 17h16',
+  file: 'M6 3h8l4 4v14H6z M14 3v4h4 M12 17v-6 M9.5 13.5L12 11l2.5 2.5',
 };
 
 export function OverlayIcon({ ident, size = 20 }: { ident: string; size?: number }) {

@@ -5,6 +5,7 @@
  */
 
 import { effect } from '@preact/signals-core';
+import type { ParticleSettings } from '../../common/settings.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 
@@ -38,6 +39,12 @@ export function startRenderSync(app: AppState): () => void {
     }),
     effect(() => {
       void api.setTime({ time: app.timeline.timestamp.value });
+    }),
+    effect(() => {
+      // SPEC §3 particles and particlesAnim (settings panel).
+      const particles = app.settings.get('particles') as ParticleSettings;
+      const anim = app.settings.get('particlesAnim') as 'on' | 'off' | 'intensive';
+      void api.setParticles({ ...particles, anim });
     }),
   ];
   return () => {

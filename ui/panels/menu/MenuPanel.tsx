@@ -1,0 +1,32 @@
+/** The menu (routes /menu, /overlays, /tools, /pois): the app's windows and tools that exist today. */
+
+import { useTranslation } from 'react-i18next';
+import { PanelFrame } from '../PanelFrame.tsx';
+import type { PanelProps } from '../registry.ts';
+
+export default function MenuPanel({ app, close }: PanelProps) {
+  const { t } = useTranslation('menu');
+  // Routed windows replace the menu in its pane (and in the history); others close it first.
+  const entries: { ident: string; label: string; run(): void }[] = [
+    { ident: 'search', label: t('search'), run: () => {
+      close();
+      void app.router.openPanel('search');
+    } },
+    { ident: 'settings', label: t('settings'), run: () => void app.router.navigate('/settings') },
+    { ident: 'debug', label: t('debug'), run: () => {
+      close();
+      void app.router.navigate('/debug');
+    } },
+  ];
+  return (
+    <PanelFrame title={t('title')} close={close} className="menu-panel">
+      <ul className="menu-list">
+        {entries.map((e) => (
+          <li key={e.ident}>
+            <button type="button" data-menu={e.ident} onClick={e.run}>{e.label}</button>
+          </li>
+        ))}
+      </ul>
+    </PanelFrame>
+  );
+}
