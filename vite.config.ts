@@ -21,7 +21,7 @@ export default defineConfig({
   server: { port: 5173, fs: { allow: ['..'] } },
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['{common,engine,workers,ui,server,bench}/**/*.test.{ts,tsx}'],
+    include: ['{common,engine,workers,ui,server,bench,assets}/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 30_000,
     pool: 'threads',
