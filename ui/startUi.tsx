@@ -7,6 +7,7 @@ import { App } from './App.tsx';
 import { chooseLanguage, initI18n } from './i18n.ts';
 import type { AppState } from './state/appState.ts';
 import { chooseOverlay, startProductRules } from './state/layerActions.ts';
+import { startMapSelectorRule } from './state/mapSelectorRule.ts';
 import { startSettingsSync } from './state/settingsSync.ts';
 import { startUrlSync } from './state/urlSync.ts';
 import './styles.css';
@@ -27,6 +28,7 @@ export async function startUi(app: AppState, settingsLoaded: Promise<void>): Pro
   await Promise.race([settingsLoaded, new Promise((resolve) => setTimeout(resolve, SETTINGS_WAIT_MS))]);
   startSettingsSync(app);
   startProductRules(app);
+  startMapSelectorRule(app);
   whenReady(app, () => {
     // An overlay asked for in the URL that the start-up model lacks picks a model that has it (SPEC §4).
     const wanted = app.initialUrl.overlay;

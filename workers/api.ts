@@ -123,6 +123,8 @@ export interface RenderApi {
   setLayer(params: LayerParams): void;
   setTime(params: { time: number }): void;
   setParticles(params: ParticleParams): void;
+  /** Basemap options (SPEC §2 Map: graticule toggle). */
+  setBasemap(params: { graticule: boolean }): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
   stats(): RenderStats;
   /** Switches the particle kernel (the /debug window and the bench compare them). */

@@ -263,6 +263,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setBasemap({ graticule }: { graticule: boolean }): void {
+    if (this.graticule === graticule) return;
+    this.graticule = graticule;
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setParticles(params: ParticleParams): void {
     this.particleParams = { ...DEFAULT_PARTICLES, ...params };
     this.fieldDirty = true;

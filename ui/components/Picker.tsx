@@ -6,6 +6,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../../common/map.ts';
+import { pointPath } from '../../common/routes.ts';
 import { COORD_DECIMALS } from '../../common/url.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
@@ -23,6 +24,14 @@ export function Picker({ app }: { app: AppState }) {
     const { x, y } = lonLatToScreen(view, p.lon, p.lat);
     ref.current.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   }), [app, position]);
+  // SPEC §2: picker-mobile on phones, closing after pickerMobileTimeout seconds (SPEC §3: 3, 6, 9, 12 or always).
+  const mobile = app.mobile();
+  const timeout = app.settings.get('pickerMobileTimeout') as number | 'always';
+  useEffect(() => {
+    if (!mobile || !position || timeout === 'always') return;
+    const timer = setTimeout(() => app.picker.close(), timeout * 1000);
+    return () => clearTimeout(timer);
+  }, [app, mobile, position, timeout]);
   if (!position) return null;
   const result = app.picker.result.value;
   let text = '…';
@@ -33,7 +42,7 @@ export function Picker({ app }: { app: AppState }) {
     direction = result.value === null ? undefined : result.direction;
   }
   return (
-    <div ref={ref} className="picker" data-testid="picker"
+    <div ref={ref} className={mobile ? 'picker picker-mobile' : 'picker'} data-testid="picker"
       data-lat={position.lat} data-lon={position.lon} data-value={result?.value ?? ''}>
       <div className="picker-bubble">
         <output className="picker-value" data-testid="picker-value">
@@ -48,6 +57,10 @@ export function Picker({ app }: { app: AppState }) {
         </span>
         <button type="button" className="picker-close" onClick={() => app.picker.close()} aria-label={t('picker.close')}>
           <OverlayIcon ident="close" size={14} />
+        </button>
+        <button type="button" className="picker-forecast" data-testid="picker-forecast" title={t('detailLink.openHint')}
+          onClick={() => void app.router.navigate(pointPath(position.lat, position.lon))}>
+          {t('detailLink.open')}
         </button>
       </div>
       <div className="picker-pin" aria-hidden="true" />

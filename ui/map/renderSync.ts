@@ -46,6 +46,9 @@ export function startRenderSync(app: AppState): () => void {
       const anim = app.settings.get('particlesAnim') as 'on' | 'off' | 'intensive';
       void api.setParticles({ ...particles, anim });
     }),
+    effect(() => {
+      void api.setBasemap({ graticule: app.settings.get('graticule') as boolean });
+    }),
   ];
   return () => {
     disposers.forEach((d) => d());

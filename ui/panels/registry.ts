@@ -27,6 +27,7 @@ const panel = (def: PanelDef<PanelComponent> & { bundle?: string }): PanelDef<Pa
 export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   settings: panel({ ident: 'settings', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'settings', load: () => import('./settings/SettingsPanel.tsx') }),
   menu: panel({ ident: 'menu', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'menu', load: () => import('./menu/MenuPanel.tsx') }),
+  'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
   debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
   detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', load: () => import('./detail/DetailPanel.tsx') }),
   consent: panel({ ident: 'consent', pane: 'bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
