@@ -30,7 +30,7 @@ export default defineConfig({
   },
   webServer: {
     command: 'node --import tsx server/main.ts',
-    env: { PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: 'var/e2e' },
+    env: { PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e' },
     url: `http://127.0.0.1:${PORT}/metadata/v1.0/demo/minifest.json`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -174,6 +174,40 @@ describe.each(['release', 'debug'] as const)('regrid kernel (%s build)', (target
     regridder.release();
   });
 
+  it.each([
+    ['a power-of-two scale', { offset: -40, scale: 1 / 128 }],
+    ['any other scale (divided)', { offset: 150.3, scale: 0.0123 }],
+  ])('quantizes with %s as encodeDataTile does at every width (8-node chunks and the rest), with and without the predictor', (_name, quantization) => {
+    const random = seededRandom(17);
+    const offset = Math.fround(quantization.offset);
+    const scale = Math.fround(quantization.scale);
+    const special = [NaN, Infinity, -Infinity, -0, 0, 1e30, -1e30, offset, offset - scale, offset + 65534 * scale, offset + 65535 * scale];
+    const regridder = new Regridder(engine);
+    for (const width of [2, 7, 8, 9, 15, 16, 23, 256]) {
+      const height = 3;
+      const values = new Float32Array(width * height);
+      for (let k = 0; k < values.length; k++) {
+        const pick = random();
+        // Half-way between two q (rounds up), anywhere in range, beyond it, or a special value.
+        if (pick < 0.3) values[k] = offset + (Math.floor(random() * 65534) + 0.5) * scale;
+        else if (pick < 0.8) values[k] = offset + (random() * 70000 - 2000) * scale;
+        else values[k] = special[Math.floor(random() * special.length)];
+      }
+      regridder.setResult(values, width, height);
+      for (const predictor of [Predictor.None, Predictor.RowDelta]) {
+        const q = regridder.quantize(quantization, predictor).slice();
+        const reference = encodeDataTile({
+          west: 0, north: 1, east: 1, south: 0, width, height, channels: [values], predictor, quantization: [quantization],
+        });
+        const expected = new Uint16Array(reference.buffer.slice(TILE_HEADER_BYTES + TILE_CHANNEL_BYTES));
+        let diff = 0;
+        for (let k = 0; k < q.length; k++) if (q[k] !== expected[k]) diff++;
+        expect(diff, `width ${width}, predictor ${predictor}`).toBe(0);
+      }
+    }
+    regridder.release();
+  });
+
   it('refuses bad grids with an error that names them, and a released regridder', () => {
     const regridder = new Regridder(engine);
     expect(() => regridder.load(new Float32Array(5), { ...GFS_1DEG })).toThrow(/5 values for a 360x181/);

@@ -6,6 +6,11 @@
  *   GET /metadata/v1.0/{directory}/minifest.json
  *   GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
  *   GET /forecast/point/{product}/v2.9/{lat}/{lon}
+ *   GET /search/v1/{query}, /reverse/v3/{lat}/{lon}/{zoom} (routes/geo.ts)
+ *   GET /labels/v1/{lang}/{z}/{x}/{y}.json, /citytile/v1.0/{product}/{z}/{x}/{y} (routes/labels.ts): city labels and their values
+ *   GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}
+ *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/sedlina.ts): client error reports, page-view beacons
+ *   GET /services/umisteni (routes/services.ts): the approximate location for the start-up position
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
  * The data routes serve the runs the ingest pipeline published in the data directory
@@ -36,7 +41,13 @@ import type { LiveSource } from './sources/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
+import { geoRoutes } from './routes/geo.ts';
+import { labelRoutes } from './routes/labels.ts';
+import { lazyGazetteer } from './geo/gazetteer.ts';
+import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
+import { sedlinaRoutes } from './routes/sedlina.ts';
+import { servicesRoutes } from './routes/services.ts';
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 /** Data zooms generated in the background after listen (every tile of each). */
@@ -119,6 +130,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(metadataRoutes, { sources });
   await app.register(tileRoutes, { sources });
   await app.register(forecastRoutes, { sources });
+  // One set of places for search, reverse geocoding and the city labels, loaded on first use.
+  const gazetteer = lazyGazetteer();
+  await app.register(geoRoutes, { gazetteer });
+  await app.register(labelRoutes, { sources, gazetteer, prewarm: options.prewarm ?? true });
+  await app.register(meteogramRoutes, { sources });
+  await app.register(sedlinaRoutes);
+  await app.register(servicesRoutes);
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {

@@ -44,6 +44,22 @@ export function App({ app }: { app: AppState }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [app]);
 
+  useEffect(() => {
+    // City labels (SPEC §3): their own chunk, started when the browser is idle after the first paint.
+    let layer: { dispose(): void } | null = null;
+    let stopped = false;
+    const start = () => void import('./labels/cityLabels.ts').then((m) => {
+      if (!stopped) layer = m.startCityLabels(app);
+    });
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(start, { timeout: 1500 }) : window.setTimeout(start, 300);
+    return () => {
+      stopped = true;
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
+      layer?.dispose();
+    };
+  }, [app]);
+
   const error = renderError.value ?? (app.data.status.value === 'error' ? t('app.dataError', { model: app.layer.productDef.value.modelName }) : null);
   return (
     <div className="app">

@@ -33,7 +33,7 @@
  * (workers/tiles/sample.ts) and the raster shader do with missing nodes: NaN nodes are skipped and
  * the others' weights renormalised; fewer than 2 valid nodes give NaN (SPEC §5). Arithmetic is f64,
  * the result is stored as f32; engine/regrid.ts regridBilinearReference repeats it operation for
- * operation, so the two agree bit for bit.
+ * operation, so the two agree bit for bit (the SIMD paths here too: same operations, same order).
  */
 
 export const JOB_SRC_LON0: usize = 0;
@@ -174,6 +174,29 @@ function blendMissing(a: f64, b: f64, c: f64, d: f64, wx: f64, wy: f64): f64 {
   return weight > 0 ? sum / weight : first;
 }
 
+/** One target node (column i of the rows `above` / `below`), the scalar path. */
+@inline function regridNode(above: usize, below: usize, c0: usize, c1: usize, wx: usize, i: i32, w: f64, w1: f64): f64 {
+  const a = load<i32>(c0 + (<usize>i << 2));
+  if (a < 0) return NaN;
+  const b = load<i32>(c1 + (<usize>i << 2));
+  const oa = <usize>a << 2;
+  const ob = <usize>b << 2;
+  const va = <f64>load<f32>(above + oa);
+  const vb = <f64>load<f32>(above + ob);
+  const vc = <f64>load<f32>(below + oa);
+  const vd = <f64>load<f32>(below + ob);
+  const x = load<f64>(wx + (<usize>i << 3));
+  const x1 = 1.0 - x;
+  // blend4's first case; a NaN result means a missing node (or infinities): blend4 decides.
+  const value = (va * x1 + vb * x) * w1 + (vc * x1 + vd * x) * w;
+  return value != value ? blend4(va, vb, vc, vd, x, w) : value;
+}
+
+/**
+ * The kernel. Target nodes go two at a time through f64x2 lanes doing blend4's operations in
+ * blend4's order (so the same f64, the same f32); a pair with a node outside the source or a NaN
+ * result goes through the scalar path instead.
+ */
 export function regridBilinear(job: usize): void {
   const ni = load<i32>(job, JOB_NI);
   const nx = load<i32>(job, JOB_NX);
@@ -189,6 +212,7 @@ export function regridBilinear(job: usize): void {
   columnTable(job, c0, c1, wx);
   rowTable(job, r0, wy);
   const rowBytes = <usize>ni << 2;
+  const one = f64x2.splat(1.0);
   for (let j = 0; j < ny; j++) {
     const out = dst + (<usize>(j * nx) << 2);
     const row = load<i32>(r0 + (<usize>j << 2));
@@ -197,24 +221,42 @@ export function regridBilinear(job: usize): void {
       continue;
     }
     const w = load<f64>(wy + (<usize>j << 3));
+    const w1 = 1.0 - w;
+    const wv = f64x2.splat(w);
+    const w1v = f64x2.splat(w1);
     const above = src + <usize>row * rowBytes;
     const below = above + rowBytes;
-    for (let i = 0; i < nx; i++) {
-      const a = load<i32>(c0 + (<usize>i << 2));
-      if (a < 0) {
-        store<f32>(out + (<usize>i << 2), NaN);
-        continue;
+    let i = 0;
+    for (; i + 2 <= nx; i += 2) {
+      const o = out + (<usize>i << 2);
+      const a0 = load<i32>(c0 + (<usize>i << 2));
+      const a1 = load<i32>(c0 + (<usize>i << 2), 4);
+      if ((a0 | a1) >= 0) {
+        const b0 = load<i32>(c1 + (<usize>i << 2));
+        const b1 = load<i32>(c1 + (<usize>i << 2), 4);
+        // f32 lanes [a(i), a(i+1), b(i), b(i+1)] of the row above, and of the row below.
+        let up = v128.load32_zero(above + (<usize>a0 << 2));
+        up = v128.load32_lane(above + (<usize>a1 << 2), up, 1);
+        up = v128.load32_lane(above + (<usize>b0 << 2), up, 2);
+        up = v128.load32_lane(above + (<usize>b1 << 2), up, 3);
+        let down = v128.load32_zero(below + (<usize>a0 << 2));
+        down = v128.load32_lane(below + (<usize>a1 << 2), down, 1);
+        down = v128.load32_lane(below + (<usize>b0 << 2), down, 2);
+        down = v128.load32_lane(below + (<usize>b1 << 2), down, 3);
+        const x = v128.load(wx + (<usize>i << 3));
+        const x1 = f64x2.sub(one, x);
+        const top = f64x2.add(f64x2.mul(f64x2.promote_low_f32x4(up), x1), f64x2.mul(f64x2.promote_low_f32x4(i64x2.shuffle(up, up, 1, 1)), x));
+        const bottom = f64x2.add(f64x2.mul(f64x2.promote_low_f32x4(down), x1), f64x2.mul(f64x2.promote_low_f32x4(i64x2.shuffle(down, down, 1, 1)), x));
+        const value = f64x2.add(f64x2.mul(top, w1v), f64x2.mul(bottom, wv));
+        if (!v128.any_true(f64x2.ne(value, value))) {
+          v128.store64_lane(o, f32x4.demote_f64x2_zero(value), 0);
+          continue;
+        }
       }
-      const b = load<i32>(c1 + (<usize>i << 2));
-      const oa = <usize>a << 2;
-      const ob = <usize>b << 2;
-      const value = blend4(
-        <f64>load<f32>(above + oa), <f64>load<f32>(above + ob),
-        <f64>load<f32>(below + oa), <f64>load<f32>(below + ob),
-        load<f64>(wx + (<usize>i << 3)), w,
-      );
-      store<f32>(out + (<usize>i << 2), <f32>value);
+      store<f32>(o, <f32>regridNode(above, below, c0, c1, wx, i, w, w1));
+      store<f32>(o, <f32>regridNode(above, below, c0, c1, wx, i + 1, w, w1), 4);
     }
+    if (i < nx) store<f32>(out + (<usize>i << 2), <f32>regridNode(above, below, c0, c1, wx, i, w, w1));
   }
 }
 
@@ -228,6 +270,9 @@ const Q_MAX: f64 = 65534;
  *
  *   src  f32[width * height], row 0 north      dst  u16[width * height], little-endian
  *   offset, scale: the f32 values the tile header carries, widened to f64 (scale > 0)
+ *
+ * Eight nodes at a time in f64x2 lanes (the same f64 operations as the scalar tail, so the same
+ * q), the row's last width % 8 nodes one by one.
  */
 export function quantizeRows(src: usize, width: i32, height: i32, offset: f64, scale: f64, predictor: i32, dst: usize): void {
   // Dividing by a power of two is multiplying by its reciprocal, exactly: the usual case (every
@@ -236,25 +281,66 @@ export function quantizeRows(src: usize, width: i32, height: i32, offset: f64, s
   else quantizeBy(src, width, height, offset, scale, false, predictor, dst);
 }
 
+/** q of one node: the scalar path. */
+@inline function quantizeOne(v: f64, offset: f64, factor: f64, multiply: bool): i32 {
+  if (v - v != 0) return NO_DATA;
+  const x = multiply ? (v - offset) * factor : (v - offset) / factor;
+  // Math.round as JavaScript rounds: half-way goes up; x - floor(x) is exact below 2^52.
+  let r = Math.floor(x);
+  if (x - r >= 0.5) r += 1.0;
+  return <i32>Math.min(Q_MAX, Math.max(0.0, r));
+}
+
+/**
+ * q of two nodes (f64x2 of (v - offset) / scale) as i32x4 [q0, q1, 0, 0]: floor, half-way up,
+ * clamp to 0..Q_MAX. pmax / pmin are the plain compares of Math.max / Math.min here: a NaN x only
+ * comes from a NaN or infinite value, whose q the caller replaces with NO_DATA.
+ */
+@inline function quantizePair(x: v128, half: v128, one: v128, zero: v128, qMax: v128): v128 {
+  let r = f64x2.floor(x);
+  r = f64x2.add(r, v128.and(f64x2.ge(f64x2.sub(x, r), half), one));
+  return i32x4.trunc_sat_f64x2_s_zero(f64x2.pmin(qMax, f64x2.pmax(zero, r)));
+}
+
+@inline function scaledPair(v: v128, offset: v128, factor: v128, multiply: bool): v128 {
+  const d = f64x2.sub(f64x2.promote_low_f32x4(v), offset);
+  return multiply ? f64x2.mul(d, factor) : f64x2.div(d, factor);
+}
+
 @inline function quantizeBy(src: usize, width: i32, height: i32, offset: f64, factor: f64, multiply: bool, predictor: i32, dst: usize): void {
+  const offsetV = f64x2.splat(offset);
+  const factorV = f64x2.splat(factor);
+  const half = f64x2.splat(0.5);
+  const one = f64x2.splat(1.0);
+  const zero = f64x2.splat(0.0);
+  const qMax = f64x2.splat(Q_MAX);
+  const zero4 = f32x4.splat(0);
+  const delta = predictor == 1;
   for (let j = 0; j < height; j++) {
-    let previous: i32 = 0;
     const base = <usize>(j * width);
-    for (let i = 0; i < width; i++) {
+    // The previous chunk's q in lane 7 (0 before the row's first: its q is stored as it is).
+    let previous = i16x8.splat(0);
+    let i = 0;
+    for (; i + 8 <= width; i += 8) {
       const k = base + <usize>i;
-      const v = <f64>load<f32>(src + (k << 2));
-      let q: i32;
-      if (v - v != 0) {
-        q = NO_DATA;
-      } else {
-        const x = multiply ? (v - offset) * factor : (v - offset) / factor;
-        // Math.round as JavaScript rounds: half-way goes up; x - floor(x) is exact below 2^52.
-        let r = Math.floor(x);
-        if (x - r >= 0.5) r += 1.0;
-        q = <i32>Math.min(Q_MAX, Math.max(0.0, r));
-      }
-      store<u16>(dst + (k << 1), <u16>(predictor == 1 && i > 0 ? (q - previous) & 0xffff : q));
+      const lo = v128.load(src + (k << 2));
+      const hi = v128.load(src + (k << 2), 16);
+      // v - v != 0: NaN or infinite, as i16 lanes of all ones.
+      const bad = i16x8.narrow_i32x4_s(f32x4.ne(f32x4.sub(lo, lo), zero4), f32x4.ne(f32x4.sub(hi, hi), zero4));
+      const q0 = quantizePair(scaledPair(lo, offsetV, factorV, multiply), half, one, zero, qMax);
+      const q1 = quantizePair(scaledPair(i64x2.shuffle(lo, lo, 1, 1), offsetV, factorV, multiply), half, one, zero, qMax);
+      const q2 = quantizePair(scaledPair(hi, offsetV, factorV, multiply), half, one, zero, qMax);
+      const q3 = quantizePair(scaledPair(i64x2.shuffle(hi, hi, 1, 1), offsetV, factorV, multiply), half, one, zero, qMax);
+      const q = v128.or(i16x8.narrow_i32x4_u(i64x2.shuffle(q0, q1, 0, 2), i64x2.shuffle(q2, q3, 0, 2)), bad);
+      v128.store(dst + (k << 1), delta ? i16x8.sub(q, i16x8.shuffle(previous, q, 7, 8, 9, 10, 11, 12, 13, 14)) : q);
       previous = q;
+    }
+    let last: i32 = <i32>i16x8.extract_lane_u(previous, 7);
+    for (; i < width; i++) {
+      const k = base + <usize>i;
+      const q = quantizeOne(<f64>load<f32>(src + (k << 2)), offset, factor, multiply);
+      store<u16>(dst + (k << 1), <u16>(delta && i > 0 ? (q - last) & 0xffff : q));
+      last = q;
     }
   }
 }

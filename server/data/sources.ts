@@ -8,6 +8,7 @@
  *   minifest.json                  minifest()
  *   tiles/{dir}/{ref}/{valid}/...  checkLayer() -> run(ref) -> checkStep() -> tile()
  *   forecast/point/{product}/...   run(ref) or current()  -> point()
+ *   forecast/meteogram/{product}/  run(ref) or current()  -> levels()
  *
  * Every check throws an HttpError with the same wording for both kinds of product.
  */
@@ -15,6 +16,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRODUCTS, type Product } from '../../common/catalogue/index.ts';
+import { LEVEL_IDENTS } from '../../common/catalogue/levels.ts';
 import { hourStamp, parseHourStamp } from '../../common/minifest.ts';
 import type { TileAddress } from '../../common/tiling.ts';
 import { badRequest, notFound } from '../http/httpError.ts';
@@ -48,18 +50,35 @@ export interface PointForecast {
   data: Record<string, (number | null)[]>;
 }
 
+/**
+ * The meteogram answer (GET /forecast/meteogram/...): pressure-level series in base units keyed
+ * `{ident}-{level}` (temp-850h, wind_u-850h, wind_v-850h, gh-850h), one value per step, null = no
+ * data. `levels` lists the levels present from the ground up; empty when the product has none.
+ */
+export interface LevelForecast {
+  header: PointForecast['header'] & { levels: string[] };
+  ts: number[];
+  data: Record<string, (number | null)[]>;
+}
+
 export interface PointOptions {
   /** Keep only steps whose hour is a multiple of this (SPEC §7 step: 1 or 3). */
   step?: number;
   /** Bilinear between the grid nodes around the place (default), else the nearest node. */
   interpolate?: boolean;
+  /** Keep only steps valid from / to these times, ms inclusive (city tiles ask for a day). */
+  from?: number;
+  to?: number;
 }
+
+const inWindow = (time: number, { from = -Infinity, to = Infinity }: PointOptions) => time >= from && time <= to;
 
 export interface RunData {
   readonly refTime: number;
   checkStep(validTime: number, file: string, level: string): void;
   tile(validTime: number, address: TileAddress, file: string, level: string): Promise<TileAnswer>;
   point(lat: number, lon: number, options: PointOptions): Promise<PointForecast>;
+  levels(lat: number, lon: number, options: PointOptions): Promise<LevelForecast>;
 }
 
 export interface ProductData {
@@ -74,7 +93,7 @@ export interface ProductData {
 
 /** Decimals kept per point variable: well below what any unit shows, and a third of the JSON. */
 const POINT_DECIMALS: Readonly<Record<string, number>> = {
-  wind_u: 2, wind_v: 2, gust: 2, temp: 2, dewpoint: 2, rh: 1, pressure: 1, rain: 3, rainAccu: 2, clouds: 1, lclouds: 1, mclouds: 1, hclouds: 1, cape: 0, waves: 2,
+  wind_u: 2, wind_v: 2, gust: 2, temp: 2, dewpoint: 2, rh: 1, pressure: 1, rain: 3, rainAccu: 2, clouds: 1, lclouds: 1, mclouds: 1, hclouds: 1, cape: 0, waves: 2, gh: 0,
 };
 
 function round(value: number, decimals: number): number | null {
@@ -132,8 +151,9 @@ class DemoProduct implements ProductData {
         if (!tile) throw notFound(`Tile file "${file}" was not generated`);
         return tile;
       },
-      async point(lat, lon, { step = DEMO_STEP_HOURS }) {
-        const ts = run.steps.filter((_, k) => (k * DEMO_STEP_HOURS) % step === 0);
+      async point(lat, lon, options) {
+        const { step = DEMO_STEP_HOURS } = options;
+        const ts = run.steps.filter((t, k) => (k * DEMO_STEP_HOURS) % step === 0 && inWindow(t, options));
         const data: Record<string, (number | null)[]> = { wind_u: [], wind_v: [], gust: [], temp: [], pressure: [], rain: [], clouds: [] };
         for (const time of ts) {
           const p = evaluatePoint(lat, lon, time);
@@ -146,6 +166,11 @@ class DemoProduct implements ProductData {
           data.clouds.push(round(p.clouds, POINT_DECIMALS.clouds));
         }
         return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, units: { ...DEMO_POINT_UNITS } }, ts, data };
+      },
+      async levels(lat, lon, { step = DEMO_STEP_HOURS }) {
+        // The demo model is a surface model: no pressure levels.
+        const ts = run.steps.filter((_, k) => (k * DEMO_STEP_HOURS) % step === 0);
+        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, levels: [], units: {} }, ts, data: {} };
       },
     };
   }
@@ -202,7 +227,8 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       if (!tile) throw notFound(`Tile ${address.z}/${address.x}/${address.y} ${file}-${level} of ${product.ident} has no stored data`);
       return tile;
     },
-    async point(lat, lon, { step, interpolate = true }) {
+    async point(lat, lon, options) {
+      const { step, interpolate = true } = options;
       const reader = await run.pointStore()?.catch((error: unknown) => {
         // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
@@ -212,7 +238,7 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       const series = await reader.series(lat, lon, interpolate);
       // SPEC §8: "Data not available for this location".
       if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
-      const keep = series.hours.map((h, k) => [h, k] as const).filter(([h]) => !step || h % step === 0);
+      const keep = series.hours.map((h, k) => [h, k] as const).filter(([h]) => (!step || h % step === 0) && inWindow(run.refTime + h * HOUR_MS, options));
       const data: Record<string, (number | null)[]> = {};
       for (const [ident, values] of Object.entries(series.values)) {
         data[ident] = keep.map(([, k]) => round(values[k], POINT_DECIMALS[ident] ?? 3));
@@ -224,6 +250,36 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       };
       if (product.sample) header.sample = true;
       return { header, ts: keep.map(([h]) => run.refTime + h * HOUR_MS), data };
+    },
+    async levels(lat, lon, { step, interpolate = true }) {
+      const reader = await run.levelStore()?.catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
+        throw error;
+      });
+      const header: LevelForecast['header'] = { product: product.ident, refTime: run.refTime, lat, lon, step: step ?? 1, levels: [], units: {} };
+      if (product.sample) header.sample = true;
+      const hours = reader?.header.hours ?? manifest.hours;
+      const gaps = hours.slice(1).map((h, k) => h - hours[k]);
+      header.step = step ?? (gaps.length ? Math.min(...gaps) : 1);
+      const keep = hours.map((h, k) => [h, k] as const).filter(([h]) => !step || h % step === 0);
+      const ts = keep.map(([h]) => run.refTime + h * HOUR_MS);
+      // No pressure levels in this run (or a run published before levels.bin existed).
+      if (!reader) return { header, ts, data: {} };
+      const series = await reader.series(lat, lon, interpolate);
+      if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
+      const data: Record<string, (number | null)[]> = {};
+      const levels = new Set<string>();
+      const idents = new Set<string>();
+      for (const [name, values] of Object.entries(series.values)) {
+        const cut = name.lastIndexOf('-');
+        const ident = name.slice(0, cut);
+        data[name] = keep.map(([, k]) => round(values[k], POINT_DECIMALS[ident] ?? 3));
+        levels.add(name.slice(cut + 1));
+        idents.add(ident);
+      }
+      header.levels = [...levels].sort((a, b) => LEVEL_IDENTS.indexOf(a) - LEVEL_IDENTS.indexOf(b));
+      header.units = pointUnits([...idents]);
+      return { header, ts, data };
     },
   };
 }

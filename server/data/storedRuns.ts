@@ -61,6 +61,7 @@ function nativeGrid(header: { west: number; east: number; north: number; south: 
 /** One published run. */
 export class StoredRun {
   private points: Promise<PointStoreReader> | null = null;
+  private levelPoints: Promise<PointStoreReader> | null = null;
   private readonly inFlight = new Map<string, Promise<StoredTile>>();
   private readonly natives = new Map<string, Promise<NativeField>>();
   readonly dir: string;
@@ -86,10 +87,21 @@ export class StoredRun {
     return this.points;
   }
 
+  /** The pressure-level series (levels.bin); null for runs without one (no levels, or published before it existed). */
+  levelStore(): Promise<PointStoreReader> | null {
+    if (!this.manifest.levelPoints) return null;
+    this.levelPoints ??= PointStoreReader.open(join(this.dir, this.manifest.levelPoints.file)).catch((error: unknown) => {
+      this.levelPoints = null;
+      throw error;
+    });
+    return this.levelPoints;
+  }
+
   async close(): Promise<void> {
-    const points = this.points;
+    const stores = [this.points, this.levelPoints];
     this.points = null;
-    if (points) await (await points.catch(() => null))?.close();
+    this.levelPoints = null;
+    for (const store of stores) if (store) await (await store.catch(() => null))?.close();
   }
 
   /** A tile of the run: stored, or rendered from the native store now (and stored for the next time). Null: no data. */

@@ -8,7 +8,7 @@ import { access, open, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
-import { parseMinifest } from '../../common/minifest.ts';
+import { hourStamp, parseMinifest } from '../../common/minifest.ts';
 import { loadEngine } from './engine.ts';
 import { engineGribReader, type GribReader } from './fields.ts';
 import { IngestError, ingestFiles, type IngestResult } from './ingest.ts';
@@ -266,6 +266,34 @@ describeWithFixtures('ingestFiles: bad input', () => {
     // The good file's step stays staged (not served) for a later ingest of the run to go on from.
     expect((await stat(join(stagingDir(dataDir, DIR_2017, REF_2017), 'build.json'))).isFile()).toBe(true);
     expect(await exists(join(stagingDir(dataDir, DIR_2017, REF_2017), '.lock'))).toBe(false);
+  });
+
+  it('a field that cannot be decoded half-way through a new step leaves none of that step\'s files; the steps before stay staged', async () => {
+    // Fields are decoded as their layers' turn comes, so the step's first layers are written
+    // before the bad field is reached: they must go again.
+    const dataDir = join(data.dir, 'bad-field');
+    const engine = engineGribReader(await loadEngine());
+    let files = 0;
+    let decoded = 0;
+    const reader: GribReader = {
+      inventory: (bytes) => {
+        const infos = engine.inventory(bytes);
+        return ++files === 1 ? infos : infos.map((i) => ({ ...i, forecastStart: 6, forecastEnd: 6 }));
+      },
+      decode: (bytes, info) => {
+        if (files === 2 && ++decoded === 12) throw new Error('corrupt section 7');
+        return engine.decode(bytes, info);
+      },
+    };
+    const error = await ingestError(ingestFiles([SAMPLE.gfs2p5Analysis, SAMPLE.gfs2p5Analysis], { dataDir, product: 'gfs2p5-20170322', reader, prerender: { surface: 0, levels: 0 } }));
+    expect(error.message).toContain(SAMPLE.gfs2p5Analysis);
+    expect(error.message).toMatch(/cannot be decoded: corrupt section 7/);
+    const staging = stagingDir(dataDir, DIR_2017, REF_2017);
+    const valid6 = REF_2017 + 6 * 3_600_000;
+    expect(await exists(join(staging, tileRelPath(REF_2017, 0, 0, 0, 'temp', 'surface')))).toBe(true);
+    for (const name of ['tiles', 'native']) expect(await exists(join(staging, name, hourStamp(valid6))), name).toBe(false);
+    expect(JSON.parse(await readFile(join(staging, 'build.json'), 'utf8')).hours).toEqual([0]);
+    expect(await exists(currentPointerPath(dataDir, DIR_2017))).toBe(false);
   });
 
   it('files of two products in one ingest are refused, naming the file; nothing is published', async () => {

@@ -5,7 +5,8 @@
  *   ingestFiles(files, { dataDir })     files: paths, or an async iterable the downloaders feed
  *     for each file as it comes:          one step at a time as each download completes
  *       inventory -> catalogue matches (fields.ts) -> product (given or inferred) and run
- *       per step in the file: decode, then RunBuilder.addStep (runBuilder.ts)
+ *       per step in the file: RunBuilder.addStep (runBuilder.ts), which decodes each field when it
+ *         comes to the field's layer
  *     publish (unless publish: false: the run stays staged and a later call adds more steps)
  *
  * Every file must belong to the same product and run; anything else is an IngestError that says
@@ -134,15 +135,19 @@ export async function ingestFiles(files: string[] | AsyncIterable<string>, optio
       builder!.noteFile();
       const hours = [...byHour.keys()].sort((a, b) => a - b);
       for (const [k, hour] of hours.entries()) {
-        const stepFields: StepField[] = [];
-        for (const field of byHour.get(hour)!) {
-          try {
-            const { values, grid } = await reader.decode(bytes, field.info);
-            stepFields.push({ info: field.info, match: field.match, values, grid });
-          } catch (cause) {
-            throw new IngestError(`${path}: field ${field.info.message}.${field.info.field} (${field.info.shortName} ${field.info.typeOfLevel} ${field.info.level}) cannot be decoded: ${(cause as Error).message}`, { cause });
-          }
-        }
+        // Decoded by the builder as it comes to each field's layer (a field another one of its
+        // variable and level outranks is not decoded at all).
+        const stepFields: StepField[] = byHour.get(hour)!.map((field) => ({
+          info: field.info,
+          match: field.match,
+          load: async () => {
+            try {
+              return await reader.decode(bytes, field.info);
+            } catch (cause) {
+              throw new IngestError(`${path}: field ${field.info.message}.${field.info.field} (${field.info.shortName} ${field.info.typeOfLevel} ${field.info.level}) cannot be decoded: ${(cause as Error).message}`, { cause });
+            }
+          },
+        }));
         const step = await builder!.addStep(hour, stepFields);
         tiles += step.tiles;
         onProgress?.({

@@ -15,6 +15,7 @@
  *                                            zooms at ingest, the rest rendered on first request
  *         native/{valid}/{file}-{level}.tile gzip of one data tile holding the whole model grid
  *         points.bin                         the point-series store (points.ts)
+         levels.bin                         the same format for pressure-level variables (meteogram)
  *       staging/{YYYYMMDDHH}/                a run being built, same layout plus build.json,
  *                                            points/{hour}.slab and accum/*.f32
  *       staging/{YYYYMMDDHH}/.lock           pid of the process building it
@@ -51,7 +52,8 @@ export interface RunLayer {
 }
 
 export interface PointStoreInfo {
-  file: 'points.bin';
+  /** points.bin: surface variables on the point grid; levels.bin: pressure-level variables (`temp-850h`) on the level point grid. */
+  file: 'points.bin' | 'levels.bin';
   /** Regular grid of the store: node (i, j) at lon0 + i * dLon, lat0 - j * dLat. */
   nx: number;
   ny: number;
@@ -81,6 +83,12 @@ export interface RunManifest {
   /** Area the model grid covers (longitudes in its own frame, east may pass 180); null = global. */
   bounds: { west: number; east: number; north: number; south: number } | null;
   points: PointStoreInfo | null;
+  /**
+   * Pressure-level series for the meteogram and airgram (SPEC §7 /forecast/meteogram), variables
+   * named `{ident}-{level}`; absent in runs published before it existed, null when the run has no
+   * pressure levels.
+   */
+  levelPoints?: PointStoreInfo | null;
   /** When it was published, ISO 8601. */
   published: string;
   /** What the ingest did. */

@@ -23,6 +23,10 @@
  * While a run is built each step writes a slab, points/{hour}.slab: u16 q[nx * ny][V_step], the
  * step's own variables in the order build.json lists them. Publishing transposes the slabs into
  * points.bin, a band of rows at a time.
+ *
+ * levels.bin has the same layout for the pressure-level variables of the meteogram, named
+ * `{ident}-{level}` (temp-850h, wind_u-850h, wind_v-850h, gh-850h), on a coarser grid (runBuilder.ts
+ * DEFAULT_LEVEL_POINT_RESOLUTION); its slabs are points/{hour}.levels.slab.
  */
 
 import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
@@ -91,6 +95,11 @@ export function pointGridFor(bounds: { west: number; east: number; north: number
 
 export function slabPath(dir: string, hour: number): string {
   return join(dir, 'points', `${hour}.slab`);
+}
+
+/** The step's slab of pressure-level variables (levels.bin, same layout). */
+export function levelSlabPath(dir: string, hour: number): string {
+  return join(dir, 'points', `${hour}.levels.slab`);
 }
 
 /** Interleaves one step's variables (q per node, one array per variable) into a slab and writes it. */

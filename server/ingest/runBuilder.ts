@@ -11,14 +11,21 @@
  *      late corrects the steps after it;
  *   3. dew point or relative humidity derived from the other and the temperature when missing;
  *   4. per tile file and level (common/catalogue FILE_VARIABLES): the native-grid tile, the
- *      pre-rendered pyramid tiles, and the point variables on the point grid (a slab per step).
+ *      pre-rendered pyramid tiles, and the point variables on the point grid (a slab per step);
+ *      the fields are decoded as their layer's turn comes (StepField.load), and the tiles are
+ *      gzipped and written on the writer threads (tiles.ts) while the next layer is decoded;
+ *      the pressure-level variables (temperature, wind, geopotential height) on a coarser level
+ *      point grid (a second slab per step, levels.bin once published: the meteogram's data).
  */
 
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILE_VARIABLES, VARIABLES } from '../../common/catalogue/variables.ts';
+import { LEVELS } from '../../common/catalogue/levels.ts';
+import { FILE_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
 import type { Product } from '../../common/catalogue/products.ts';
 import { hourStamp, type Minifest } from '../../common/minifest.ts';
+import { tileByteLength } from '../../common/tile.ts';
+import { TILE_NODES } from '../../common/tiling.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { Regridder, sourceBounds, type SourceGrid, type TargetGrid } from '../../engine/regrid.ts';
 import { addIncrement, dewPointFrom, incrementOf, rateFrom, relativeHumidityFrom, type Accumulation } from './derive.ts';
@@ -28,8 +35,8 @@ import {
   layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
   type PointStoreInfo, type RunLayer, type RunManifest,
 } from './layout.ts';
-import { pointGridFor, slabPath, writePointStore, writeSlab, type PointGrid, type SlabStep } from './points.ts';
-import { renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
+import { levelSlabPath, pointGridFor, slabPath, writePointStore, writeSlab, type PointGrid, type SlabStep } from './points.ts';
+import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
 
 const HOUR_MS = 3_600_000;
 const BUILD_FORMAT = 1;
@@ -37,13 +44,55 @@ const BUILD_FORMAT = 1;
 export const MINIFEST_VERSION = '1.0';
 /** Point grids are never finer than this by default (points.ts gives the sizes). */
 export const DEFAULT_POINT_RESOLUTION = 0.5;
+/**
+ * Level point grids are never finer than this by default: upper-air fields are smooth, and a run
+ * keeps 4 variables x 15 levels per node and step (a 209-step GFS run at 1° is 1.6 GB).
+ */
+export const DEFAULT_LEVEL_POINT_RESOLUTION = 1;
+
+/** Pressure levels of the catalogue, from the ground up (LEVELS order: 975 hPa first). */
+const PRESSURE_LEVEL_IDENTS: readonly string[] = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
+/** Variables kept per pressure level for the meteogram: those the catalogue has on pressure levels. */
+export const LEVEL_POINT_VARIABLES: readonly string[] = Object.values(VARIABLES)
+  .filter((v) => v.levels.some((l) => PRESSURE_LEVEL_IDENTS.includes(l))).map((v) => v.ident);
+
+/** The column name of a variable at a pressure level in levels.bin: `temp-850h`. */
+export function levelSeriesName(ident: string, level: string): string {
+  return `${ident}-${level}`;
+}
+
+type Decoded = { values: Float32Array; grid: SourceGrid };
 
 export interface StepField {
   info: FieldInfo;
   match: VariableMatch;
-  /** North-up values in the file's units, and their grid. */
-  values: Float32Array;
-  grid: SourceGrid;
+  /**
+   * Decodes the field: north-up values in the file's units, and their grid. Called at most once,
+   * when the step comes to the field's layer, so that decoding the next layer on this thread
+   * overlaps the gzip and writes of the last one on the writer threads (tiles.ts TileFileWriter).
+   */
+  load: () => Promise<Decoded>;
+}
+
+/** A step's values of one variable at one level, computed on first use; null: none after all. */
+type StepValue = () => Promise<Decoded | null>;
+
+function once(compute: () => Promise<Decoded | null>): StepValue {
+  let result: Promise<Decoded | null> | null = null;
+  return () => (result ??= compute());
+}
+
+function ready(decoded: Decoded): StepValue {
+  return () => Promise.resolve(decoded);
+}
+
+/** A value derived from two others on the same grid (none when their grids differ). */
+function derivedFrom(a: StepValue, b: StepValue, derive: (a: Float32Array, b: Float32Array) => Float32Array): StepValue {
+  return once(async () => {
+    const x = await a();
+    const y = await b();
+    return x && y && sameGrid(x.grid, y.grid) ? { values: derive(x.values, y.values), grid: x.grid } : null;
+  });
 }
 
 export interface PrerenderPolicy {
@@ -68,6 +117,8 @@ export interface RunBuilderOptions {
   prerender?: PrerenderPolicy;
   /** Point-series grid spacing in degrees (default: the model's, but not finer than DEFAULT_POINT_RESOLUTION). */
   pointResolution?: number;
+  /** Level point grid spacing in degrees (default: the model's, but not finer than DEFAULT_LEVEL_POINT_RESOLUTION). */
+  levelPointResolution?: number;
   signal?: AbortSignal;
   onProgress?: (p: IngestProgress) => void;
 }
@@ -86,6 +137,10 @@ interface BuildState {
   pointGrid: PointGrid | null;
   /** Point slabs by hour: the slab's variables in column order. */
   slabs: Record<string, string[]>;
+  /** The level point grid, set by the first step with pressure levels (absent in builds begun before it existed). */
+  levelPointGrid?: PointGrid | null;
+  /** Level slabs by hour: `{ident}-{level}` names in column order. */
+  levelSlabs?: Record<string, string[]>;
   /** Raw precipitation amounts kept in accum/ (mm on the model grid). */
   accumulations: Accumulation[];
   /** Hours whose total since the start is kept in accum/. */
@@ -227,7 +282,7 @@ export class RunBuilder {
     if (this.closed) return;
     this.closed = true;
     for (const r of this.regridders) r.release();
-    await this.writer.flush().catch(() => undefined);
+    await this.writer.close();
     if (this.state && !this.state.hours.length) await rm(this.dir, { recursive: true, force: true });
     else await rm(join(this.dir, '.lock'), { force: true });
   }
@@ -243,6 +298,11 @@ export class RunBuilder {
     if (this.options.pointResolution) return this.options.pointResolution;
     const spacing = Math.max(grid.dLon, grid.dLat);
     return Math.max(DEFAULT_POINT_RESOLUTION, spacing);
+  }
+
+  private levelPointResolution(grid: SourceGrid): number {
+    if (this.options.levelPointResolution) return this.options.levelPointResolution;
+    return Math.max(DEFAULT_LEVEL_POINT_RESOLUTION, grid.dLon, grid.dLat);
   }
 
   /** Records the model grid's area the first time; every later field must be on a grid inside the same area. */
@@ -268,30 +328,36 @@ export class RunBuilder {
       const have = best.get(key);
       if (!have || field.match.priority > have.match.priority) best.set(key, field);
     }
-    const values = new Map<string, { values: Float32Array; grid: SourceGrid }>();
+    const values = new Map<string, StepValue>();
     for (const [key, field] of best) {
-      const { factor, add } = field.match;
-      let v = field.values;
-      if (factor !== 1 || add !== 0) {
-        v = new Float32Array(field.values.length);
-        for (let k = 0; k < v.length; k++) v[k] = field.values[k] * factor + add;
-      }
-      this.noteGrid(field.grid);
-      values.set(key, { values: v, grid: field.grid });
+      values.set(key, once(async () => {
+        const decoded = await field.load();
+        const { factor, add } = field.match;
+        let v = decoded.values;
+        if (factor !== 1 || add !== 0) {
+          v = new Float32Array(decoded.values.length);
+          for (let k = 0; k < v.length; k++) v[k] = decoded.values[k] * factor + add;
+        }
+        this.noteGrid(decoded.grid);
+        return { values: v, grid: decoded.grid };
+      }));
     }
+    // The run's area and point grid come from the first field of the first step.
+    const first = values.values().next().value;
+    if (!this.state.bounds && first) await first();
 
     // 2. Precipitation amounts -> rate since the previous step and total since the start.
     const later: number[] = [];
     const rain = best.get('rain@surface');
     if (rain && rain.match.kind === 'accumulation') {
-      const amount = values.get('rain@surface')!.values;
+      const { values: amount, grid } = (await values.get('rain@surface')!())!;
       values.delete('rain@surface');
       const accumulation = { start: hour - (rain.info.forecastEnd - rain.info.forecastStart), end: hour };
-      await this.keepAccumulation(accumulation, amount, rain.grid);
+      await this.keepAccumulation(accumulation, amount, grid);
       const derived = await this.deriveRain(accumulation);
       if (derived) {
-        values.set('rain@surface', { values: derived.rate, grid: rain.grid });
-        if (derived.total) values.set('rainAccu@surface', { values: derived.total, grid: rain.grid });
+        values.set('rain@surface', ready({ values: derived.rate, grid }));
+        if (derived.total) values.set('rainAccu@surface', ready({ values: derived.total, grid }));
       }
       // Steps already built after this one (it arrived late): their increments and totals may start here.
       later.push(...this.state.accumulations.filter((a) => a.end > hour).map((a) => a.end));
@@ -301,11 +367,21 @@ export class RunBuilder {
     const temp = values.get('temp@surface');
     const rh = values.get('rh@surface');
     const dew = values.get('dewpoint@surface');
-    if (temp && rh && !dew && sameGrid(temp.grid, rh.grid)) values.set('dewpoint@surface', { values: dewPointFrom(temp.values, rh.values), grid: temp.grid });
-    if (temp && dew && !rh && sameGrid(temp.grid, dew.grid)) values.set('rh@surface', { values: relativeHumidityFrom(temp.values, dew.values), grid: temp.grid });
+    if (temp && rh && !dew) values.set('dewpoint@surface', derivedFrom(temp, rh, dewPointFrom));
+    if (temp && dew && !rh) values.set('rh@surface', derivedFrom(temp, dew, relativeHumidityFrom));
 
     if (!values.size) throw new IngestError(`Step +${hour} h has no field the catalogue can store`);
-    const result = await this.writeOutputs(hour, values);
+    const isNew = !this.state.hours.includes(hour);
+    let result: { layers: string[]; tiles: number };
+    try {
+      result = await this.writeOutputs(hour, values);
+    } catch (error) {
+      // A field that cannot be decoded fails the step half-way through its layers: a step not
+      // built before leaves none of its files (a step built before keeps what it has, as when a
+      // write fails).
+      if (isNew) await this.discardStep(hour);
+      throw error;
+    }
     if (!this.state.hours.includes(hour)) {
       this.state.hours.push(hour);
       this.state.hours.sort((a, b) => a - b);
@@ -365,14 +441,25 @@ export class RunBuilder {
     const sourceGrid: SourceGrid = { ...grid, latitudes: grid.latitudes ? Float64Array.from(grid.latitudes) : undefined };
     const derived = await this.deriveRain(a);
     if (!derived) return;
-    const values = new Map([['rain@surface', { values: derived.rate, grid: sourceGrid }]]);
-    if (derived.total) values.set('rainAccu@surface', { values: derived.total, grid: sourceGrid });
+    const values = new Map([['rain@surface', ready({ values: derived.rate, grid: sourceGrid })]]);
+    if (derived.total) values.set('rainAccu@surface', ready({ values: derived.total, grid: sourceGrid }));
     await this.writeOutputs(end, values);
     await this.saveState();
   }
 
-  /** Tiles, native tiles and point slab columns of the variables given, for one step. */
-  private async writeOutputs(hour: number, values: Map<string, { values: Float32Array; grid: SourceGrid }>): Promise<{ layers: string[]; tiles: number }> {
+  /** Removes the tiles and native tiles of a step that failed before it was recorded. */
+  private async discardStep(hour: number): Promise<void> {
+    await this.writer.idle();
+    const stamp = hourStamp(this.options.refTime + hour * HOUR_MS);
+    for (const name of ['tiles', 'native']) await rm(join(this.dir, name, stamp), { recursive: true, force: true });
+  }
+
+  /**
+   * Tiles, native tiles and point slab columns of the variables given, for one step. Each layer's
+   * fields are decoded when its turn comes; its tiles are rendered here and gzipped and written
+   * on the writer threads while the next layer is decoded and rendered.
+   */
+  private async writeOutputs(hour: number, values: Map<string, StepValue>): Promise<{ layers: string[]; tiles: number }> {
     const { signal, refTime } = this.options;
     const validTime = refTime + hour * HOUR_MS;
     const bounds = this.state.global ? null : this.state.bounds;
@@ -387,19 +474,29 @@ export class RunBuilder {
     }
     for (const [key, { file, level }] of layers) {
       const channelVars = FILE_VARIABLES[file];
-      const channels = channelVars.map((v) => values.get(`${v.ident}@${level}`));
-      if (channels.some((c) => !c)) continue; // wind needs both u and v
-      const grid = channels[0]!.grid;
-      if (channels.some((c) => !sameGrid(c!.grid, grid))) throw new IngestError(`The channels of ${key} at +${hour} h are on different grids`);
+      const sources = channelVars.map((v) => values.get(`${v.ident}@${level}`));
+      if (sources.some((c) => !c)) continue; // wind needs both u and v
+      throwIfAborted(signal);
+      const channels: Decoded[] = [];
+      for (const source of sources) {
+        const decoded = await source!();
+        if (decoded) channels.push(decoded);
+      }
+      if (channels.length < sources.length) continue;
+      const grid = channels[0].grid;
+      if (channels.some((c) => !sameGrid(c.grid, grid))) throw new IngestError(`The channels of ${key} at +${hour} h are on different grids`);
       const quantizations = channelVars.map((v) => v.quantization);
       const regridders = this.regridders.slice(0, channels.length);
-      channels.forEach((c, k) => regridders[k].load(c!.values, grid));
-      await this.writer.write(nativeRelPath(validTime, file, level), renderNativeTile(regridders, channels.map((c) => c!.values), grid, quantizations));
+      channels.forEach((c, k) => regridders[k].load(c.values, grid));
+      const nativeTile = this.writer.buffer(nativeTileByteLength(channels.length, grid));
+      await this.writer.write(nativeRelPath(validTime, file, level), renderNativeTile(regridders, channels.map((c) => c.values), grid, quantizations, nativeTile));
+      const tileBytes = tileByteLength(channels.length, TILE_NODES, TILE_NODES);
       const top = this.prerenderZoom(level);
       for (let z = 0; z <= top; z++) {
         for (const address of tilesMeeting(z, bounds)) {
           throwIfAborted(signal);
-          await this.writer.write(tileRelPath(validTime, z, address.x, address.y, file, level), renderTile(regridders, quantizations, address));
+          const tile = renderTile(regridders, quantizations, address, this.writer.buffer(tileBytes));
+          await this.writer.write(tileRelPath(validTime, z, address.x, address.y, file, level), tile);
         }
       }
       const layer = this.state.layers[key] ??= { file, level, channels: channels.length, hours: [], prerendered: top };
@@ -409,7 +506,13 @@ export class RunBuilder {
       }
       written.push(key);
     }
-    await this.writePointSlab(hour, values);
+    // The point slabs take every value of the step, those of incomplete layers (a u without its v) too.
+    const decoded = new Map<string, Decoded>();
+    for (const [key, value] of values) {
+      const d = await value();
+      if (d) decoded.set(key, d);
+    }
+    await this.writePointSlab(hour, decoded);
     await this.writer.flush();
     const tiles = this.writer.written - tilesBefore;
     this.state.stats.tiles += tiles;
@@ -418,37 +521,58 @@ export class RunBuilder {
 
   private async writePointSlab(hour: number, values: Map<string, { values: Float32Array; grid: SourceGrid }>): Promise<void> {
     const pointGrid = this.state.pointGrid;
-    if (!pointGrid) return;
-    const idents = [...values.keys()].filter((key) => key.endsWith('@surface') && VARIABLES[key.split('@')[0]].point).map((key) => key.split('@')[0]);
-    if (!idents.length) return;
+    if (pointGrid) {
+      const columns = [...values.entries()]
+        .filter(([key]) => key.endsWith('@surface') && VARIABLES[key.split('@')[0]].point)
+        .map(([key, field]) => ({ name: key.split('@')[0], ...field, quantization: VARIABLES[key.split('@')[0]].quantization }));
+      if (columns.length) this.state.slabs[hour] = await this.writeSlabColumns(slabPath(this.dir, hour), pointGrid, this.state.slabs[hour] ?? [], columns);
+    }
+    const levelColumns = [...values.entries()].filter(([key]) => {
+      const [ident, level] = key.split('@');
+      return LEVEL_POINT_VARIABLES.includes(ident) && PRESSURE_LEVEL_IDENTS.includes(level);
+    }).map(([key, field]) => {
+      const [ident, level] = key.split('@');
+      return { name: levelSeriesName(ident, level), ...field, quantization: VARIABLES[ident].quantization };
+    });
+    if (levelColumns.length && this.state.bounds) {
+      const grid = this.state.levelPointGrid ??= pointGridFor(this.state.bounds, this.levelPointResolution(levelColumns[0].grid));
+      const slabs = this.state.levelSlabs ??= {};
+      slabs[hour] = await this.writeSlabColumns(levelSlabPath(this.dir, hour), grid, slabs[hour] ?? [], levelColumns);
+    }
+  }
+
+  /**
+   * Regrids fields onto a point grid and writes them as the step's slab, merged with the columns of
+   * the slab already there (a step completed by a later call, rain redone). Returns the slab's columns.
+   */
+  private async writeSlabColumns(
+    path: string, pointGrid: PointGrid, existing: readonly string[],
+    fields: { name: string; values: Float32Array; grid: SourceGrid; quantization: Quantization }[],
+  ): Promise<string[]> {
     const target: TargetGrid = { nx: pointGrid.nx, ny: pointGrid.ny, lon0: pointGrid.lon0, dLon: pointGrid.dLon, lat0: pointGrid.lat0, dLat: pointGrid.dLat };
     const nodes = pointGrid.nx * pointGrid.ny;
-    // Merge with the slab already there (a step completed by a later call, rain redone).
-    const path = slabPath(this.dir, hour);
-    const existing = this.state.slabs[hour] ?? [];
     const columns = new Map<string, Uint16Array>();
     if (existing.length) {
       const bytes = await readFile(path).catch(() => null);
       if (bytes && bytes.byteLength === nodes * existing.length * 2) {
         const slab = new Uint16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-        existing.forEach((ident, c) => {
+        existing.forEach((name, c) => {
           const column = new Uint16Array(nodes);
           for (let k = 0, p = c; k < nodes; k++, p += existing.length) column[k] = slab[p];
-          columns.set(ident, column);
+          columns.set(name, column);
         });
       }
     }
     const regridder = this.regridders[0];
-    for (const ident of idents) {
-      const { values: v, grid } = values.get(`${ident}@surface`)!;
-      regridder.load(v, grid);
+    for (const { name, values, grid, quantization } of fields) {
+      regridder.load(values, grid);
       regridder.regrid(target);
-      columns.set(ident, regridder.quantize(VARIABLES[ident].quantization, 0).slice());
+      columns.set(name, regridder.quantize(quantization, 0).slice());
     }
     await mkdir(join(this.dir, 'points'), { recursive: true });
     const order = [...columns.keys()];
-    await writeSlab(path, nodes, order.map((ident) => columns.get(ident)!));
-    this.state.slabs[hour] = order;
+    await writeSlab(path, nodes, order.map((name) => columns.get(name)!));
+    return order;
   }
 
   /**
@@ -472,12 +596,13 @@ export class RunBuilder {
       }, steps);
       points = { file: 'points.bin', ...grid, variables: pointVariables.map((v) => v.ident), bytes };
     }
+    const levelPoints = await this.writeLevelStore();
     for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
     const id = newRunId(refTime);
     const published = new Date().toISOString();
     const manifest: RunManifest = {
       format: RUN_FORMAT, id, product: product.ident, directory: product.directory, refTime, hours: state.hours, layers: state.layers,
-      maxZoom: product.maxTileZoom.premium, bounds: state.global ? null : state.bounds, points, published,
+      maxZoom: product.maxTileZoom.premium, bounds: state.global ? null : state.bounds, points, levelPoints, published,
       stats: { tiles: state.stats.tiles, ms: Date.now() - state.started, files: state.stats.files },
     };
     const layerLevels: Record<string, string[]> = {};
@@ -493,6 +618,21 @@ export class RunBuilder {
     const { current } = await publishRun(dataDir, product.directory, this.dir, id, refTime);
     onProgress?.({ phase: 'publish', done: 1, total: 1, message: `run ${id}${current ? '' : ' (older than the current run: not made current)'}` });
     return { id, manifest, current };
+  }
+
+  /** levels.bin from the level slabs: every variable at every level any step has, by variable then level from the ground up. */
+  private async writeLevelStore(): Promise<PointStoreInfo | null> {
+    const { levelPointGrid: grid, levelSlabs = {}, hours } = this.state;
+    const present = new Set(Object.values(levelSlabs).flat());
+    const names = LEVEL_POINT_VARIABLES.flatMap((ident) => PRESSURE_LEVEL_IDENTS.map((level) => levelSeriesName(ident, level))).filter((n) => present.has(n));
+    if (!grid || !names.length) return null;
+    const steps: SlabStep[] = hours.map((hour) => ({ hour, path: levelSlabPath(this.dir, hour), variables: levelSlabs[hour] ?? [] }));
+    const variables = names.map((name) => {
+      const q = VARIABLES[name.slice(0, name.lastIndexOf('-'))].quantization;
+      return { ident: name, offset: Math.fround(q.offset), scale: Math.fround(q.scale) };
+    });
+    const bytes = await writePointStore(join(this.dir, 'levels.bin'), { refTime: this.options.refTime, hours, grid, variables }, steps);
+    return { file: 'levels.bin', ...grid, variables: names, bytes };
   }
 
   /** Counts a source file toward the run's stats. */

@@ -10,7 +10,6 @@
  */
 
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { hourStamp } from '../../common/minifest.ts';
@@ -18,6 +17,7 @@ import { loadEngine } from './engine.ts';
 import { engineGribReader } from './fields.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';
 import { groupRuns, startsWithGrib, walk } from './inputs.ts';
+import { readCurrentRunId, readRunManifest } from './layout.ts';
 
 export const DEFAULT_SAMPLES_DIR = fileURLToPath(new URL('../../../shared/data/samples', import.meta.url));
 
@@ -39,8 +39,15 @@ export interface SampleLoad {
   failures: string[];
 }
 
+/**
+ * Whether the product has a current run this build can serve whole. A run published before the
+ * level store existed (its run.json has no `levelPoints`) is loaded again, so the samples get
+ * their airgram data without a manual clean-up.
+ */
 async function hasCurrentRun(dataDir: string, directory: string): Promise<boolean> {
-  return stat(join(dataDir, directory, 'current.json')).then(() => true, () => false);
+  const id = await readCurrentRunId(dataDir, directory);
+  const manifest = id ? await readRunManifest(dataDir, directory, id) : null;
+  return manifest !== null && 'levelPoints' in manifest;
 }
 
 /** Ingests every sample run that the data directory does not hold yet. */

@@ -51,6 +51,18 @@ describe('panes and panels (SPEC §2, §4)', () => {
     expect(panels.states.value.detail).toBe('closed');
   });
 
+  it('a panel opened again while closing stays open (its pending removal is cancelled)', async () => {
+    const panels = createPanelModel({ registry: registry() });
+    await panels.open('search');
+    vi.advanceTimersByTime(OPEN_CLASS_DELAY_MS);
+    panels.close('search');
+    vi.advanceTimersByTime(CLOSE_REMOVAL_MS - 100);
+    expect(await panels.open('search')).toBe(true);
+    vi.advanceTimersByTime(CLOSE_REMOVAL_MS);
+    expect(panels.windows.value).toMatchObject([{ ident: 'search', phase: 'open' }]);
+    expect(panels.isOpen('search')).toBe(true);
+  });
+
   it('opening a panel closes the others of the same pane family, not other panes or never-closing ones', async () => {
     const panels = createPanelModel({ registry: registry() });
     await panels.open('picker');

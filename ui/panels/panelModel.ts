@@ -131,6 +131,8 @@ export function createPanelModel<C>(options: PanelModelOptions<C>): PanelModel<C
 
   const show = (def: PanelDef<C>, params: Record<string, unknown>) => {
     const pane = paneOf(def);
+    // Opened again while closing: the pending removal must not take the new window away.
+    clearTimers(def.ident);
     batch(() => {
       for (const w of windows.peek()) {
         if (w.ident === def.ident || w.phase === 'closing') continue;

@@ -50,10 +50,10 @@ export function createAppState(search: string, languageTag: string): AppState {
   const layer = createLayerModel({ overlay: initialUrl.overlay, product: initialUrl.product ?? DEFAULT_PRODUCT, level: initialUrl.level });
   const timeline = createTimelineModel();
   if (initialUrl.date !== undefined) timeline.setTimestamp(initialUrl.date);
-  const units = createUnitsModel(countryOf(languageTag));
+  const settings = createSettingsStore();
+  const units = createUnitsModel(countryOf(languageTag), settings);
   const picker = createPickerModel();
   const data = createDataModel(layer, timeline);
-  const settings = createSettingsStore();
   const usage = createUsageLog();
   const mobile = () => typeof window !== 'undefined' && window.innerWidth <= MOBILE_MAX_WIDTH;
   const panels = createPanelModel<PanelComponent>({ registry: PANELS, mobile });

@@ -8,6 +8,7 @@ import { batch, effect, signal, type ReadonlySignal } from '@preact/signals-core
 import { PREFERRED_PRODUCTS, PRODUCTS, type Product } from '../../common/catalogue/products.ts';
 import { minifestPath, parseMinifest, type Calendar } from '../../common/minifest.ts';
 import type { LayerModel } from './layerModel.ts';
+import { reportRequestFailure } from './requestFailures.ts';
 import type { TimelineModel } from './timelineModel.ts';
 
 // SPEC §9: minifest cached 10 min.
@@ -54,7 +55,10 @@ export interface DataModel {
 }
 
 async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<Calendar> {
-  const response = await fetch(minifestPath(directory), { signal, headers: { Accept: 'application/json' } });
+  const response = await fetch(minifestPath(directory), { signal, headers: { Accept: 'application/json' } }).catch((error: unknown) => {
+    reportRequestFailure(error, minifestPath(directory));
+    throw error;
+  });
   if (!response.ok) throw new Error(`Request failed for URL ${minifestPath(directory)}: HTTP ${response.status}`);
   return parseMinifest(await response.json());
 }

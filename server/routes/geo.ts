@@ -1,0 +1,128 @@
+/**
+ * Location search and reverse geocoding (SPEC §2 "location search", §7), from the places of
+ * server/geo/gazetteer.ts, loaded on the first request:
+ *
+ *   GET /search/v1/{query}?lang&lat&lon&limit   cities, airports (ICAO, IATA, name) and typed
+ *                                               coordinates, best first (common/search.ts)
+ *   GET /reverse/v3/{lat}/{lon}/{zoom}?lang     locality, suburb, city, country, country_code
+ *                                               of a point; cached 24 h (SPEC §9)
+ *
+ * Bad input is a 400 with a message that says what is wrong: an empty or over-long query, a
+ * latitude or longitude out of range, a zoom outside the map's.
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { MAX_ZOOM, MIN_ZOOM } from '../../common/map.ts';
+import {
+  REVERSE_CACHE_S, SEARCH_CACHE_S, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_QUERY_LENGTH,
+} from '../../common/search.ts';
+import { wrapLon } from '../../common/tiling.ts';
+import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
+import { badRequest, ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
+
+/** SPEC §9: map bounds lat ±90, lon ±720. */
+const MAX_ABS_LON = 720;
+/** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
+const LANG = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } as const;
+
+const searchResultSchema = {
+  type: 'object',
+  required: ['type', 'name', 'country', 'cc', 'lat', 'lon'],
+  properties: {
+    type: { type: 'string', enum: ['city', 'airport', 'coords'] },
+    name: { type: 'string' },
+    region: { type: 'string' },
+    country: { type: 'string' },
+    cc: { type: 'string' },
+    lat: { type: 'number' },
+    lon: { type: 'number' },
+    icao: { type: 'string' },
+    iata: { type: 'string' },
+    population: { type: 'integer' },
+  },
+} as const;
+
+const searchSchema = {
+  // The query is the rest of the path (a wildcard: the router answers 414 to a longer
+  // parameter, while an over-long query deserves the same clear 400 as other bad input).
+  params: { type: 'object', properties: { '*': { type: 'string' } } },
+  querystring: {
+    type: 'object',
+    properties: {
+      lang: LANG,
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lon: { type: 'number', minimum: -MAX_ABS_LON, maximum: MAX_ABS_LON },
+      limit: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_LIMIT },
+    },
+  },
+  response: {
+    200: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: searchResultSchema } } },
+    '4xx': ERROR_RESPONSE_SCHEMA,
+  },
+} as const;
+
+const reverseSchema = {
+  params: {
+    type: 'object',
+    required: ['lat', 'lon', 'zoom'],
+    properties: {
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lon: { type: 'number', minimum: -MAX_ABS_LON, maximum: MAX_ABS_LON },
+      zoom: { type: 'integer', minimum: 0, maximum: 22 },
+    },
+  },
+  querystring: { type: 'object', properties: { lang: LANG } },
+  response: {
+    200: {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['locality', 'suburb', 'city', 'county', 'district', 'state', 'country', 'island', 'country_code'].map((k) => [k, { type: 'string' }]),
+      ),
+    },
+    '4xx': ERROR_RESPONSE_SCHEMA,
+  },
+} as const;
+
+export interface GeoRouteOptions {
+  /** The places (tests pass a small one); default: the npm data, loaded on the first request. */
+  gazetteer?: () => Gazetteer;
+}
+
+interface SearchQuery {
+  lang?: string;
+  lat?: number;
+  lon?: number;
+  limit?: number;
+}
+
+export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions): Promise<void> {
+  const gazetteer = options.gazetteer ?? lazyGazetteer();
+
+  // Without a query segment the path would fall through to the app's not-found handler.
+  app.get('/search/v1', async () => {
+    throw badRequest('The search query is empty');
+  });
+
+  app.get<{ Params: { '*': string }; Querystring: SearchQuery }>('/search/v1/*', { schema: searchSchema }, async (request, reply) => {
+    const query = request.params['*'];
+    if (query.trim() === '') throw badRequest('The search query is empty');
+    if (query.length > SEARCH_MAX_QUERY_LENGTH) throw badRequest(`The search query is longer than ${SEARCH_MAX_QUERY_LENGTH} characters`);
+    const { lang, lat, lon, limit = SEARCH_DEFAULT_LIMIT } = request.query;
+    if ((lat === undefined) !== (lon === undefined)) throw badRequest('lat and lon go together: give both or neither');
+    const near = lat !== undefined && lon !== undefined ? { lat, lon: wrapLon(lon) } : undefined;
+    const results = gazetteer().search(query, { lang, near, limit });
+    reply.header('cache-control', `public, max-age=${SEARCH_CACHE_S}`);
+    return { results };
+  });
+
+  app.get<{ Params: { lat: number; lon: number; zoom: number }; Querystring: { lang?: string } }>(
+    '/reverse/v3/:lat/:lon/:zoom',
+    { schema: reverseSchema },
+    async (request, reply) => {
+      const { lat, lon, zoom } = request.params;
+      const result = gazetteer().reverse(lat, wrapLon(lon), Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom)), request.query.lang);
+      reply.header('cache-control', `public, max-age=${REVERSE_CACHE_S}`);
+      return result;
+    },
+  );
+}

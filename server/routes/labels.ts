@@ -1,0 +1,255 @@
+/**
+ * City labels and their forecast values (SPEC §3 "City label", §7, common/labels.ts):
+ *
+ *   GET /labels/{version}/{lang}/{z}/{x}/{y}.json      the biggest places of a 256 px Web Mercator
+ *                                                      tile (server/geo/labels.ts), z 3..11;
+ *                                                      no cache (SPEC §7): revalidated by ETag
+ *   GET /citytile/v1.0/{product}/{z}/{x}/{y}?refTime&step&hours&labelsVersion
+ *                                                      the point forecast of every label of that
+ *                                                      tile over a window of forecast hours, the
+ *                                                      same values as /forecast/point at each place
+ *
+ * Names are the data's own (GeoNames' main name, mostly English or romanised) in every language;
+ * the language segment is checked and kept for the day labels are translated. Label ids are
+ * stable within a labels version: a city tile asked for another version is a 404.
+ *
+ * A city tile asks the run for only the hours it needs (RunData.point with from/to): for the demo
+ * product that is what makes it cheap (the model is evaluated per place and hour). Answers are
+ * kept (runs never change) and the time spent is sent as a Server-Timing header.
+ */
+
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import {
+  CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, LABELS_VERSION, parseHoursRange,
+  type CityTile, type LabelsTile,
+} from '../../common/labels.ts';
+import { hourStampParam, type DataSources, type PointForecast } from '../data/sources.ts';
+import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
+import { LabelIndex } from '../geo/labels.ts';
+import { badRequest, ERROR_RESPONSE_SCHEMA, HttpError, notFound } from '../http/httpError.ts';
+import { FORECAST_MAX_AGE_S } from './forecast.ts';
+
+const HOUR_MS = 3_600_000;
+/** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
+const LANG = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } as const;
+const TILE_PARAMS = {
+  z: { type: 'integer', minimum: LABELS_MIN_ZOOM, maximum: LABELS_MAX_ZOOM },
+  x: { type: 'integer', minimum: 0 },
+} as const;
+
+const labelSchema = {
+  type: 'object',
+  required: ['id', 'name', 'type', 'lat', 'lon', 'width'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    type: { type: 'string', enum: ['capital', 'city', 'town'] },
+    lat: { type: 'number' },
+    lon: { type: 'number' },
+    width: { type: 'integer' },
+  },
+} as const;
+
+const labelsSchema = {
+  params: {
+    type: 'object',
+    required: ['version', 'lang', 'z', 'x', 'file'],
+    properties: {
+      version: { type: 'string', pattern: '^v[0-9]{1,4}$' },
+      lang: LANG,
+      ...TILE_PARAMS,
+      file: { type: 'string', pattern: '^[0-9]{1,7}\\.json$' },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['version', 'z', 'x', 'y', 'labels'],
+      properties: {
+        version: { type: 'string' }, z: { type: 'integer' }, x: { type: 'integer' }, y: { type: 'integer' },
+        labels: { type: 'array', items: labelSchema },
+      },
+    },
+    '4xx': ERROR_RESPONSE_SCHEMA,
+  },
+} as const;
+
+const series = { type: 'array', items: { type: ['number', 'null'] } } as const;
+
+const cityTileSchema = {
+  params: {
+    type: 'object',
+    required: ['product', 'z', 'x', 'y'],
+    properties: {
+      product: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      ...TILE_PARAMS,
+      y: { type: 'integer', minimum: 0 },
+    },
+  },
+  querystring: {
+    type: 'object',
+    properties: {
+      // A run still kept on the server, as the tile paths write it (YYYYMMDDHH) or in ms.
+      refTime: { type: 'string', pattern: '^[0-9]{10,13}$' },
+      step: { type: 'integer', enum: [1, 3] },
+      hours: { type: 'string', pattern: '^[0-9]{1,4}-[0-9]{1,4}$' },
+      labelsVersion: { type: 'string', maxLength: 16 },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['reftime', 'hours', 'step', 'labelsVersion', 'forecast'],
+      properties: {
+        reftime: { type: 'number' },
+        hours: { type: 'array', items: { type: 'number' } },
+        step: { type: 'integer' },
+        labelsVersion: { type: 'string' },
+        demo: { type: 'boolean' },
+        sample: { type: 'boolean' },
+        forecast: { type: 'object', additionalProperties: { type: 'object', additionalProperties: series } },
+      },
+    },
+    '4xx': ERROR_RESPONSE_SCHEMA,
+  },
+} as const;
+
+export interface LabelRouteOptions {
+  sources: DataSources;
+  /** The places (shared with the search routes); default: the npm data, loaded on first use. */
+  gazetteer?: () => Gazetteer;
+  /** Load the places and the labels of the first zooms in the background after listen (every map view needs them). */
+  prewarm?: boolean;
+}
+
+/** Zooms chosen in the background after listen: those of the start-up views. */
+const PREWARM_ZOOMS = [3, 4, 5, 6, 7];
+
+interface CityTileQuery {
+  refTime?: string;
+  step?: number;
+  hours?: string;
+  labelsVersion?: string;
+}
+
+/** Recent city tiles by (product, run, tile, hours, step): runs never change. */
+const CITYTILE_CACHE_ENTRIES = 2048;
+
+function checkTile(z: number, x: number, y: number): void {
+  const n = 2 ** z;
+  if (x >= n || y >= n) throw badRequest(`Tile ${z}/${x}/${y} is outside the world: at zoom ${z}, x and y run from 0 to ${n - 1}`);
+}
+
+const round = (value: number, decimals: number) => {
+  const f = 10 ** decimals;
+  return Math.round(value * f) / f;
+};
+
+/** The point forecast's series as a city tile holds them: wind as speed and direction. */
+export function citySeries(data: PointForecast['data']): Record<string, (number | null)[]> {
+  const { wind_u: u, wind_v: v, ...rest } = data;
+  const out: Record<string, (number | null)[]> = {};
+  if (u && v) {
+    out.wind = u.map((uk, k) => (uk === null || v[k] === null ? null : round(Math.hypot(uk, v[k]!), 2)));
+    out.windDir = u.map((uk, k) => {
+      const vk = v[k];
+      if (uk === null || vk === null) return null;
+      return uk === 0 && vk === 0 ? 0 : Math.round((Math.atan2(-uk, -vk) * 180 / Math.PI + 360) % 360) % 360;
+    });
+  }
+  return Object.assign(out, rest);
+}
+
+export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptions): Promise<void> {
+  const gazetteer = options.gazetteer ?? lazyGazetteer();
+  let index: LabelIndex | null = null;
+  const labels = () => (index ??= new LabelIndex(gazetteer().index.places));
+  const etags = new Map<string, string>();
+  const answers = new Map<string, CityTile>();
+  if (options.prewarm) {
+    app.addHook('onListen', async () => {
+      // After the listen callback: a second or two of loading, then the first labels cost nothing.
+      setTimeout(() => {
+        const started = performance.now();
+        try {
+          for (const z of PREWARM_ZOOMS) labels().tile(z, 0, 0);
+          app.log.info({ ms: Math.round(performance.now() - started) }, 'city labels prewarmed');
+        } catch (error) {
+          app.log.error({ err: error }, 'city label prewarm failed');
+        }
+      }, 0).unref();
+    });
+  }
+
+  app.get<{ Params: { version: string; lang: string; z: number; x: number; file: string } }>(
+    '/labels/:version/:lang/:z/:x/:file',
+    { schema: labelsSchema },
+    async (request, reply) => {
+      const { version, z, x, file } = request.params;
+      const y = Number(file.slice(0, -'.json'.length));
+      if (version !== LABELS_VERSION) throw notFound(`Labels version ${version} is not served; the current version is ${LABELS_VERSION}`);
+      checkTile(z, x, y);
+      const body: LabelsTile = { version, z, x, y, labels: labels().tile(z, x, y) };
+      const key = `${z}/${x}/${y}`;
+      let etag = etags.get(key);
+      if (!etag) {
+        etag = `"${createHash('sha1').update(JSON.stringify(body)).digest('base64url').slice(0, 20)}"`;
+        etags.set(key, etag);
+      }
+      // SPEC §7: labels are not cached; the client revalidates and a repeat costs a 304.
+      reply.header('cache-control', 'no-cache');
+      reply.header('etag', etag);
+      if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
+      return body;
+    },
+  );
+
+  app.get<{ Params: { product: string; z: number; x: number; y: number }; Querystring: CityTileQuery }>(
+    '/citytile/v1.0/:product/:z/:x/:y',
+    { schema: cityTileSchema },
+    async (request, reply) => {
+      const started = performance.now();
+      const { product, z, x, y } = request.params;
+      checkTile(z, x, y);
+      const { refTime, step, labelsVersion = LABELS_VERSION } = request.query;
+      if (labelsVersion !== LABELS_VERSION) throw notFound(`Labels version ${labelsVersion} is not served; the current version is ${LABELS_VERSION}`);
+      const hours = request.query.hours === undefined ? [0, CITYTILE_WINDOW_HOURS] : parseHoursRange(request.query.hours);
+      if (!hours) throw badRequest(`hours "${request.query.hours}" is not a range of forecast hours "from-to" with from <= to`);
+      if (hours[1] - hours[0] > CITYTILE_MAX_HOURS) throw badRequest(`hours ${hours[0]}-${hours[1]} spans more than ${CITYTILE_MAX_HOURS} hours`);
+      const data = await options.sources.byIdent(product);
+      const run = refTime === undefined ? await data.current()
+        : await data.run(refTime.length === 10 ? hourStampParam(refTime, 'refTime') : Number(refTime));
+      const key = `${data.product.ident}/${run.refTime}/${z}/${x}/${y}/${hours[0]}-${hours[1]}/${step}`;
+      let answer = answers.get(key);
+      if (answer) {
+        answers.delete(key); // re-insert: Map order is the LRU order
+      } else {
+        answer = { reftime: run.refTime, hours: [], step: step ?? 1, labelsVersion, forecast: {} };
+        const window = { step, from: run.refTime + hours[0] * HOUR_MS, to: run.refTime + hours[1] * HOUR_MS };
+        for (const label of labels().tile(z, x, y)) {
+          let point: PointForecast;
+          try {
+            point = await run.point(label.lat, label.lon, window);
+          } catch (error) {
+            // A regional product has no data at places outside it: those labels show no value.
+            if (error instanceof HttpError && error.statusCode === 404 && /not available for this location/.test(error.message)) continue;
+            throw error;
+          }
+          if (!answer.hours.length) {
+            answer.hours = point.ts.map((t) => (t - run.refTime) / HOUR_MS);
+            answer.step = point.header.step;
+            if (point.header.demo) answer.demo = true;
+            if (point.header.sample) answer.sample = true;
+          }
+          answer.forecast[label.id] = citySeries(point.data);
+        }
+        if (answers.size >= CITYTILE_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
+      }
+      answers.set(key, answer);
+      reply.header('cache-control', `public, max-age=${FORECAST_MAX_AGE_S}`);
+      reply.header('server-timing', `citytile;dur=${(performance.now() - started).toFixed(1)}`);
+      return answer;
+    },
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}: the pressure-level series of a run ingested
+ * from the real GFS 2.5° analysis equal the GRIB's values at its grid points; products without
+ * levels answer an empty list; bad input gets a clear 4xx JSON error.
+ */
+
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VARIABLES } from '../../common/catalogue/variables.ts';
+import { buildApp } from '../app.ts';
+import { ingestFiles } from '../ingest/ingest.ts';
+import { readRunManifest } from '../ingest/layout.ts';
+import { LEVEL_POINT_VARIABLES } from '../ingest/runBuilder.ts';
+import { decodeOneGrib, describeWithFixtures, field, gribValueAt, SAMPLE, tempDir, tolerance } from '../ingest/testing.ts';
+
+const NOW = Date.UTC(2025, 10, 26, 7, 30);
+const REF_2017 = Date.UTC(2017, 2, 22, 0);
+const PRODUCT = 'gfs2p5-20170322';
+
+function expectJsonError(response: LightMyRequestResponse, status: number, message: RegExp): void {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toMatch(/application\/json/);
+  expect(response.json().message).toMatch(message);
+}
+
+interface Answer {
+  header: { product: string; refTime: number; step: number; levels: string[]; units: Record<string, string>; sample?: boolean; demo?: boolean };
+  ts: number[];
+  data: Record<string, (number | null)[]>;
+}
+
+describe('meteogram route: demo product and bad input', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: null });
+  });
+  afterAll(() => app.close());
+
+  it('the demo product has no pressure levels: an empty list with the run\'s steps', async () => {
+    const response = await app.inject({ url: '/forecast/meteogram/demo/v1.2/48.853/2.349' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
+    const body = response.json() as Answer;
+    expect(body.header).toMatchObject({ product: 'demo', levels: [], demo: true, step: 1 });
+    expect(body.ts).toHaveLength(241);
+    expect(body.data).toEqual({});
+    const three = (await app.inject({ url: '/forecast/meteogram/demo/v1.2/48.853/2.349?step=3' })).json() as Answer;
+    expect(three.ts).toHaveLength(81);
+    expect(three.ts.every((t) => (t - three.header.refTime) % (3 * 3_600_000) === 0)).toBe(true);
+  });
+
+  it.each([
+    ['/forecast/meteogram/demo/v1.2/91.5/2.3', 400, /lat/],
+    ['/forecast/meteogram/demo/v1.2/north/2.3', 400, /lat/],
+    ['/forecast/meteogram/demo/v1.2/48.8/721.5', 400, /lon/],
+    ['/forecast/meteogram/demo/v1.2/48.8/2.3?step=2', 400, /step/],
+    ['/forecast/meteogram/demo/v1.2/48.8/2.3?refTime=yesterday', 400, /refTime/],
+    ['/forecast/meteogram/demo/v1.2/48.8/2.3?refTime=2025139912', 400, /not a valid hour stamp/],
+    ['/forecast/meteogram/demo/v1.2/48.8/2.3?refTime=2020010100', 404, /not available; the current run is 2025112600/],
+    ['/forecast/meteogram/nosuchmodel/v1.2/48.8/2.3', 404, /Unknown product "nosuchmodel"/],
+    ['/forecast/meteogram/gfs/v1.2/48.8/2.3', 404, /No data for GFS/],
+    ['/forecast/meteogram/bad%20name/v1.2/48.8/2.3', 400, /product/],
+  ])('%s -> %i', async (url, status, message) => {
+    expectJsonError(await app.inject({ url }), status, message);
+  });
+});
+
+describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () => {
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    data = await tempDir('isobar-meteogram-test-');
+    const result = await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
+    const manifest = (await readRunManifest(data.dir, PRODUCT, result.runId!))!;
+    // Every catalogue pressure level of the file, 4 variables each, on the model's own 2.5° grid.
+    expect(manifest.levelPoints).toMatchObject({ file: 'levels.bin', nx: 144, ny: 73, dLon: 2.5, global: true });
+    expect(manifest.levelPoints!.variables).toHaveLength(LEVEL_POINT_VARIABLES.length * 15);
+    app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: data.dir });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await data?.remove();
+  });
+
+  it('lists the levels from the ground up with temperature, wind and height at each', async () => {
+    const response = await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` });
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as Answer;
+    expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 1, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
+    expect(body.header.levels).toEqual(['975h', '950h', '925h', '900h', '850h', '800h', '700h', '600h', '500h', '400h', '300h', '250h', '200h', '150h', '10h']);
+    expect(body.ts).toEqual([REF_2017]);
+    expect(Object.keys(body.data).sort()).toEqual(LEVEL_POINT_VARIABLES.flatMap((v) => body.header.levels.map((l) => `${v}-${l}`)).sort());
+  });
+
+  it('equals the GRIB at grid points (no interpolation needed on a node)', async () => {
+    const grib = {
+      'temp-850h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('t', 'isobaricInhPa', 850), 't 850'),
+      'wind_u-500h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('u', 'isobaricInhPa', 500), 'u 500'),
+      'wind_v-250h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('v', 'isobaricInhPa', 250), 'v 250'),
+      'gh-500h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('gh', 'isobaricInhPa', 500), 'gh 500'),
+    };
+    for (const [lat, lon] of [[40, -105], [-32.5, 150], [0, 0], [65, -17.5]]) {
+      const body = (await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/${lat}/${lon}` })).json() as Answer;
+      for (const [name, f] of Object.entries(grib)) {
+        const expected = gribValueAt(f, lat, lon);
+        const ident = name.slice(0, name.lastIndexOf('-'));
+        const decimals = ident === 'gh' ? 0 : 2;
+        expect(Math.abs(body.data[name][0]! - expected), `${name} at (${lat}, ${lon})`).toBeLessThanOrEqual(tolerance(VARIABLES[ident].quantization, expected, decimals));
+      }
+      // Heights rise and temperatures fall with height in the troposphere.
+      expect(body.data['gh-500h'][0]!).toBeGreaterThan(body.data['gh-850h'][0]!);
+      expect(body.data['temp-500h'][0]!).toBeLessThan(body.data['temp-850h'][0]!);
+    }
+  });
+
+  it('a run no longer kept is a 404 naming the current one; other products still have no levels', async () => {
+    expectJsonError(await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105?refTime=2017032112` }), 404, /current run is 2017032200/);
+    const demo = (await app.inject({ url: '/forecast/meteogram/demo/v1.2/40/-105' })).json() as Answer;
+    expect(demo.header.levels).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The connection state machine in a real browser (SPEC §4 "Connection", §8 texts, §9 timings):
+ * the server stops answering -> a request fails -> the site icon probe fails -> the offline class
+ * and banner, a probe every 2 s; the server answers again -> the banner goes, and 500 ms later
+ * "Online again" shows, and a click reloads. Screenshots at 360x740, 768x1024 and 1920x1080, DPR 2.
+ */
+
+import { expect, test, type Page } from '@playwright/test';
+import { openMap } from './helpers.ts';
+
+const OFFLINE_TEXT = 'WOW it appears that you are offline :-(';
+const ONLINE_TEXT = 'Online again, click here to reload app :-)';
+
+interface Services {
+  connection: { state: { value: string } };
+}
+
+async function servicesReady(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => !!(window as unknown as { isobar: { services?: Services } }).isobar.services)).toBe(true);
+}
+
+const connectionState = (page: Page) =>
+  page.evaluate(() => (window as unknown as { isobar: { services: Services } }).isobar.services.connection.state.value);
+
+/** Makes every request to our server fail as if it stopped answering; returns the probes seen. */
+async function stopServer(page: Page): Promise<{ probes: number[] }> {
+  const seen = { probes: [] as number[] };
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/favicon.svg' && route.request().method() === 'HEAD') seen.probes.push(Date.now());
+    await route.abort('connectionrefused');
+  });
+  return seen;
+}
+
+const SIZES = [
+  { name: 'phone', width: 360, height: 740 },
+  { name: 'tablet', width: 768, height: 1024 },
+  { name: 'desktop', width: 1920, height: 1080 },
+] as const;
+
+test.describe('offline and online again', () => {
+  for (const size of SIZES) {
+    test.describe(`${size.name} ${size.width}x${size.height}`, () => {
+      test.use({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 2 });
+
+      test('the server stops answering: offline banner, re-probes every 2 s; back: online message, click reloads', async ({ page }, testInfo) => {
+        test.setTimeout(120_000);
+        await openMap(page, '/?temp,45.000,10.000,4');
+        await servicesReady(page);
+        const seen = await stopServer(page);
+
+        // A request of the data layer fails (network failure): the probe runs and fails.
+        await page.evaluate(() => void (window as unknown as { isobar: { app: { data: { reload(): Promise<void> } } } }).isobar.app.data.reload());
+        const banner = page.getByTestId('top-message');
+        await expect(banner).toHaveText(OFFLINE_TEXT);
+        await expect(banner).toHaveAttribute('data-message', 'offline');
+        await expect(page.locator('html')).toHaveClass(/\boffline\b/);
+        expect(await connectionState(page)).toBe('offline');
+        await page.screenshot({ path: testInfo.outputPath(`offline-${size.name}.png`) });
+
+        // SPEC §9: re-probe every 2 s.
+        const before = seen.probes.length;
+        await page.waitForTimeout(4500);
+        const during = seen.probes.slice(before);
+        expect(during.length).toBeGreaterThanOrEqual(2);
+        expect(during.length).toBeLessThanOrEqual(3);
+        for (let i = 1; i < during.length; i++) expect(during[i] - during[i - 1]).toBeGreaterThanOrEqual(1800);
+        await expect(banner).toHaveText(OFFLINE_TEXT);
+
+        // The server answers again: the next probe restores. The page notes when the class goes and the message comes.
+        await page.evaluate(() => {
+          const marks: Record<string, number> = {};
+          Object.assign(window, { connectionMarks: marks });
+          new MutationObserver(() => {
+            if (!document.documentElement.classList.contains('offline')) marks.back ??= performance.now();
+            if (document.querySelector('[data-message="online"]')) marks.online ??= performance.now();
+          }).observe(document.documentElement, { subtree: true, childList: true, attributes: true });
+        });
+        await page.unroute('**/*');
+        await expect(page.locator('html')).not.toHaveClass(/\boffline\b/, { timeout: 4000 });
+        await expect(banner).toHaveText(ONLINE_TEXT, { timeout: 3000 });
+        await expect(banner).toHaveAttribute('data-message', 'online');
+        // SPEC §4: the online message waits 500 ms.
+        const marks = await page.evaluate(() => (window as unknown as { connectionMarks: { back: number; online: number } }).connectionMarks);
+        expect(marks.online - marks.back).toBeGreaterThanOrEqual(480);
+        expect(marks.online - marks.back).toBeLessThan(1500);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: testInfo.outputPath(`online-again-${size.name}.png`) });
+
+        // A click reloads the app: a new document, without the mark this one carries.
+        await page.evaluate(() => Object.assign(window, { beforeReload: true }));
+        await banner.click();
+        await expect.poll(() => page.evaluate(() => !(window as unknown as { beforeReload?: boolean }).beforeReload).catch(() => false), { timeout: 30_000 }).toBe(true);
+      });
+    });
+  }
+
+  test('the browser goes offline and back: banner, then the online message that hides after 10 s', async ({ page, context }) => {
+    await openMap(page, '/?45.000,10.000,4');
+    await servicesReady(page);
+    await context.setOffline(true);
+    const banner = page.getByTestId('top-message');
+    await expect(banner).toHaveText(OFFLINE_TEXT);
+    await context.setOffline(false);
+    await expect(banner).toHaveText(ONLINE_TEXT, { timeout: 4000 });
+    // SPEC §4: shown 10 s.
+    await page.waitForTimeout(8000);
+    await expect(banner).toHaveText(ONLINE_TEXT);
+    await expect(page.getByTestId('top-message')).toHaveCount(0, { timeout: 4000 });
+  });
+
+  test('a probe the site answers changes nothing', async ({ page }) => {
+    await openMap(page, '/?45.000,10.000,4');
+    await servicesReady(page);
+    let probes = 0;
+    await page.route('**/favicon.svg*', async (route) => {
+      probes++;
+      await route.continue();
+    });
+    await page.evaluate(() => (window as unknown as { isobar: { services: { connection: { probe(): Promise<boolean> } } } }).isobar.services.connection.probe());
+    expect(probes).toBe(1);
+    expect(await connectionState(page)).toBe('online');
+    await expect(page.getByTestId('top-message')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The services around the map (state/appServices.ts) and what they show: the top message banner
+ * (SPEC §2: replaced when a new one comes; the offline and online messages of SPEC §8) and the
+ * bottom message area with the model provider. Loaded lazily right after the first render; once
+ * loaded it works offline (its texts are core strings).
+ */
+
+import { useEffect } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import type { AppState } from '../state/appState.ts';
+import { startAppServices } from '../state/appServices.ts';
+import type { MessagesModel } from '../state/messages.ts';
+import './appServices.css';
+
+export function TopMessage({ messages }: { messages: MessagesModel }) {
+  useSignals();
+  const { t } = useTranslation();
+  const message = messages.top.value;
+  if (!message) return null;
+  const text = t(message.key, message.params);
+  const className = `top-message top-message-${message.kind} ${message.phase === 'leaving' ? 'leaving' : 'shown'}`;
+  const common = {
+    className,
+    'data-testid': 'top-message',
+    'data-message': message.name ?? message.key,
+    role: message.kind === 'error' ? 'alert' : 'status',
+  } as const;
+  if (message.onClick) {
+    const { onClick } = message;
+    return <button type="button" {...common} onClick={onClick}>{text}</button>;
+  }
+  return <div {...common}>{text}</div>;
+}
+
+/** SPEC §2: "a bottom message area showing a model provider logo" (the provider's name as a wordmark). */
+export function BottomMessage({ app }: { app: AppState }) {
+  useSignals();
+  const { t } = useTranslation();
+  const product = app.layer.productDef.value;
+  return (
+    <div className="bottom-message" data-testid="bottom-message" title={t('messages.providerHint', { model: product.modelName, provider: product.provider })}>
+      <span className="bottom-message-label">{t('messages.forecastBy')}</span>
+      <span className="provider-logo">{product.provider}</span>
+    </div>
+  );
+}
+
+/**
+ * Publishes the height of the bottom controls as --bottom-controls-height on <html>, so windows
+ * that float above them (the consent window) never cover them, whatever they hold on this screen.
+ */
+function useBottomControlsHeight() {
+  useEffect(() => {
+    const bottom = document.querySelector<HTMLElement>('.app > .bottom');
+    if (!bottom) return undefined;
+    const publish = () => document.documentElement.style.setProperty('--bottom-controls-height', `${Math.round(bottom.getBoundingClientRect().height)}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(bottom);
+    return () => observer.disconnect();
+  }, []);
+}
+
+export default function AppServices({ app }: { app: AppState }) {
+  // The services live as long as the page (StrictMode's trial unmount keeps them).
+  const services = startAppServices(app);
+  useBottomControlsHeight();
+  return <TopMessage messages={services.messages} />;
+}

@@ -1,0 +1,224 @@
+/**
+ * The detail window's data (SPEC §7 calls): the point forecast and the meteogram of a place, the
+ * place's name, and the shaping the displays share — the steps shown (SPEC §9: 3 h by default,
+ * 1 h for Premium; hourly only where the model's steps are under 2 h), wind from its components,
+ * the weather symbol of a step, and the EPA air quality index.
+ *
+ * Values stay in the catalogue's base units (K, Pa, m/s, mm/h, %, m, µg/m³) until a display
+ * formats them in the user's unit, so a table cell shows what the map's picker shows at that point.
+ */
+
+import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** GET /forecast/point/{product}/v2.9/{lat}/{lon} (server/data/sources.ts PointForecast). */
+export interface PointForecast {
+  header: { product: string; refTime: number; lat: number; lon: number; step: number; demo?: boolean; sample?: boolean; units: Record<string, string> };
+  ts: number[];
+  data: Record<string, (number | null)[]>;
+}
+
+/** GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}: series keyed `{ident}-{level}`, levels from the ground up. */
+export interface LevelForecast {
+  header: PointForecast['header'] & { levels: string[] };
+  ts: number[];
+  data: Record<string, (number | null)[]>;
+}
+
+/** A failed request (SPEC §8 HttpError): status 0 for network failures. */
+export class ForecastError extends Error {
+  override name = 'ForecastError';
+
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ForecastError(0, `Request failed for URL ${url}: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => null) as { message?: string } | null;
+    throw new ForecastError(response.status, body?.message ?? `Request failed for URL ${url}: HTTP ${response.status}`);
+  }
+  return await response.json() as T;
+}
+
+export const pointUrl = (product: string, lat: number, lon: number) => `/forecast/point/${encodeURIComponent(product)}/v2.9/${lat}/${lon}`;
+export const meteogramUrl = (product: string, lat: number, lon: number) => `/forecast/meteogram/${encodeURIComponent(product)}/v1.2/${lat}/${lon}`;
+
+export function fetchPointForecast(product: string, lat: number, lon: number, signal?: AbortSignal): Promise<PointForecast> {
+  return getJson<PointForecast>(pointUrl(product, lat, lon), signal);
+}
+
+export function fetchMeteogram(product: string, lat: number, lon: number, signal?: AbortSignal): Promise<LevelForecast> {
+  return getJson<LevelForecast>(meteogramUrl(product, lat, lon), signal);
+}
+
+/** SPEC §7 reverse geocoding answer: locality, suburb, city, county, district, state, country, island. */
+export interface ReverseAnswer {
+  name?: string;
+  nameValid?: boolean;
+  locality?: string;
+  suburb?: string;
+  city?: string;
+  county?: string;
+  district?: string;
+  state?: string;
+  island?: string;
+  region?: string;
+  country?: string;
+}
+
+/** The most local name the answer has, with its country: "Paris, France". Null when it names nothing. */
+export function placeName(answer: ReverseAnswer | null): string | null {
+  if (!answer || typeof answer !== 'object') return null;
+  const local = [answer.nameValid === false ? undefined : answer.name, answer.locality, answer.city, answer.suburb, answer.district, answer.county, answer.island, answer.state, answer.region]
+    .find((s): s is string => typeof s === 'string' && s.trim() !== '');
+  if (!local) return typeof answer.country === 'string' && answer.country ? answer.country : null;
+  return typeof answer.country === 'string' && answer.country && answer.country !== local ? `${local}, ${answer.country}` : local;
+}
+
+/** The place's name from /reverse/v3/{lat}/{lon}/{zoom}?lang; null when the route is missing or names nothing. */
+export async function fetchPlaceName(lat: number, lon: number, zoom: number, lang: string, signal?: AbortSignal): Promise<string | null> {
+  try {
+    const answer = await getJson<ReverseAnswer>(`/reverse/v3/${lat}/${lon}/${Math.round(zoom)}?lang=${encodeURIComponent(lang)}`, signal);
+    return placeName(answer);
+  } catch {
+    return null;
+  }
+}
+
+// ---- steps ------------------------------------------------------------------------------------
+
+/** SPEC §9: "Hourly data when timestamp steps are under 2 hours". */
+export const HOURLY_BELOW_H = 2;
+export type DetailStep = 1 | 3;
+
+/** The model's own step in hours: the smallest gap between its timestamps. */
+export function nativeStepHours(ts: readonly number[]): number {
+  let min = Infinity;
+  for (let i = 1; i < ts.length; i++) min = Math.min(min, ts[i] - ts[i - 1]);
+  return Number.isFinite(min) ? min / HOUR_MS : 1;
+}
+
+/** Whether the model has hourly data (SPEC §9). */
+export function hasHourly(ts: readonly number[]): boolean {
+  return nativeStepHours(ts) < HOURLY_BELOW_H;
+}
+
+/**
+ * SPEC §9 "Default step 3 h, 1 h for Premium" (and SPEC §4: the 1-hour detail mode is a
+ * subscriber's): the step the table shows.
+ */
+export function detailStep(premium: boolean, wants1h: boolean): DetailStep {
+  return premium && wants1h ? 1 : 3;
+}
+
+/**
+ * Indices of the columns shown with a step: forecast hours that are multiples of it, as the
+ * server's `step` query keeps them (server/data/sources.ts), so a column is a step of the run.
+ */
+export function stepIndices(ts: readonly number[], refTime: number, step: number): number[] {
+  const out: number[] = [];
+  ts.forEach((t, i) => {
+    const hours = Math.round((t - refTime) / HOUR_MS);
+    if (hours % step === 0) out.push(i);
+  });
+  return out;
+}
+
+/** The index of the step at or before `timestamp` (the first when it is earlier than all). */
+export function stepAt(ts: readonly number[], timestamp: number): number {
+  let k = 0;
+  while (k + 1 < ts.length && ts[k + 1] <= timestamp) k++;
+  return k;
+}
+
+/** Whether a series has any value (rows without data are left out). */
+export function hasValues(series: readonly (number | null)[] | undefined): series is (number | null)[] {
+  return !!series && series.some((v) => v !== null && Number.isFinite(v));
+}
+
+// ---- wind -------------------------------------------------------------------------------------
+
+export interface Wind {
+  /** m/s. */
+  speed: number;
+  /** Degrees the wind blows from, clockwise from north (meteorological convention): 0 north wind, 90 east wind. */
+  from: number;
+}
+
+/** Speed and direction from the u (eastward) and v (northward) components. */
+export function windOf(u: number, v: number): Wind {
+  const speed = Math.hypot(u, v);
+  const from = speed === 0 ? 0 : (Math.atan2(-u, -v) * 180 / Math.PI + 360) % 360;
+  return { speed, from };
+}
+
+/** Wind per step of a point forecast (null where a component is missing). */
+export function windSeries(uSeries: readonly (number | null)[] | undefined, vSeries: readonly (number | null)[] | undefined): (Wind | null)[] {
+  if (!uSeries || !vSeries) return [];
+  return uSeries.map((u, i) => {
+    const v = vSeries[i];
+    return u === null || v === null || v === undefined ? null : windOf(u, v);
+  });
+}
+
+// ---- weather symbol ---------------------------------------------------------------------------
+
+export type WeatherSymbol = 'clear' | 'fewClouds' | 'partlyCloudy' | 'cloudy' | 'overcast' | 'lightRain' | 'rain' | 'heavyRain' | 'snow';
+
+/** Rain rates (mm/h) of the symbol classes: light from 0.1, moderate from 1, heavy from 4 (WMO intensity bands, rounded). */
+export const RAIN_SYMBOL_MM_H = { light: 0.1, moderate: 1, heavy: 4 } as const;
+/** Cloud cover (%) of the classes: okta bands 0-1, 2-3, 4-5, 6-7, 8. */
+export const CLOUD_SYMBOL_PCT = { few: 12.5, partly: 37.5, cloudy: 62.5, overcast: 87.5 } as const;
+
+/** The symbol of a step from its cloud cover (%), rain rate (mm/h) and temperature (K). */
+export function weatherSymbol(clouds: number | null, rain: number | null, temp: number | null): WeatherSymbol | null {
+  if (rain !== null && rain >= RAIN_SYMBOL_MM_H.light) {
+    if (temp !== null && temp < KELVIN_OFFSET + 0.5) return 'snow';
+    return rain >= RAIN_SYMBOL_MM_H.heavy ? 'heavyRain' : rain >= RAIN_SYMBOL_MM_H.moderate ? 'rain' : 'lightRain';
+  }
+  if (clouds === null) return rain === null ? null : 'clear';
+  if (clouds >= CLOUD_SYMBOL_PCT.overcast) return 'overcast';
+  if (clouds >= CLOUD_SYMBOL_PCT.cloudy) return 'cloudy';
+  if (clouds >= CLOUD_SYMBOL_PCT.partly) return 'partlyCloudy';
+  if (clouds >= CLOUD_SYMBOL_PCT.few) return 'fewClouds';
+  return 'clear';
+}
+
+// ---- air quality ------------------------------------------------------------------------------
+
+/**
+ * US EPA AQI breakpoints (40 CFR Part 58 Appendix G, PM2.5 as revised in 2024): concentration
+ * ranges (µg/m³, truncated to 0.1 for PM2.5 and to 1 for PM10) and the index range of each tier.
+ * Their lower ends are common/catalogue/colors.ts PM2P5_BREAKPOINTS and PM10_BREAKPOINTS.
+ */
+const AQI_INDEX: readonly [number, number][] = [[0, 50], [51, 100], [101, 150], [151, 200], [201, 300], [301, 500]];
+const AQI_CONCENTRATION: Readonly<Record<'pm2p5' | 'pm10', readonly [number, number][]>> = {
+  pm2p5: [[0, 9], [9.1, 35.4], [35.5, 55.4], [55.5, 125.4], [125.5, 225.4], [225.5, 325.4]],
+  pm10: [[0, 54], [55, 154], [155, 254], [255, 354], [355, 424], [425, 604]],
+};
+
+/** The AQI of a PM2.5 or PM10 concentration (EPA's linear interpolation inside its tier); 500 above the scale. */
+export function aqiOf(pollutant: 'pm2p5' | 'pm10', concentration: number): number {
+  if (!Number.isFinite(concentration)) return NaN;
+  const c = pollutant === 'pm2p5' ? Math.floor(Math.max(0, concentration) * 10 + 1e-9) / 10 : Math.floor(Math.max(0, concentration) + 1e-9);
+  const ranges = AQI_CONCENTRATION[pollutant];
+  for (let k = 0; k < ranges.length; k++) {
+    const [cLo, cHi] = ranges[k];
+    const next = ranges[k + 1]?.[0] ?? Infinity;
+    if (c < next) {
+      const [iLo, iHi] = AQI_INDEX[k];
+      return Math.round(((iHi - iLo) / (cHi - cLo)) * (Math.min(c, cHi) - cLo) + iLo);
+    }
+  }
+  return 500;
+}
