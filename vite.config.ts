@@ -17,6 +17,8 @@ export default defineConfig({
     // Never inline .wasm as base64: the worker streams and compiles it (TOOLCHAIN.md).
     assetsInlineLimit: (file) => (file.endsWith('.wasm') ? false : undefined),
     sourcemap: true,
+    // dist/.vite/manifest.json: the import graph, from which the bench sums the initial JS.
+    manifest: true,
   },
   server: { port: 5173, fs: { allow: ['..'] } },
   test: {

@@ -19,6 +19,8 @@ export interface FrameResult {
   renderer: string;
   animating: MainThread;
   panning: MainThread;
+  /** Opening the point forecast window (issue 4: no main-thread task over 50 ms). */
+  forecast: MainThread;
 }
 
 export interface MainThread {
@@ -85,7 +87,7 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   const empty = { busyShare: NaN, longTasks: 0, longestTaskMs: 0 };
   if (options.quick) {
     await context.close();
-    return { throttle, firstParticlesMs, fps: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty };
+    return { throttle, firstParticlesMs, fps: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty, forecast: empty };
   }
   const before = await workerStats(page);
   const t0 = performance.now();
@@ -107,6 +109,11 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
     }
     await page.mouse.up();
   });
+  const forecast = await mainThreadDuring(page, cdp, async () => {
+    await page.evaluate(() => (window as unknown as { isobar: { app: { router: { navigate(path: string): Promise<boolean> } } } }).isobar.app.router.navigate('/45.000/-30.000'));
+    await page.waitForSelector('[data-testid="detail-table"]', { timeout: 30_000 });
+    await page.waitForTimeout(500);
+  });
   await context.close();
   return {
     throttle,
@@ -119,5 +126,6 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
     renderer: stats.renderer,
     animating,
     panning,
+    forecast,
   };
 }

@@ -22,10 +22,11 @@ import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { buildApp } from '../server/app.ts';
+import { buildApp, DEFAULT_DIST_DIR } from '../server/app.ts';
 import { launchChromium } from './chromium.ts';
 import { messageKey, runEccodesBench, type EccodesFileResult, type EccodesReport } from './eccodes.ts';
 import { measureFrames, type FrameResult } from './frames.ts';
+import { measureInitialJs, type InitialJs } from './initialJs.ts';
 import { runGribBench, type GribBenchResult } from './grib.ts';
 import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
@@ -268,13 +269,24 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
     }
     out.push({ what: `longest main-thread task while animating${tag}`, budget: '<= 50 ms', measured: `${fmt(f.animating.longestTaskMs, 0)} ms (${f.animating.longTasks} over 50 ms)`, ok: f.animating.longTasks === 0 });
     out.push({ what: `longest main-thread task while panning${tag}`, budget: '<= 50 ms', measured: `${fmt(f.panning.longestTaskMs, 0)} ms (${f.panning.longTasks} over 50 ms)`, ok: f.panning.longTasks === 0 });
+    out.push({ what: `longest main-thread task opening the point forecast${tag}`, budget: '<= 50 ms', measured: `${fmt(f.forecast.longestTaskMs, 0)} ms (${f.forecast.longTasks} over 50 ms)`, ok: f.forecast.longTasks === 0 });
     const limit = f.throttle > 1 ? 1500 : 1000;
     out.push({ what: `first particles on screen, localhost${tag}`, budget: `<= ${limit} ms`, measured: `${fmt(f.firstParticlesMs, 0)} ms`, ok: f.firstParticlesMs <= limit });
   }
   return out;
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[]): string {
+const INITIAL_JS_BUDGET_KB = 170;
+
+function initialJsChecks(initial: InitialJs): Check[] {
+  const kb = initial.gzipBytes / 1024;
+  return [{
+    what: `initial JS, gzip (entry + start-up UI, ${initial.files.length} chunks; ${initial.lazyChunks} lazy chunks for panels and languages)`,
+    budget: `<= ${INITIAL_JS_BUDGET_KB} KB`, measured: `${fmt(kb, 1)} KB`, ok: kb <= INITIAL_JS_BUDGET_KB,
+  }];
+}
+
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
@@ -287,7 +299,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...[...checks(node.results, browserReport, frames), ...gribChecks(grib)]
+    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
@@ -318,6 +330,7 @@ const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
 console.log(JSON.stringify(frames, null, 2));
-const markdown = report(node, grib, browserReport, frames);
+const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
+const markdown = report(node, grib, browserReport, frames, initialJs);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);

@@ -81,6 +81,7 @@ test.describe('city labels', () => {
     await page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.layer.setOverlay('wind'));
     await expect(label.locator('.city-label-value')).toHaveText(`↓${await expectedParis(page, 'wind', 'kt', 'wind')}`);
     await expect(label.locator('.city-label-arrow')).toHaveCount(1);
+    await page.screenshot({ path: 'test-results/labels-wind-1920x1080.png', clip: { x: 560, y: 240, width: 800, height: 600 } });
     await page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.layer.setOverlay('temp'));
     await expect(label.locator('.city-label-value')).toHaveText(celsius);
     await page.screenshot({ path: 'test-results/labels-1920x1080.png' });
@@ -122,6 +123,8 @@ test.describe('city labels', () => {
     expect(await page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.picker.position.value)).toBeNull();
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
     console.info(`main-thread long tasks while panning: ${JSON.stringify(longTasks.map(Math.round))}`);
+    // DESIGN.md budget: no main-thread task over 50 ms while panning.
+    expect(longTasks.filter((ms) => ms > 50)).toEqual([]);
   });
 
   test('a tap on a label opens its point forecast', async ({ page }) => {

@@ -39,6 +39,8 @@ const MAX_IN_FLIGHT = 4;
 const CACHE_TILES = 600;
 /** A failed tile is asked for again after this long. */
 const RETRY_MS = 30_000;
+/** While playing, the next day's values are asked for this many hours before they are shown. */
+const PREFETCH_HOURS = 6;
 /** A tap: moved at most this far, released this soon (as the map's camera counts a click). */
 const TAP_SLOP_PX = 5;
 const TAP_MAX_MS = 500;
@@ -53,8 +55,9 @@ interface LabelNode {
   tileKey: string;
   x: number;
   y: number;
-  /** valueVersion when the value was last written. */
+  /** valueVersion when the value was last written, and the series it shows. */
   version: number;
+  variable: string;
 }
 
 /** Keeps at most `max` entries, dropping the least recently used. */
@@ -169,7 +172,10 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     // A file opened in the browser is not on the server; a calendar still loading is another product's.
     if (!spec || !calendar || app.data.local.peek() || app.data.calendarProduct.peek() !== product) return null;
     const time = app.timeline.timestamp.peek();
-    return { ...spec, product, time, refTime: calendar.refTime, hours: hoursWindow(calendar.refTime, time) };
+    const hours = hoursWindow(calendar.refTime, time);
+    const later = hoursWindow(calendar.refTime, time + PREFETCH_HOURS * 3_600_000);
+    const next = app.timeline.playing.peek() && later[0] !== hours[0] && later[0] <= (calendar.end - calendar.refTime) / 3_600_000 ? later : null;
+    return { ...spec, product, time, refTime: calendar.refTime, hours, next };
   };
 
   const cityKey = (source: NonNullable<ReturnType<typeof valueSource>>, z: number, t: TileXY) =>
@@ -188,13 +194,14 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const value = document.createElement('span');
     value.className = 'city-label-value';
     el.append(name, value);
-    return { el, name, value, label: null, tileKey: '', x: NaN, y: NaN, version: 0 };
+    return { el, name, value, label: null, tileKey: '', x: NaN, y: NaN, version: 0, variable: '' };
   };
 
   const bind = (node: LabelNode, label: CityLabel, tileKey: string) => {
     node.label = label;
     node.tileKey = tileKey;
     node.version = 0;
+    node.variable = '';
     node.x = NaN;
     node.y = NaN;
     node.el.className = `city-label city-label-${label.type}`;
@@ -223,6 +230,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     if (source) {
       const [z, x, y] = node.tileKey.split('/').map(Number);
       const entry = cityTiles.get(cityKey(source, z, { x, y }));
+      // The next day's values are on their way (playback): the shown value stays until they come.
+      if (entry?.state === 'loading' && node.variable === source.variable) return;
       if (entry?.state === 'ready') {
         const series = entry.data.forecast[label.id];
         base = valueAt(entry.data, series?.[source.variable], source.time);
@@ -230,6 +239,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         if (base !== null && source.variable === 'wind') direction = directionAt(entry.data, series?.windDir, source.time);
       }
     }
+    node.variable = text ? source!.variable : '';
     node.value.textContent = text;
     node.value.hidden = text === '';
     node.el.dataset.value = base === null ? '' : String(base);
@@ -259,6 +269,13 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
           wanted.add(ck);
           const query = { refTime: hourStamp(source.refTime), hours: source.hours, labelsVersion: LABELS_VERSION };
           request(cityTiles, ck, cityTilePath(source.product, z, t.x, t.y, query), () => valueVersion++);
+          if (source.next) {
+            // Near the end of the day while playing: the next day's values, before they are needed.
+            const next = { ...source, hours: source.next };
+            const nk = cityKey(next, z, t);
+            wanted.add(nk);
+            request(cityTiles, nk, cityTilePath(source.product, z, t.x, t.y, { ...query, hours: source.next }), () => undefined);
+          }
         }
       } else {
         if (entry?.state !== 'failed') complete = false;

@@ -219,6 +219,8 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
   let interacted = false;
   const onInteraction = () => {
     interacted = true;
+    // A card still loading is cancelled (it would otherwise open over what the user just opened).
+    if (app.panels.states.peek().startupWeather === 'loading') app.panels.close('startupWeather');
   };
   for (const type of ['pointerdown', 'keydown'] as const) {
     window.addEventListener(type, onInteraction, { capture: true, once: true });
