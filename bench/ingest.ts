@@ -27,7 +27,12 @@ const DATA = new URL('../../shared/data/grib2/', import.meta.url);
 const SMOOTH = 'gfs0p25_gh500_20201026T00_f024_t5.3.grib2';
 const ROUGH = 'ecmwf-ifs0p25_tprate_20250912T12_f000_t5.42-ccsds.grib2';
 
-type Shape = (gh: Float32Array, rough: Float32Array, k: number, ni: number) => number;
+/**
+ * Fills a field from the decoded fixture values: gh (the smooth message) and r (the rough one,
+ * rolled onto the GFS columns). Each shape has its own loop, so that its arithmetic is inlined
+ * rather than a call per value: the shaping stands in for the decoder's output, not for ingest work.
+ */
+type Shape = (gh: Float32Array, r: Float32Array, out: Float32Array, ni: number) => void;
 /** The fixture messages a shape reads: the smooth one (gh), the rough one, or both. */
 type Reads = 'smooth' | 'rough' | 'both';
 
@@ -40,34 +45,58 @@ interface Spec {
 }
 
 const ghNorm = (gh: Float32Array, k: number) => (gh[k] - 5500) / 400;
-const dx: Shape = (gh, _r, k, ni) => (gh[k + 1 < gh.length ? k + 1 : k] - gh[k]) * 0.3 + 0 * ni;
-const dy: Shape = (gh, _r, k, ni) => -(gh[k + ni < gh.length ? k + ni : k] - gh[k]) * 0.3;
+const dx = (gh: Float32Array, k: number, ni: number) => (gh[k + 1 < gh.length ? k + 1 : k] - gh[k]) * 0.3 + 0 * ni;
+const dy = (gh: Float32Array, k: number, ni: number) => -(gh[k + ni < gh.length ? k + ni : k] - gh[k]) * 0.3;
+const eastward: Shape = (gh, _r, out, ni) => {
+  for (let k = 0; k < out.length; k++) out[k] = dy(gh, k, ni);
+};
+const northward: Shape = (gh, _r, out, ni) => {
+  for (let k = 0; k < out.length; k++) out[k] = dx(gh, k, ni);
+};
+/** min(cap, offset + r * scale) */
+const fromRough = (offset: number, scale: number, cap: number): Shape => (_gh, r, out) => {
+  for (let k = 0; k < out.length; k++) out[k] = Math.min(cap, offset + r[k] * scale);
+};
 
 function specs(): Spec[] {
   const s = (shortName: string, d: number, c: number, n: number, typeOfLevel: string, level: number, reads: Reads, shape: Shape, stat?: number, start?: number): Spec => ({
     identity: { shortName, discipline: d, parameterCategory: c, parameterNumber: n, typeOfLevel, level, statisticalProcessing: stat }, shape, reads, start,
   });
   const list: Spec[] = [
-    s('10u', 0, 2, 2, 'heightAboveGround', 10, 'smooth', dy), s('10v', 0, 2, 3, 'heightAboveGround', 10, 'smooth', dx),
-    s('100u', 0, 2, 2, 'heightAboveGround', 100, 'smooth', dy), s('100v', 0, 2, 3, 'heightAboveGround', 100, 'smooth', dx),
-    s('gust', 0, 2, 22, 'surface', 0, 'smooth', (gh, r, k, ni) => Math.hypot(dx(gh, r, k, ni), dy(gh, r, k, ni)) * 1.4),
-    s('2t', 0, 0, 0, 'heightAboveGround', 2, 'smooth', (gh, _r, k) => 280 + 25 * ghNorm(gh, k)),
-    s('2d', 0, 0, 6, 'heightAboveGround', 2, 'both', (gh, r, k) => 272 + 20 * ghNorm(gh, k) - r[k] * 100),
-    s('2r', 0, 1, 1, 'heightAboveGround', 2, 'rough', (_gh, r, k) => Math.min(100, 40 + r[k] * 30000)),
-    s('prmsl', 0, 3, 1, 'meanSea', 0, 'smooth', (gh, _r, k) => 101300 + 2000 * ghNorm(gh, k)),
-    s('tp', 0, 1, 8, 'surface', 0, 'rough', (_gh, r, k) => r[k] * 3600 * 6, 1, 18),
-    s('tcc', 0, 6, 1, 'atmosphere', 0, 'rough', (_gh, r, k) => Math.min(100, r[k] * 50000)),
-    s('lcc', 0, 6, 1, 'lowCloudLayer', 0, 'rough', (_gh, r, k) => Math.min(100, r[k] * 40000)),
-    s('mcc', 0, 6, 1, 'middleCloudLayer', 0, 'rough', (_gh, r, k) => Math.min(100, r[k] * 30000)),
-    s('hcc', 0, 6, 1, 'highCloudLayer', 0, 'rough', (_gh, r, k) => Math.min(100, r[k] * 20000)),
-    s('cape', 0, 7, 6, 'surface', 0, 'rough', (_gh, r, k) => r[k] * 400000),
+    s('10u', 0, 2, 2, 'heightAboveGround', 10, 'smooth', eastward), s('10v', 0, 2, 3, 'heightAboveGround', 10, 'smooth', northward),
+    s('100u', 0, 2, 2, 'heightAboveGround', 100, 'smooth', eastward), s('100v', 0, 2, 3, 'heightAboveGround', 100, 'smooth', northward),
+    s('gust', 0, 2, 22, 'surface', 0, 'smooth', (gh, _r, out, ni) => {
+      for (let k = 0; k < out.length; k++) out[k] = Math.hypot(dx(gh, k, ni), dy(gh, k, ni)) * 1.4;
+    }),
+    s('2t', 0, 0, 0, 'heightAboveGround', 2, 'smooth', (gh, _r, out) => {
+      for (let k = 0; k < out.length; k++) out[k] = 280 + 25 * ghNorm(gh, k);
+    }),
+    s('2d', 0, 0, 6, 'heightAboveGround', 2, 'both', (gh, r, out) => {
+      for (let k = 0; k < out.length; k++) out[k] = 272 + 20 * ghNorm(gh, k) - r[k] * 100;
+    }),
+    s('2r', 0, 1, 1, 'heightAboveGround', 2, 'rough', fromRough(40, 30000, 100)),
+    s('prmsl', 0, 3, 1, 'meanSea', 0, 'smooth', (gh, _r, out) => {
+      for (let k = 0; k < out.length; k++) out[k] = 101300 + 2000 * ghNorm(gh, k);
+    }),
+    s('tp', 0, 1, 8, 'surface', 0, 'rough', (_gh, r, out) => {
+      for (let k = 0; k < out.length; k++) out[k] = r[k] * 3600 * 6;
+    }, 1, 18),
+    s('tcc', 0, 6, 1, 'atmosphere', 0, 'rough', fromRough(0, 50000, 100)),
+    s('lcc', 0, 6, 1, 'lowCloudLayer', 0, 'rough', fromRough(0, 40000, 100)),
+    s('mcc', 0, 6, 1, 'middleCloudLayer', 0, 'rough', fromRough(0, 30000, 100)),
+    s('hcc', 0, 6, 1, 'highCloudLayer', 0, 'rough', fromRough(0, 20000, 100)),
+    s('cape', 0, 7, 6, 'surface', 0, 'rough', fromRough(0, 400000, Infinity)),
   ];
   for (const level of PRESSURE_LEVELS) {
     const hPa = LEVELS.find((l) => l.ident === level)!.hPa!;
     list.push(
-      s('u', 0, 2, 2, 'isobaricInhPa', hPa, 'smooth', dy), s('v', 0, 2, 3, 'isobaricInhPa', hPa, 'smooth', dx),
-      s('t', 0, 0, 0, 'isobaricInhPa', hPa, 'smooth', (gh, _r, k) => 220 + hPa / 20 + 20 * ghNorm(gh, k)),
-      s('gh', 0, 3, 5, 'isobaricInhPa', hPa, 'smooth', (gh, _r, k) => gh[k] * (1 + (500 - hPa) / 600)),
+      s('u', 0, 2, 2, 'isobaricInhPa', hPa, 'smooth', eastward), s('v', 0, 2, 3, 'isobaricInhPa', hPa, 'smooth', northward),
+      s('t', 0, 0, 0, 'isobaricInhPa', hPa, 'smooth', (gh, _r, out) => {
+        for (let k = 0; k < out.length; k++) out[k] = 220 + hPa / 20 + 20 * ghNorm(gh, k);
+      }),
+      s('gh', 0, 3, 5, 'isobaricInhPa', hPa, 'smooth', (gh, _r, out) => {
+        for (let k = 0; k < out.length; k++) out[k] = gh[k] * (1 + (500 - hPa) / 600);
+      }),
     );
   }
   return list;
@@ -95,13 +124,13 @@ function relabellingReader(real: GribReader, smoothBytes: Uint8Array, roughBytes
       // The ECMWF grid starts at 180 W, GFS at 0: roll it half a turn onto the GFS columns.
       const { ni, nj } = grid;
       const half = ni / 2;
-      const rolled = new Float32Array(ni * nj);
+      const rolled = new Float32Array(rough ? ni * nj : 0);
       for (let j = 0; rough && j < nj; j++) {
         rolled.set(rough.subarray(j * ni + half, (j + 1) * ni), j * ni);
         rolled.set(rough.subarray(j * ni, j * ni + half), j * ni + half);
       }
       const values = new Float32Array(ni * nj);
-      for (let k = 0; k < values.length; k++) values[k] = spec.shape(smooth, rolled, k, ni);
+      spec.shape(smooth, rolled, values, ni);
       return { values, grid };
     },
   };

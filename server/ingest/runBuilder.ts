@@ -379,7 +379,7 @@ export class RunBuilder {
       // A field that cannot be decoded fails the step half-way through its layers: a step not
       // built before leaves none of its files (a step built before keeps what it has, as when a
       // write fails).
-      if (isNew) await this.discardStep(hour);
+      if (isNew) await this.discardStep(hour).catch(() => undefined);
       throw error;
     }
     if (!this.state.hours.includes(hour)) {

@@ -60,13 +60,6 @@ export function tilesMeeting(z: number, area: { west: number; east: number; nort
   return tiles;
 }
 
-export interface PackedChannel {
-  offset: number;
-  scale: number;
-  /** q as little-endian u16 bytes, already through the predictor. */
-  q: Uint8Array;
-}
-
 /** Writes a data tile's header (common/tile.ts) with its channels' offset and scale; the q planes follow. */
 function writeTileHeader(bytes: Uint8Array, bounds: TileBounds, width: number, height: number, predictor: Predictor, quantizations: Quantization[]): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, TILE_HEADER_BYTES + TILE_CHANNEL_BYTES * quantizations.length);
@@ -85,20 +78,6 @@ function writeTileHeader(bytes: Uint8Array, bounds: TileBounds, width: number, h
     view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES, offset, true);
     view.setFloat32(TILE_HEADER_BYTES + c * TILE_CHANNEL_BYTES + 4, scale, true);
   });
-}
-
-/** A data tile (common/tile.ts) from channels the engine has quantized: header plus the q planes as they are. */
-export function packQuantizedTile(bounds: TileBounds, width: number, height: number, predictor: Predictor, channels: PackedChannel[]): Uint8Array {
-  const bytes = new Uint8Array(tileByteLength(channels.length, width, height));
-  writeTileHeader(bytes, bounds, width, height, predictor, channels);
-  const planeBytes = width * height * 2;
-  let p = TILE_HEADER_BYTES + TILE_CHANNEL_BYTES * channels.length;
-  channels.forEach(({ q }, c) => {
-    if (q.byteLength !== planeBytes) throw new Error(`Channel ${c} has ${q.byteLength} bytes of q, expected ${planeBytes}`);
-    bytes.set(q, p);
-    p += planeBytes;
-  });
-  return bytes;
 }
 
 function qBytes(q: Uint16Array): Uint8Array {
