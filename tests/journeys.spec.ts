@@ -61,6 +61,14 @@ test.describe('journeys', () => {
     await page.locator('[data-setting="defaultUnits"] label', { hasText: 'Imperial' }).click();
     await expect(page.getByTestId('legend')).toHaveAttribute('data-unit', '°F');
     await page.locator('select[data-metric="wind"]').selectOption('km/h');
+    // IndexedDB writes are asynchronous: let them land before the page goes.
+    await expect.poll(() => page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('isobar');
+      open.onsuccess = () => {
+        const get = open.result.transaction('settings').objectStore('settings').get('metric_wind');
+        get.onsuccess = () => resolve((get.result as { value?: string } | undefined)?.value ?? null);
+      };
+    }))).toBe('km/h');
     await page.reload();
     await openMap(page, page.url());
     await expect(page.getByTestId('legend')).toHaveAttribute('data-unit', '°F');
