@@ -100,8 +100,9 @@ test.describe('journeys', () => {
       const page = await context.newPage();
       await openMap(page, '/?temp,48.853,2.349,5');
       await page.screenshot({ path: `test-results/look-${name}-map.png` });
-      await page.goto('/48.853/2.349');
+      await openMap(page, '/48.853/2.349');
       await expect(page.getByTestId('detail')).toBeVisible();
+      await settled(page);
       await page.waitForTimeout(700);
       await page.screenshot({ path: `test-results/look-${name}-detail.png` });
       await page.goto('/settings');

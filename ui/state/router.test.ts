@@ -51,6 +51,15 @@ describe('router (SPEC §2)', () => {
     expect(router.initial.lang).toBe('fr');
   });
 
+  it('a deep link to a place centres the map there unless the search part places the map', () => {
+    const a = setup('/48.853/2.349');
+    a.router.start();
+    expect(a.map.lat.value).toBeCloseTo(48.853, 6);
+    const b = setup('/48.853/2.349', '?10.000,20.000,5');
+    b.router.start();
+    expect(b.map.lat.value).toBe(0);
+  });
+
   it('navigate writes the path with the language prefix and keeps the search part', async () => {
     const { router, history } = setup('/de/', '?temp,50.000,14.000,5');
     router.start();

@@ -70,6 +70,11 @@ export function createRouter(deps: RouterDeps): Router {
       return false;
     }
     routed = route.window;
+    // A deep link to a place shows the place, unless the address also says where the map is.
+    if (origin === 'start' && typeof route.params.lat === 'number' && typeof route.params.lon === 'number') {
+      const { state } = parseSearch(loc.search);
+      if (state.lat === undefined) deps.map.moveTo({ lat: route.params.lat, lon: route.params.lon });
+    }
     return deps.panels.open(route.window, route.params);
   };
 
