@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 /** End-to-end tests drive Debian Chromium (no browser download) against the built app. */
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093);
+const SAMPLES_PRESENT = existsSync(new URL('../shared/data/samples/', import.meta.url));
+/** server/ingest/samples.ts loads runs in product order: this one comes last. */
+const LAST_SAMPLE_DIRECTORY = 'gfswave-20260819';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -31,8 +35,10 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx server/main.ts',
     env: { PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e' },
-    url: `http://127.0.0.1:${PORT}/metadata/v1.0/demo/minifest.json`,
+    // With the samples there, the server is ready once it has loaded the last of them (the first
+    // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.
+    url: `http://127.0.0.1:${PORT}/metadata/v1.0/${SAMPLES_PRESENT ? LAST_SAMPLE_DIRECTORY : 'demo'}/minifest.json`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 240_000,
   },
 });

@@ -12,10 +12,12 @@
  *   3. dew point or relative humidity derived from the other and the temperature when missing;
  *   4. per tile file and level (common/catalogue FILE_VARIABLES): the native-grid tile, the
  *      pre-rendered pyramid tiles, and the point variables on the point grid (a slab per step);
- *      the fields are decoded as their layer's turn comes (StepField.load), and the tiles are
- *      gzipped and written on the writer threads (tiles.ts) while the next layer is decoded;
  *      the pressure-level variables (temperature, wind, geopotential height) on a coarser level
  *      point grid (a second slab per step, levels.bin once published: the meteogram's data).
+ *
+ * Fields are decoded when their layer's turn comes (StepField.load), and tiles are gzipped and
+ * written on the writer threads (tiles.ts TileFileWriter) while this thread decodes and renders
+ * the next layer.
  */
 
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';

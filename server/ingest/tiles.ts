@@ -26,7 +26,9 @@ import type { Regridder, SourceGrid, TargetGrid } from '../../engine/regrid.ts';
 /**
  * zlib level of the tiles the ingest writes. Level 1 costs a sixth of level 6's time for about 10 %
  * more bytes on these row-delta tiles (measured on a 0.25° field, 170 tiles: 230 ms against 1320 ms,
- * 7.8 MB against 6.9 MB), and the ingest of one 0.25° step has a 10 s budget.
+ * 7.8 MB against 6.9 MB; on a whole GFS 0.25° step, 527 MB raw: level 1 4.3 s and 146.6 MB, level 2
+ * 5.1 s and 143.2 MB, level 3 8.9 s and 135.5 MB, level 6 29.6 s and 127.5 MB), and the ingest of
+ * one 0.25° step has a 10 s budget.
  */
 export const INGEST_GZIP_LEVEL = 1;
 

@@ -90,7 +90,7 @@ export function GribOpener({ app }: { app: AppState }) {
         }} />
       {local && (
         <span className="local-badge" title={t('grib.private')} data-testid="local-badge">
-          {t('grib.yourFile', { name: local.modelName })}
+          <span>{t('grib.yourFile', { name: local.modelName })}</span>
           <button type="button" onClick={close} aria-label={t('grib.close')}><OverlayIcon ident="close" size={12} /></button>
         </span>
       )}
