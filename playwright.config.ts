@@ -34,7 +34,11 @@ export default defineConfig({
   },
   webServer: {
     command: 'node --import tsx server/main.ts',
-    env: { PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e' },
+    env: {
+      PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e',
+      // Accounts of the end-to-end tests live in their own database file.
+      ISOBAR_DB_PATH: process.env.ISOBAR_E2E_DB_PATH ?? 'var/e2e/isobar.sqlite',
+    },
     // With the samples there, the server is ready once it has loaded the last of them (the first
     // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.
     url: `http://127.0.0.1:${PORT}/metadata/v1.0/${SAMPLES_PRESENT ? LAST_SAMPLE_DIRECTORY : 'demo'}/minifest.json`,

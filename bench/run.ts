@@ -8,7 +8,9 @@
  *   3. Ingest of one GFS 0.25° step with the catalogue's fields (bench/ingest.ts).
  *   4. The same kernels in a Chromium dedicated worker (self-timed loop, cross-origin isolated so
  *      performance.now is precise).
- *   5. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
+ *   5. Accounts (bench/accounts.ts): login latency with the KDF parameters; sync round trips at
+ *      200 requests/s on loopback, p50 / p99.
+ *   6. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
  *      15 000 particles over the raster layer; worker frame rate and frame time, main-thread busy
  *      share and long tasks while animating and while panning, first particles on screen; again
  *      with the CPU throttled 4x.
@@ -29,6 +31,7 @@ import { measureFrames, type FrameResult } from './frames.ts';
 import { measureInitialJs, type InitialJs } from './initialJs.ts';
 import { runGribBench, type GribBenchResult } from './grib.ts';
 import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
+import { accountsSection, benchAccounts, SYNC_P99_BUDGET_MS, type AccountsBenchResult } from './accounts.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
@@ -286,7 +289,17 @@ function initialJsChecks(initial: InitialJs): Check[] {
   }];
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs): string {
+function accountChecks(a: AccountsBenchResult): Check[] {
+  return [
+    { what: `login latency (${a.kdf}), p50 / p99`, budget: 'reported', measured: `${fmt(a.login.p50Ms, 1)} / ${fmt(a.login.p99Ms, 1)} ms`, ok: true, verdict: 'reported' },
+    {
+      what: `sync round trip at ${a.sync.rate} requests/s, loopback, p99 (p50 ${fmt(a.sync.p50Ms, 2)} ms)`,
+      budget: `<= ${SYNC_P99_BUDGET_MS} ms`, measured: `${fmt(a.sync.p99Ms, 2)} ms`, ok: a.sync.errors === 0 && a.sync.p99Ms <= SYNC_P99_BUDGET_MS,
+    },
+  ];
+}
+
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
@@ -299,13 +312,14 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib)]
+    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
     formatResults(node.results),
     ...gribSection(grib),
+    ...accountsSection(accounts),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -326,11 +340,13 @@ const loadAtStart = loadavg()[0];
 const node = await runNodeKernelBenches();
 console.log(formatResults(node.results));
 const grib = await gribBenches();
+const accounts = await benchAccounts();
+console.log(accountsSection(accounts).join('\n'));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
 console.log(JSON.stringify(frames, null, 2));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
-const markdown = report(node, grib, browserReport, frames, initialJs);
+const markdown = report(node, grib, browserReport, frames, initialJs, accounts);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);

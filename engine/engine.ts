@@ -50,8 +50,6 @@ const FIELD_NODE_BYTES = 8;
 const MAX_FIELD_NODES = 1 << 24;
 /** Particle slot bytes (particles.ts): f64 lon + f64 lat + i32 age + f32[4] vertex + i32 respawn list. */
 const PARTICLE_SLOT_BYTES = 40;
-/** NaN rows after the field's nodes, read by the SIMD sampler for points outside the grid (field.ts). */
-const FIELD_GUARD_ROWS = 2;
 const DEG = Math.PI / 180;
 
 /** The raw exports of engine/assembly/index.ts (bindings: raw; pointers are byte offsets). */
@@ -467,7 +465,7 @@ export class Engine {
     if (stride * ny > MAX_FIELD_NODES) {
       throw new RangeError(`Field grid ${stride}x${ny} exceeds ${MAX_FIELD_NODES} nodes`);
     }
-    const nodeBytes = stride * (ny + FIELD_GUARD_ROWS) * FIELD_NODE_BYTES;
+    const nodeBytes = stride * ny * FIELD_NODE_BYTES;
     const ptr = this.allocator.alloc(FIELD_DESCRIPTOR_BYTES + nodeBytes + ny * 4);
     if (this.field) this.allocator.release(this.field.ptr);
     const nodes = ptr + FIELD_DESCRIPTOR_BYTES;

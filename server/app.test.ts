@@ -260,7 +260,7 @@ describe('static app', () => {
 
   it('never answers API paths or non-HTML requests with the app', async () => {
     expectJsonError(await app.inject({ url: '/tiles/v1.0/nothing', headers: { accept: 'text/html' } }), 404, /No route/);
-    expectJsonError(await app.inject({ url: '/api/info', headers: { accept: 'text/html' } }), 404, /No route/);
+    expectJsonError(await app.inject({ url: '/api/nothing', headers: { accept: 'text/html' } }), 404, /No route/);
     expectJsonError(await app.inject({ url: '/missing.js', headers: { accept: '*/*' } }), 404, /No route/);
     expectJsonError(await app.inject({ method: 'POST', url: '/50.1/14.2', headers: { accept: 'text/html' } }), 404, /No route/);
   });

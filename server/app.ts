@@ -11,6 +11,7 @@
  *   GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}
  *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/sedlina.ts): client error reports, page-view beacons
  *   GET /services/umisteni (routes/services.ts): the approximate location for the start-up position
+ *   /users/..., /api/info, /api/logout (routes/users.ts): accounts, settings sync, collections, devices
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
  * The data routes serve the runs the ingest pipeline published in the data directory
@@ -48,6 +49,8 @@ import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
 import { sedlinaRoutes } from './routes/sedlina.ts';
 import { servicesRoutes } from './routes/services.ts';
+import { registerAccounts, type AccountsOptions } from './routes/users.ts';
+import { loggerOptions } from './auth/logRedaction.ts';
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 /** Data zooms generated in the background after listen (every tile of each). */
@@ -71,6 +74,8 @@ export interface AppOptions {
    * those ISOBAR_SOURCES names (server/sources/config.ts; none when unset); null: none.
    */
   liveSources?: LiveSourcesOptions | null;
+  /** Accounts: the database (default DATABASE_URL, else the SQLite file ISOBAR_DB_PATH or var/isobar.sqlite), KDF, limits. */
+  accounts?: AccountsOptions;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -99,7 +104,7 @@ export function stepsAroundNow(nowMs: number): number[] {
 
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: loggerOptions(options.logger ?? false) });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);
@@ -137,6 +142,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(meteogramRoutes, { sources });
   await app.register(sedlinaRoutes);
   await app.register(servicesRoutes);
+  await registerAccounts(app, { now, ...options.accounts });
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {

@@ -3,6 +3,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { AccountButton } from './components/AccountButton.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
 import { OverlayIcon } from './components/icons.tsx';
 import { Legend } from './components/Legend.tsx';
@@ -76,6 +77,7 @@ export function App({ app }: { app: AppState }) {
         )}
         <ProductPicker app={app} />
         <GribOpener app={app} />
+        <AccountButton app={app} />
       </header>
       <Picker app={app} />
       <LevelSelector app={app} />

@@ -15,8 +15,6 @@
  *                           U = u (m/s east), V = v * cos(latitude of the row) (m/s north * cos)
  *                           a global grid repeats column 0 as column nx (copied by fieldFinish),
  *                           so bilinear sampling never branches on the wrap.
- *                           Then 2 guard rows of NaN (stride x 2 nodes): the SIMD sampler reads
- *                           them for points outside the grid instead of branching (particles.ts).
  *   +60   u32  rowCos ---> f32[rows]: cos(latitude of each row), computed once by the wrapper
  *
  * Sampling a point, in every sampler (sampleGrid here, the SIMD one in particles.ts and

@@ -55,10 +55,10 @@ const MAGIC_BITS: i32 = 0x4b000000;
  * inside the loop, and redoes it every iteration, while a loaded vector stays loaded (in a
  * register, or spilled and reloaded like any value).
  */
-const VECTORS = memory.data(16 * 31, 16);
+const VECTORS = memory.data(16 * 29, 16);
 const MAGIC: usize = 0; // i32x4 MAGIC_BITS
-const ONE: usize = 16; // i32x4 ONE_BITS
-const GUARD: usize = 32; // i32x4 address of the field's NaN guard rows
+const SIGN: usize = 16; // i32x4 0x80000000
+const ONE_BIASED: usize = 32; // i32x4 ONE_BITS ^ 0x80000000: ONE_BITS for a signed compare
 const TURN: usize = 48; // f64x2 360
 const MINUS_TURN: usize = 64; // -360
 const HALF_TURN: usize = 80; // 180
@@ -83,39 +83,37 @@ const REL_EAST: usize = 368;
 const NORTH: usize = 384;
 const SOUTH: usize = 400;
 const MAX_AGE: usize = 416; // i32x4
-const REL_LIMIT: usize = 432; // f64x2: the one side newLon - centre can leave [-180, 180) by (stepPass)
-const REL_FLIP: usize = 448; // all ones or zero
-const REL_SHIFT: usize = 464; // f64x2
-const ABS_MASK: usize = 480; // f64x2 all bits but the sign
+const ABS_MASK: usize = 432; // f64x2 all bits but the sign
+const WRAP_FREE: usize = 448; // f32x4: wrapColumn leaves every gx in [0, WRAP_FREE) as it is (cellsPass)
 
-/** Writes VECTORS for a call (the fixed ones too: seven stores, cheaper than a flag). */
+/** Writes VECTORS for a call (the fixed ones too: a few stores, cheaper than a flag). */
 function setVectors(
   field: usize, centre: f64, centerLat: f64, relWest: f64, relEast: f64, north: f64, south: f64,
   speed: f64, maxAge: i32, kx: f32, ky: f32,
 ): void {
   const v = VECTORS;
   v128.store(v + MAGIC, i32x4.splat(MAGIC_BITS));
-  v128.store(v + ONE, i32x4.splat(ONE_BITS));
+  v128.store(v + SIGN, i32x4.splat(0x80000000));
+  v128.store(v + ONE_BIASED, i32x4.splat(ONE_BITS ^ 0x80000000));
   v128.store(v + TURN, f64x2.splat(360));
   v128.store(v + MINUS_TURN, f64x2.splat(-360));
   v128.store(v + HALF_TURN, f64x2.splat(180));
   v128.store(v + MINUS_HALF_TURN, f64x2.splat(-180));
   const stride = fieldStride(field);
   const rowBytes = stride << 3;
+  const period = <f32>fieldPeriod(field);
   v128.store(v + LON0, f64x2.splat(fieldLon0(field)));
   v128.store(v + LAT0, f64x2.splat(fieldLat0(field)));
   v128.store(v + INV_DLON, f64x2.splat(fieldInvDlon(field)));
   v128.store(v + INV_DLAT, f64x2.splat(fieldInvDlat(field)));
-  v128.store(v + PERIOD, f32x4.splat(<f32>fieldPeriod(field)));
+  v128.store(v + PERIOD, f32x4.splat(period));
   v128.store(v + INV_PERIOD, f32x4.splat(<f32>fieldInvPeriod(field)));
   v128.store(v + MAX_CELL_X, f32x4.splat(<f32>(stride - 2)));
   v128.store(v + MAX_CELL_Y, f32x4.splat(<f32>(fieldRows(field) - 2)));
   v128.store(v + KX, f32x4.splat(kx));
   v128.store(v + KY, f32x4.splat(ky));
   v128.store(v + ROW_BYTES, i32x4.splat(rowBytes));
-  const nodes = fieldNodes(field);
-  v128.store(v + NODE_BASE, i32x4.splat(<i32>nodes - (MAGIC_BITS << 3) - MAGIC_BITS * rowBytes));
-  v128.store(v + GUARD, i32x4.splat(<i32>nodes + fieldRows(field) * rowBytes));
+  v128.store(v + NODE_BASE, i32x4.splat(<i32>fieldNodes(field) - (MAGIC_BITS << 3) - MAGIC_BITS * rowBytes));
   v128.store(v + SPEED, f64x2.splat(speed));
   v128.store(v + CENTRE, f64x2.splat(centre));
   v128.store(v + CENTRE_LAT, f64x2.splat(centerLat));
@@ -124,14 +122,9 @@ function setVectors(
   v128.store(v + NORTH, f64x2.splat(north));
   v128.store(v + SOUTH, f64x2.splat(south));
   v128.store(v + MAX_AGE, i32x4.splat(maxAge));
-  // newLon is in [-180, 180) and centre in [-180, 180] (180 when wrapLongitude rounds up), so
-  // d = newLon - centre is in [-360, 180) when centre >= 0 and in (-180, 360) when centre < 0:
-  // wrapHalfTurn(d) has one side to wrap, d < -180 or d >= 180, tested as ge(d, limit) xor flip.
-  const east = centre < 0;
-  v128.store(v + REL_LIMIT, f64x2.splat(east ? 180 : -180));
-  v128.store(v + REL_FLIP, i32x4.splat(east ? 0 : -1));
-  v128.store(v + REL_SHIFT, f64x2.splat(east ? 360 : -360));
   v128.store(v + ABS_MASK, i64x2.splat(0x7fffffffffffffff));
+  // gx * invPeriod < 1 - 2^-17 below this, so floor(gx * invPeriod) is 0 and wrapColumn(gx) = gx.
+  v128.store(v + WRAP_FREE, f32x4.splat(period * <f32>(1 - 1.0 / 65536)));
 }
 
 /** Bytes of one group of 4 particles in the f64, vertex and i32 arrays. */
@@ -192,33 +185,123 @@ let rngState: u32 = DEFAULT_SEED;
 }
 
 /**
+ * Per region of fdlibm's atan (musl atan.c, AssemblyScript's Math.atan), region 0 being its
+ * "id = -1" (|x| < 7/16): the reduced argument is x' = (A x + B) / (C x + D) and the result
+ * HI - ((s3 - LO) - x'). Rows A, B, C, D, HI, LO; columns regions 0 to 4.
+ */
+const ATAN_TABLE = memory.data<f64>([
+  1, 2, 1, 1, 0,
+  0, -1, -1, -1.5, -1,
+  0, 1, 1, 1.5, 1,
+  1, 2, 1, 1, 0,
+  0, reinterpret<f64>(0x3FDDAC670561BB4F), reinterpret<f64>(0x3FE921FB54442D18), reinterpret<f64>(0x3FEF730BD281F69B), reinterpret<f64>(0x3FF921FB54442D18),
+  0, reinterpret<f64>(0x3C7A2B7F222F65E2), reinterpret<f64>(0x3C81A62633145C07), reinterpret<f64>(0x3C7007887AF0CBBD), reinterpret<f64>(0x3C91A62633145C07),
+]);
+
+/**
+ * Math.atan(x), bit for bit: for x in [2^-27, 2^66) the operations of AssemblyScript's (fdlibm's)
+ * atan, with its region picked by arithmetic and a table instead of its branches, which
+ * mispredict for the random arguments of a respawn. The region formulas map exactly onto the
+ * table rows (1 x + 0 = x, x / 1 = x, 0 - ((s3 - 0) - x') = x' - s3, 1.0 + 1.5 x = 1.5 x + 1).
+ * Anything else (negative, tiny, huge, NaN) takes Math.atan itself.
+ */
+@inline function atanOfPositive(x: f64): f64 {
+  const hx = <u32>(reinterpret<u64>(x) >> 32);
+  if (hx - 0x3e400000 >= 0x44100000 - 0x3e400000) return Math.atan(x);
+  const id = <usize>(<u32>(hx >= 0x3fdc0000) + <u32>(hx >= 0x3fe60000) + <u32>(hx >= 0x3ff30000) + <u32>(hx >= 0x40038000));
+  const t = ATAN_TABLE + (id << 3);
+  const r = (load<f64>(t) * x + load<f64>(t, 40)) / (load<f64>(t, 80) * x + load<f64>(t, 120));
+  const z = r * r;
+  const w = z * z;
+  const s1 = z * (reinterpret<f64>(0x3FD555555555550D) + w * (reinterpret<f64>(0x3FC24924920083FF)
+    + w * (reinterpret<f64>(0x3FB745CDC54C206E) + w * (reinterpret<f64>(0x3FB10D66A0D03D51)
+    + w * (reinterpret<f64>(0x3FA97B4B24760DEB) + w * reinterpret<f64>(0x3F90AD3AE322DA11))))));
+  const s2 = w * (reinterpret<f64>(0xBFC999999998EBC4) + w * (reinterpret<f64>(0xBFBC71C6FE231671)
+    + w * (reinterpret<f64>(0xBFB3B0F2AF749A6D) + w * (reinterpret<f64>(0xBFADDE2D52DEFD9A)
+    + w * reinterpret<f64>(0xBFA2B4442C6A6C2F)))));
+  const s3 = r * (s1 + s2);
+  return load<f64>(t, 160) - ((s3 - load<f64>(t, 200)) - r);
+}
+
+/*
  * A fresh particle uniformly over the view on screen: longitude uniform in [west, east], Web
  * Mercator y uniform in [yTop, yBottom], latitude = gd(pi (1 - 2y)) (inverse Mercator; gd the
- * Gudermannian function).
- * Kept out of line: it runs for a few particles per step and calls into Math.
+ * Gudermannian function), in three steps shared by respawn and respawnBatch so that both compute
+ * the same bits.
  */
+@inline function spawnLongitude(r1: f64, centre: f64, relWest: f64, relEast: f64): f64 {
+  return wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
+}
+/** The Mercator exponent pi (1 - 2y) of a uniform y; the latitude is gd of it. */
+@inline function spawnExponent(r2: f64, yTop: f64, yBottom: f64): f64 {
+  const y = yTop + r2 * (yBottom - yTop);
+  return Math.PI * (1 - 2 * y);
+}
+/**
+ * gd(x) in degrees from e = e^x: atan(sinh(x)) as 2 atan(e^x) - pi/2, a third faster than
+ * atan(sinh(x)) here and within 1e-14 degrees of it (the subtraction loses at most an ulp of pi/2).
+ */
+@inline function spawnLatitude(e: f64): f64 {
+  return (2 * atanOfPositive(e) - Math.PI / 2) * DEG_PER_RAD;
+}
+/** Stores a spawned particle: age 0 and a degenerate segment (prev = new). */
+@inline function storeSpawned(particles: usize, cap: usize, o: usize, lon: f64, lat: f64, centre: f64, centreLat: f64): void {
+  store<f64>(particles + (o << 3), lon);
+  store<f64>(latBase(particles, cap) + (o << 3), lat);
+  store<i32>(ageBase(particles, cap) + (o << 2), 0);
+  const v = vertexBase(particles, cap) + (o << 4);
+  const rel = <f32>wrapHalfTurn(lon - centre);
+  const relLat = <f32>(lat - centreLat);
+  store<f32>(v, rel, 0);
+  store<f32>(v, relLat, 4);
+  store<f32>(v, rel, 8);
+  store<f32>(v, relLat, 12);
+}
+
+/** Respawns particle k (two draws of the generator). Kept out of line: it calls into Math. */
 function respawn(
   particles: usize, cap: usize, k: i32,
   centre: f64, centreLat: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
 ): void {
   const r1 = nextRandom();
   const r2 = nextRandom();
-  const lon = wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
-  const y = yTop + r2 * (yBottom - yTop);
-  // atan(sinh(x)) (the Gudermannian) as 2 atan(e^x) - pi/2: a third faster here, and within
-  // 1e-14 degrees of it (the subtraction loses at most an ulp of pi/2).
-  const lat = (2 * Math.atan(Math.exp(Math.PI * (1 - 2 * y))) - Math.PI / 2) * DEG_PER_RAD;
-  const rel = <f32>wrapHalfTurn(lon - centre);
-  const o = <usize>k;
-  store<f64>(particles + (o << 3), lon);
-  store<f64>(latBase(particles, cap) + (o << 3), lat);
-  store<i32>(ageBase(particles, cap) + (o << 2), 0);
-  const v = vertexBase(particles, cap) + (o << 4);
-  const relLat = <f32>(lat - centreLat);
-  store<f32>(v, rel, 0);
-  store<f32>(v, relLat, 4);
-  store<f32>(v, rel, 8);
-  store<f32>(v, relLat, 12);
+  const lon = spawnLongitude(r1, centre, relWest, relEast);
+  const lat = spawnLatitude(Math.exp(spawnExponent(r2, yTop, yBottom)));
+  storeSpawned(particles, cap, <usize>k, lon, lat, centre, centreLat);
+}
+
+/**
+ * respawn for each of the n particle indices at `list`, in list order (the generator's draws are
+ * those of n respawn calls), in passes over the list: the draws, Math.exp, the latitudes, the
+ * stores. Each pass is a short loop of independent iterations that the CPU overlaps, where one
+ * respawn after another would wait out each exp -> atan dependency chain. The latitude array holds
+ * the exponent, then e^x, until the latitude replaces it.
+ */
+function respawnBatch(
+  particles: usize, cap: usize, list: usize, n: i32,
+  centre: f64, centreLat: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
+): void {
+  const lats = latBase(particles, cap);
+  const end = list + (<usize>n << 2);
+  for (let at = list; at < end; at += 4) {
+    const o = <usize>load<i32>(at);
+    const r1 = nextRandom();
+    const r2 = nextRandom();
+    store<f64>(particles + (o << 3), spawnLongitude(r1, centre, relWest, relEast));
+    store<f64>(lats + (o << 3), spawnExponent(r2, yTop, yBottom));
+  }
+  for (let at = list; at < end; at += 4) {
+    const a = lats + (<usize>load<i32>(at) << 3);
+    store<f64>(a, Math.exp(load<f64>(a)));
+  }
+  for (let at = list; at < end; at += 4) {
+    const a = lats + (<usize>load<i32>(at) << 3);
+    store<f64>(a, spawnLatitude(load<f64>(a)));
+  }
+  for (let at = list; at < end; at += 4) {
+    const o = <usize>load<i32>(at);
+    storeSpawned(particles, cap, o, load<f64>(particles + (o << 3)), load<f64>(lats + (o << 3)), centre, centreLat);
+  }
 }
 
 /**
@@ -334,8 +417,8 @@ export function particlesStepScalar(
  *   pass         reads                         writes
  *   coordinates  lon, lat                      V+0 gx (raw), V+16 gy        f32x4 each
  *   cells        V+0 gx, V+16 gy               V+0 gx (wrapped), V+32 i32x4 address of the
- *                                              north-west node (of the NaN guard rows when
- *                                              outside the grid), V+48 wx, R+0 wy
+ *                                              north-west node of the (clamped) cell, V+48 wx,
+ *                                              R+0 wy (NaN when outside the grid)
  *   midpoints    V+0..63, R+0..15              V+0 gx + kx U1 (raw), V+16 gy + ky V1
  *   cells        (again, on the midpoints)
  *   samples      V+32..63, R+0..15             V+0 (U0, U1, V0, V1), V+16 (U2, U3, V2, V3)
@@ -344,6 +427,15 @@ export function particlesStepScalar(
  * The respawn list only ever holds entries of particles already stepped, so its writes land in R
  * bytes of groups whose scratch is spent; the next block's cells pass writes R bytes of groups
  * beyond every entry.
+ *
+ * Cost per 15 000-particle step, Chromium worker (bench/kernels.ts field and view, passes timed
+ * by removing the later ones): coordinates ~10 us, cells ~10 us each, midpoints ~30 us, samples
+ * ~17 us, step ~33 us, respawns ~4 us. The loops run near the CPU's vector throughput; the first
+ * gather (midpoints) also waits on L2 (the field's nodes in the view span ~370 KB, over L1): with
+ * every read inside 16 KB the step is ~18 us faster. Fusing passes was slower every way tried
+ * (coordinates + cells, midpoints + cells, samples + step, midpoints with the previous block's
+ * samples), as was loading the next block's nodes early in the step pass (the loads hold up
+ * retirement).
  */
 
 /** Grid coordinates of the positions: f32 of the f64 (lon - lon0) / dlon, (lat0 - lat) / dlat. */
@@ -364,19 +456,29 @@ function coordinatesPass(lon: usize, lat: usize, v: usize, end: usize): void {
   }
 }
 
-/** The i32x4 addresses, wx and wy of each group: f32 cells, weights and the inside test. */
+/**
+ * The i32x4 addresses, wx and wy of each group: f32 cells and weights, and sampleGrid's inside
+ * test. An outside lane keeps a clamped cell (its reads stay in the nodes) and gets wy = NaN (all
+ * bits set), which turns both of its blends into NaN: NaN * anything is NaN.
+ */
 function cellsPass(v: usize, w: usize, end: usize): void {
   const period = v128.load(VECTORS + PERIOD);
   const invPeriod = v128.load(VECTORS + INV_PERIOD);
+  const wrapFree = v128.load(VECTORS + WRAP_FREE);
   const maxCellX = v128.load(VECTORS + MAX_CELL_X);
   const maxCellY = v128.load(VECTORS + MAX_CELL_Y);
   const rowBytes = v128.load(VECTORS + ROW_BYTES);
   const nodeBase = v128.load(VECTORS + NODE_BASE);
   const magic = v128.load(VECTORS + MAGIC);
-  const one = v128.load(VECTORS + ONE);
-  const guard = v128.load(VECTORS + GUARD);
+  const oneBiased = v128.load(VECTORS + ONE_BIASED);
+  const sign = v128.load(VECTORS + SIGN);
   for (; v < end; v += GROUP_VERTEX_BYTES, w += GROUP_I32_BYTES) {
-    const gx = wrapColumns(v128.load(v), period, invPeriod);
+    let gx = v128.load(v);
+    // wrapColumns is the identity on [+0, WRAP_FREE), where nearly every gx is (a turn of columns
+    // is wider than the view): test the sign bit (so -0 and NaN take the wrap) and the bound.
+    if (i32x4.bitmask(v128.and(i32x4.gt_s(gx, i32x4.splat(-1)), f32x4.lt(gx, wrapFree))) != 15) {
+      gx = wrapColumns(gx, period, invPeriod);
+    }
     const gy = v128.load(v, 16);
     // cellOf: gx is wrapped into [0, period] or NaN, so its floor needs no clamp at 0.
     const cx = f32x4.pmin(maxCellX, f32x4.floor(gx));
@@ -387,13 +489,13 @@ function cellsPass(v: usize, w: usize, end: usize): void {
     const at = i32x4.add(
       i32x4.add(i32x4.shl(f32x4.add(cx, magic), 3), i32x4.mul(f32x4.add(cy, magic), rowBytes)), nodeBase,
     );
-    // sampleGrid's inside test: both weights' bits, unsigned, at most those of 1.0. Outside lanes
-    // read the NaN guard rows instead, above every clamped cell: max(at, guard) is the guard.
-    const inside = i32x4.le_u(i32x4.max_u(wx, wy), one);
+    // Inside exactly when both weights' bits, unsigned, are at most ONE_BITS: an unsigned compare
+    // made signed by flipping the sign bits (SSE has no unsigned one).
+    const outside = i32x4.gt_s(v128.xor(i32x4.max_u(wx, wy), sign), oneBiased);
     v128.store(v, gx);
-    v128.store(v, i32x4.max_u(at, v128.andnot(guard, inside)), 32);
+    v128.store(v, at, 32);
     v128.store(v, wx, 48);
-    v128.store(w, wy);
+    v128.store(w, v128.or(wy, outside));
   }
 }
 
@@ -440,24 +542,21 @@ function samplesPass(v: usize, w: usize, end: usize, rowBytes: usize): void {
   }
 }
 
-/** rel = wrapHalfTurn(d) for d = newLon - centre, on the one side it can leave (setVectors). */
-@inline function wrapRelative(d: v128, limit: v128, flip: v128, shift: v128): v128 {
-  return f64x2.sub(d, v128.and(shift, v128.xor(f64x2.ge(d, limit), flip)));
-}
-
 /**
- * The vertices of two particles: (prevRel, prevRelLat, rel, newRelLat) each, from the f64
- * differences, demoted.
+ * The vertices of a pair, (prevRel, prevRelLat, rel, newRelLat) each from the f64 differences,
+ * demoted; stored by 8-byte halves, so that no shuffle puts each particle's four together.
  */
-@inline function storeVertices(v: usize, rel: v128, dLon: v128, lat: v128, newLat: v128, centreLat: v128): void {
+@inline function storeVertexPair(v: usize, rel: v128, dLon: v128, lat: v128, newLat: v128, centreLat: v128): void {
   const a = f32x4.shuffle(
     f32x4.demote_f64x2_zero(f64x2.sub(rel, dLon)), f32x4.demote_f64x2_zero(f64x2.sub(lat, centreLat)), 0, 4, 1, 5,
   ); // prevRel0 prevRelLat0 prevRel1 prevRelLat1
   const b = f32x4.shuffle(
     f32x4.demote_f64x2_zero(rel), f32x4.demote_f64x2_zero(f64x2.sub(newLat, centreLat)), 0, 4, 1, 5,
   ); // rel0 newRelLat0 rel1 newRelLat1
-  v128.store(v, f32x4.shuffle(a, b, 0, 1, 4, 5));
-  v128.store(v, f32x4.shuffle(a, b, 2, 3, 6, 7), 16);
+  v128.store64_lane(v, a, 0);
+  v128.store64_lane(v, b, 0, 8);
+  v128.store64_lane(v, a, 1, 16);
+  v128.store64_lane(v, b, 1, 24);
 }
 
 /** Lanes of a pair inside the view: relWest <= rel <= relEast, south <= lat <= north (NaN is not). */
@@ -471,9 +570,32 @@ function samplesPass(v: usize, w: usize, end: usize, rowBytes: usize): void {
 /**
  * The RK2 step of each group from its midpoint samples (V+0..31); NaN anywhere fails the view
  * test. Appends the group's respawns (particle indices from k) to the list at `list`, lowest index
- * first; returns the list length.
+ * first; returns the list length. rel = wrapHalfTurn(newLon - centre) has one side to wrap:
+ * newLon is in [-180, 180) and centre in [-180, 180] (180 when wrapLongitude rounds up), so
+ * d = newLon - centre is in (-180, 360) when centre < 0 (east: d >= 180 takes -360) and in
+ * [-360, 180) otherwise (west: d < -180 takes +360). One loop for each, so neither tests the other.
  */
 function stepPass(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i32, list: usize, respawns: i32): i32 {
+  return load<f64>(VECTORS + CENTRE) < 0
+    ? stepPassEast(lon, lat, age, v, end, k, list, respawns)
+    : stepPassWest(lon, lat, age, v, end, k, list, respawns);
+}
+
+function stepPassEast(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i32, list: usize, respawns: i32): i32 {
+  return stepLoop(lon, lat, age, v, end, k, list, respawns, true);
+}
+
+function stepPassWest(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i32, list: usize, respawns: i32): i32 {
+  return stepLoop(lon, lat, age, v, end, k, list, respawns, false);
+}
+
+/**
+ * stepPass for one side (east a constant after inlining). The samples are promoted straight from
+ * memory (a load and a conversion, no shuffle); each pair is finished before the next starts, so
+ * fewer vectors are live at once. Pair 01's vertices overwrite V+0..31, so pair 23's samples
+ * (V+16..31) are read first.
+ */
+@inline function stepLoop(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i32, list: usize, respawns: i32, east: bool): i32 {
   const speed = v128.load(VECTORS + SPEED);
   const centre = v128.load(VECTORS + CENTRE);
   const centreLat = v128.load(VECTORS + CENTRE_LAT);
@@ -482,25 +604,17 @@ function stepPass(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i
   const north = v128.load(VECTORS + NORTH);
   const south = v128.load(VECTORS + SOUTH);
   const maxAge = v128.load(VECTORS + MAX_AGE);
-  const limit = v128.load(VECTORS + REL_LIMIT);
-  const flip = v128.load(VECTORS + REL_FLIP);
-  const shift = v128.load(VECTORS + REL_SHIFT);
   const absMask = v128.load(VECTORS + ABS_MASK);
   const halfTurn = v128.load(VECTORS + HALF_TURN);
+  const shift = v128.load(VECTORS + (east ? TURN : MINUS_TURN));
+  const limit = v128.load(VECTORS + (east ? HALF_TURN : MINUS_HALF_TURN));
   const minusOne = i32x4.splat(-1); // all ones: V8 makes it with one pcmpeqd, unlike splat(1)
   for (; v < end; v += GROUP_VERTEX_BYTES, lon += GROUP_F64_BYTES, lat += GROUP_F64_BYTES, age += GROUP_I32_BYTES) {
-    const s01 = v128.load(v); // U0 U1 V0 V1
-    const s23 = v128.load(v, 16);
-    const ages = i32x4.sub(v128.load(age), minusOne);
-    v128.store(age, ages);
-    const lon01 = v128.load(lon);
-    const lon23 = v128.load(lon, 16);
-    const lat01 = v128.load(lat);
-    const lat23 = v128.load(lat, 16);
-    const dLon01 = f64x2.mul(speed, f64x2.promote_low_f32x4(s01));
-    const dLon23 = f64x2.mul(speed, f64x2.promote_low_f32x4(s23));
-    let newLon01 = f64x2.add(lon01, dLon01);
-    let newLon23 = f64x2.add(lon23, dLon23);
+    // V+0 (U0, U1), V+8 (V0, V1), V+16 (U2, U3), V+24 (V2, V3)
+    const dLon01 = f64x2.mul(speed, f64x2.promote_low_f32x4(v128.load64_zero(v)));
+    const dLon23 = f64x2.mul(speed, f64x2.promote_low_f32x4(v128.load64_zero(v, 16)));
+    let newLon01 = f64x2.add(v128.load(lon), dLon01);
+    let newLon23 = f64x2.add(v128.load(lon, 16), dLon23);
     // Only a particle crossing the antimeridian needs the wrap (-180 itself takes it too, a no-op).
     if (i64x2.bitmask(v128.or(
       f64x2.ge(v128.and(newLon01, absMask), halfTurn), f64x2.ge(v128.and(newLon23, absMask), halfTurn),
@@ -511,21 +625,30 @@ function stepPass(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i
       newLon01 = wrapHalfTurn2(newLon01, turn, minusTurn, halfTurn, minusHalfTurn);
       newLon23 = wrapHalfTurn2(newLon23, turn, minusTurn, halfTurn, minusHalfTurn);
     }
-    const newLat01 = f64x2.add(lat01, f64x2.mul(speed, f64x2.promote_low_f32x4(f32x4.shuffle(s01, s01, 2, 3, 2, 3))));
-    const newLat23 = f64x2.add(lat23, f64x2.mul(speed, f64x2.promote_low_f32x4(f32x4.shuffle(s23, s23, 2, 3, 2, 3))));
-    const rel01 = wrapRelative(f64x2.sub(newLon01, centre), limit, flip, shift);
-    const rel23 = wrapRelative(f64x2.sub(newLon23, centre), limit, flip, shift);
     v128.store(lon, newLon01);
     v128.store(lon, newLon23, 16);
+    const dLat23 = f64x2.mul(speed, f64x2.promote_low_f32x4(v128.load64_zero(v, 24)));
+
+    const lat01 = v128.load(lat);
+    const newLat01 = f64x2.add(lat01, f64x2.mul(speed, f64x2.promote_low_f32x4(v128.load64_zero(v, 8))));
     v128.store(lat, newLat01);
+    const d01 = f64x2.sub(newLon01, centre);
+    const rel01 = f64x2.sub(d01, v128.and(shift, east ? f64x2.ge(d01, limit) : f64x2.lt(d01, limit)));
+    storeVertexPair(v, rel01, dLon01, lat01, newLat01, centreLat);
+    const in01 = inView(rel01, newLat01, relWest, relEast, south, north);
+
+    const lat23 = v128.load(lat, 16);
+    const newLat23 = f64x2.add(lat23, dLat23);
     v128.store(lat, newLat23, 16);
-    storeVertices(v, rel01, dLon01, lat01, newLat01, centreLat);
-    storeVertices(v + 32, rel23, dLon23, lat23, newLat23, centreLat);
+    const d23 = f64x2.sub(newLon23, centre);
+    const rel23 = f64x2.sub(d23, v128.and(shift, east ? f64x2.ge(d23, limit) : f64x2.lt(d23, limit)));
+    storeVertexPair(v + 32, rel23, dLon23, lat23, newLat23, centreLat);
+    const in23 = inView(rel23, newLat23, relWest, relEast, south, north);
+
+    const ages = i32x4.sub(v128.load(age), minusOne);
+    v128.store(age, ages);
     // Lane n: particle k + n stays (in the view, not too old); bit n of flags set: it respawns.
-    const stays = v128.andnot(i32x4.shuffle(
-      inView(rel01, newLat01, relWest, relEast, south, north),
-      inView(rel23, newLat23, relWest, relEast, south, north), 0, 2, 4, 6,
-    ), i32x4.gt_s(ages, maxAge));
+    const stays = v128.andnot(i32x4.shuffle(in01, in23, 0, 2, 4, 6), i32x4.gt_s(ages, maxAge));
     let flags = ~i32x4.bitmask(stays) & 15;
     if (flags != 0) {
       do {
@@ -542,8 +665,8 @@ function stepPass(lon: usize, lat: usize, age: usize, v: usize, end: usize, k: i
 /**
  * The SIMD kernel: groups of 4 particles, f32x4 for the sampling (coordinates, weights, blend),
  * f64x2 pairs for the positions, in passes over blocks of groups (see above). Respawns are listed
- * during the step pass and done after the last block, in particle order, so no call sits inside
- * the hot loops; the last count % 4 particles take the scalar step after them.
+ * during the step pass and done after the last block, in particle order (respawnBatch), so no call
+ * sits inside the hot loops; the last count % 4 particles take the scalar step after them.
  */
 export function particlesStepSimd(
   particles: usize, count: i32, field: usize,
@@ -584,10 +707,7 @@ export function particlesStepSimd(
     samplesPass(v, w, vEnd, rowBytes);
     respawns = stepPass(lon, lat, ages + g * GROUP_I32_BYTES, v, vEnd, first << 2, respawnList, respawns);
   }
-  for (let r = 0; r < respawns; r++) {
-    const k = load<i32>(respawnList + (<usize>r << 2));
-    respawn(particles, cap, k, centre, centerLat, relWest, relEast, yTop, yBottom);
-  }
+  respawnBatch(particles, cap, respawnList, respawns, centre, centerLat, relWest, relEast, yTop, yBottom);
   for (let k = groups << 2; k < count; k++) {
     stepOne(
       particles, cap, k, fieldNodes(field), stride, <f32>(stride - 2), <f32>(fieldRows(field) - 2),

@@ -29,8 +29,12 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   menu: panel({ ident: 'menu', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'menu', load: () => import('./menu/MenuPanel.tsx') }),
   'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
   debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
-  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', load: () => import('./detail/DetailPanel.tsx') }),
+  // The favorite star in its header speaks from the favs bundle.
+  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => loadBundle('favs'), load: () => import('./detail/DetailPanel.tsx') }),
   consent: panel({ ident: 'consent', pane: 'small-bottom-bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
   search: panel({ ident: 'search', pane: 'top', mobilePane: 'fullscreen-mobile', bundle: 'search', load: () => import('./search/SearchPanel.tsx') }),
   startupWeather: panel({ ident: 'startupWeather', pane: 'top', load: () => import('./startupWeather/StartupWeatherPanel.tsx') }),
+  login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/LoginPanel.tsx') }),
+  register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/RegisterPanel.tsx') }),
+  favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', load: () => import('./favs/FavsPanel.tsx') }),
 };

@@ -14,10 +14,15 @@ function setup(pathname: string, search = '') {
   };
   const listeners: Record<string, () => void> = {};
   const target = { addEventListener: (t: string, f: () => void) => (listeners[t] = f), removeEventListener: vi.fn() };
-  const known = new Set(['detail', 'settings', 'debug']);
+  const known = new Set(['detail', 'settings', 'debug', 'login']);
+  const open = new Set<string>();
   const panels = {
-    open: vi.fn(async (ident: string) => known.has(ident)),
-    close: vi.fn(),
+    open: vi.fn(async (ident: string) => {
+      if (known.has(ident)) open.add(ident);
+      return known.has(ident);
+    }),
+    close: vi.fn((ident: string) => open.delete(ident)),
+    isOpen: (ident: string) => open.has(ident),
     closeAll: vi.fn(),
     has: (ident: string) => known.has(ident),
   } as unknown as PanelModel & { open: ReturnType<typeof vi.fn>; closeAll: ReturnType<typeof vi.fn> };
@@ -71,6 +76,16 @@ describe('router (SPEC §2)', () => {
     const { router, history } = setup('/settings');
     router.start();
     router.closePanel('settings');
+    expect(history.pushState).toHaveBeenLastCalledWith(null, '', '/');
+  });
+
+  it('closing a routed window over another puts the other one\'s path back', async () => {
+    const { router, history } = setup('/48.853/2.349');
+    router.start();
+    await router.navigate('/login');
+    router.closePanel('login');
+    expect(history.pushState).toHaveBeenLastCalledWith(null, '', '/48.853/2.349');
+    router.closePanel('detail');
     expect(history.pushState).toHaveBeenLastCalledWith(null, '', '/');
   });
 

@@ -47,8 +47,11 @@ export function createRouter(deps: RouterDeps): Router {
   const hist = deps.history ?? (browser ? window.history : { state: null, pushState() {}, replaceState() {} });
   const target = deps.target ?? (browser ? window : { addEventListener() {}, removeEventListener() {} });
   const initial = parsePath(loc.pathname, { mobile: deps.mobile() });
-  /** The routed window shown now (its path is in the address bar). */
-  let routed: string | null = null;
+  /** Routed windows open now, the last one's path in the address bar. */
+  let routed: { ident: string; path: string }[] = [];
+  const forget = (ident: string) => {
+    routed = routed.filter((r) => r.ident !== ident);
+  };
 
   const apply = async (parsed: ParsedPath, origin: 'start' | 'back' | 'navigate'): Promise<boolean> => {
     if (parsed.seoOverlay) deps.layer.setOverlay(parsed.seoOverlay);
@@ -61,7 +64,7 @@ export function createRouter(deps: RouterDeps): Router {
     if (route.home || !route.window) {
       if (origin === 'start') deps.usage.log('startup');
       if (origin === 'back') deps.panels.closeAll();
-      routed = null;
+      routed = [];
       return origin !== 'back';
     }
     if (!deps.panels.has(route.window)) {
@@ -69,7 +72,8 @@ export function createRouter(deps: RouterDeps): Router {
       deps.panels.open(route.window, route.params).catch(() => {});
       return false;
     }
-    routed = route.window;
+    forget(route.window);
+    routed.push({ ident: route.window, path: parsed.path });
     // A deep link to a place shows the place, unless the address also says where the map is.
     if (origin === 'start' && typeof route.params.lat === 'number' && typeof route.params.lon === 'number') {
       const { state } = parseSearch(loc.search);
@@ -101,10 +105,11 @@ export function createRouter(deps: RouterDeps): Router {
     openPanel: (ident, params) => deps.panels.open(ident, params),
     closePanel(ident) {
       deps.panels.close(ident);
-      if (routed === ident) {
-        routed = null;
-        write('/', true);
-      }
+      const wasShown = routed.at(-1)?.ident === ident;
+      forget(ident);
+      // Windows the pane rules closed meanwhile are gone from the list too.
+      routed = routed.filter((r) => deps.panels.isOpen(r.ident));
+      if (wasShown) write(routed.at(-1)?.path ?? '/', true);
     },
     start() {
       target.addEventListener('popstate', onPopState);

@@ -21,6 +21,7 @@ import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/routes.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
 import type { PanelProps } from '../registry.ts';
+import { FavStar } from '../favs/FavStar.tsx';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
@@ -296,6 +297,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
             : <span title={t('detail:place.model')}>{productDef?.modelName ?? product ?? ''}</span>}
           {forecast?.header.sample && <span className="detail-badge" title={t('detail:place.sample')}>{clock.date(forecast.header.refTime)}</span>}
         </div>
+        <FavStar app={app} lat={lat} lon={lon} title={title} />
         <button type="button" className="detail-close" onClick={close} aria-label={t('detail:close')} data-testid="detail-close">×</button>
       </header>
       <div className="detail-bar">

@@ -13,6 +13,8 @@ export default function MenuPanel({ app, close }: PanelProps) {
       void app.router.openPanel('search');
     } },
     { ident: 'settings', label: t('settings'), run: () => void app.router.navigate('/settings') },
+    { ident: 'favs', label: t('favs'), run: () => void app.router.navigate('/favs') },
+    ...(app.settings.get('userToken') ? [] : [{ ident: 'login', label: t('login'), run: () => void app.router.navigate('/login') }]),
     { ident: 'debug', label: t('debug'), run: () => {
       close();
       void app.router.navigate('/debug');

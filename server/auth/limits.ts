@@ -1,0 +1,54 @@
+/**
+ * Server-side limits of accounts and their cloud data. None is in the SPEC (its client-side
+ * timings live in common/account.ts); each is chosen here, with the reason.
+ */
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** A session token is valid this long after login (then the user logs in again). */
+export const TOKEN_LIFETIME_MS = 30 * DAY_MS;
+/** Bytes of randomness in a session token (256 bits: not guessable, not enumerable). */
+export const TOKEN_BYTES = 32;
+/** Expired and revoked tokens are deleted this long after they stopped working (kept a while for audits). */
+export const TOKEN_RETENTION_MS = 30 * DAY_MS;
+
+/** Login: attempts per client address per window (counting every attempt: each costs one KDF run). */
+export const LOGIN_ATTEMPTS_PER_IP = 30;
+/** Login: failed attempts per account per window; over it, the account refuses logins until the window ends. */
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/** Registrations per client address per window. */
+export const REGISTRATIONS_PER_IP = 20;
+/** The rate-limit window. */
+export const AUTH_RATE_WINDOW_MS = 15 * MINUTE_MS;
+
+/** Bodies: register, login and password change. */
+export const AUTH_BODY_MAX_BYTES = 4 * 1024;
+/** Bodies: POST /users/settings (the whole synced blob). */
+export const SETTINGS_BODY_MAX_BYTES = 256 * 1024;
+/** Keys in one settings upload (there are about 60 synced settings plus one per metric). */
+export const SETTINGS_MAX_KEYS = 400;
+/** One setting value as JSON. */
+export const SETTING_VALUE_MAX_BYTES = 16 * 1024;
+/** Bodies: one item of a collection (a route favourite may hold a long encoded route). */
+export const ITEM_BODY_MAX_BYTES = 32 * 1024;
+/** Items per user and collection. */
+export const ITEMS_PER_COLLECTION_MAX = 1000;
+/** Bodies: a device. */
+export const DEVICE_BODY_MAX_BYTES = 4 * 1024;
+/** Devices per user (old browsers stay registered until removed). */
+export const DEVICES_PER_USER_MAX = 100;
+/** Nesting of a stored JSON value (a favourite is flat; a colour gradient two deep). */
+export const JSON_MAX_DEPTH = 16;
+/** A setting's ts may be at most this far ahead of the server clock (a client clock a little fast). */
+export const MAX_CLOCK_AHEAD_MS = DAY_MS;
+
+/**
+ * ISOBAR_AUTH_RATE_LIMIT_SCALE multiplies the three rate limits above (default 1): an end-to-end
+ * test run that registers and logs in many users from one address sets it high. Behind a reverse
+ * proxy, Fastify must trust the proxy for the client address, else every client shares its address.
+ */
+export function rateLimitScaleFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const scale = Number(env.ISOBAR_AUTH_RATE_LIMIT_SCALE);
+  return Number.isFinite(scale) && scale > 0 ? scale : 1;
+}

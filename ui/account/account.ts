@@ -1,0 +1,129 @@
+/**
+ * The account of an app, composed in one place (STYLE.md: models created with their dependencies,
+ * composed once): the request helper with the bearer token, the session, the settings sync and the
+ * synced favourites, wired to the app's router, messages, consent and usage log. Loaded lazily
+ * (loadAccount.ts): at start-up only when a token is stored, else when a login, register or
+ * favourites window opens or a favourite is added.
+ */
+
+import { effect, type ReadonlySignal } from '@preact/signals-core';
+import { version } from '../../package.json';
+import { FAVOURITES_SYNC_ERROR_MESSAGE_MS, type PendingLoginAction } from '../../common/account.ts';
+import { validateFavourite, type Favourite } from '../../common/favourites.ts';
+import { pointPath } from '../../common/routes.ts';
+import { settingDef, settingKeys } from '../../common/settings.ts';
+import { loadBundle } from '../i18n.ts';
+import type { AppState } from '../state/appState.ts';
+import { platformOf, startAppServices } from '../state/appServices.ts';
+import { browserAccountStore } from './accountStore.ts';
+import { createSyncedCollection } from './collection.ts';
+import { createFavourites, type Favourites } from './favourites.ts';
+import { createAccountRequest, type AccountRequest } from './request.ts';
+import { createSession, type Session } from './session.ts';
+import { createSettingsCloud, type SettingsCloud } from './settingsCloud.ts';
+
+export interface Account {
+  session: Session;
+  favourites: Favourites;
+  settingsCloud: SettingsCloud;
+  request: AccountRequest;
+  /** Resolves once the stored session is checked (at once when there is none). */
+  started: Promise<void>;
+}
+
+const accounts = new WeakMap<AppState, Account>();
+
+function whenReady(ready: ReadonlySignal<boolean>): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = effect(() => {
+      if (!ready.value) return;
+      queueMicrotask(() => stop());
+      resolve();
+    });
+  });
+}
+
+/** Runs a pending login action (SPEC §4: addFav, alerts-edit, favs, uploader, colors, open external plugin). */
+async function runPending(app: AppState, favourites: Favourites, pending: PendingLoginAction): Promise<void> {
+  const id = typeof pending.params.id === 'string' ? `/${encodeURIComponent(pending.params.id)}` : '';
+  switch (pending.action) {
+    case 'addFav': {
+      const fav = validateFavourite(pending.params);
+      const added = fav ? await favourites.add(fav) : null;
+      // On a phone the login window took the forecast's place: the place comes back.
+      if (added?.lat !== undefined && added.lon !== undefined && !app.panels.isOpen('detail')) await app.router.navigate(pointPath(added.lat, added.lon));
+      break;
+    }
+    case 'alerts-edit':
+      await app.router.navigate(id ? `/alerts-edit${id}` : '/alerts');
+      break;
+    case 'plugin':
+      if (typeof pending.params.name === 'string') await app.router.navigate(`/plugin/${encodeURIComponent(pending.params.name)}`);
+      break;
+    default:
+      await app.router.navigate(`/${pending.action}${id}`);
+      break;
+  }
+}
+
+/** The account of an app, started once; later calls return the same one. */
+export function startAccount(app: AppState): Account {
+  const existing = accounts.get(app);
+  if (existing) return existing;
+  const services = startAppServices(app);
+  const { settings } = app;
+  const store = browserAccountStore();
+  const request = createAccountRequest({ token: () => settings.get('userToken') as string | null });
+  const collection = createSyncedCollection<Favourite>({
+    name: 'favs', request, store, validate: (value) => validateFavourite(value),
+  });
+  const showSyncError = () => void loadBundle('favs').then(() => services.messages.show({
+    key: 'favs:syncError', kind: 'error', durationMs: FAVOURITES_SYNC_ERROR_MESSAGE_MS, name: 'favsSyncError',
+  }));
+  const favourites = createFavourites({ collection, onError: showSyncError });
+  const settingsCloud = createSettingsCloud({
+    settings, request, store, keys: settingKeys().filter((key) => settingDef(key).storage === 'sync'),
+  });
+  const session = createSession({
+    settings,
+    request,
+    store,
+    settingsCloud,
+    collections: [collection],
+    runPendingAction: (pending) => runPending(app, favourites, pending),
+    checkConsent: () => services.consent.start(),
+    openLogin: () => void app.router.navigate('/login'),
+    usage: app.usage,
+    showMessage: (message) => void loadBundle('register').then(() => services.messages.show(message)),
+    device: () => ({
+      platform: platformOf(navigator),
+      target: 'web',
+      version,
+      cc: settings.get('country') as string | null,
+      subscription: settings.get('subscription') as string | null,
+      screen: { width: screen.width, height: screen.height, devicePixelRatio: window.devicePixelRatio },
+    }),
+    online: () => services.connection.online.peek(),
+    reload: () => location.reload(),
+    onCollectionError: (name) => {
+      if (name === 'favs') showSyncError();
+    },
+  });
+
+  // Another browser may have changed something while this page was hidden.
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void session.refresh();
+  };
+  document.addEventListener('visibilitychange', onVisible);
+
+  // The stored token and user are read once the settings are in (a window may open before).
+  const started = whenReady(settings.ready).then(() => collection.load()).then(() => session.start()).catch((error: unknown) => {
+    console.error('Account start failed', error);
+  });
+  const account: Account = { session, favourites, settingsCloud, request, started };
+  accounts.set(app, account);
+  // For end-to-end tests and the /debug window.
+  const handle = (window as unknown as { isobar?: Record<string, unknown> }).isobar;
+  if (handle) handle.account = account;
+  return account;
+}

@@ -1,0 +1,48 @@
+/**
+ * The star of the forecast window's header (SPEC §2 "Detail view: add or remove favourite"): filled
+ * when the place is a favorite (SPEC §9 same-location tolerance). Adding needs login (SPEC §5, §6):
+ * logged out, the click stores the pending action and opens login (SPEC §4), and the place is
+ * added once logged in. Its texts are in the favs bundle, which the detail window loads with its own.
+ */
+
+import './favs.css';
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import type { Favourite } from '../../../common/favourites.ts';
+import { startAccount } from '../../account/account.ts';
+import type { AppState } from '../../state/appState.ts';
+
+export function FavStar({ app, lat, lon, title }: { app: AppState; lat: number; lon: number; title: string }) {
+  useSignals();
+  const { t } = useTranslation('favs');
+  const { session, favourites } = startAccount(app);
+  const [busy, setBusy] = useState(false);
+  void favourites.list.value;
+  const existing = session.loggedIn.value ? favourites.at(lat, lon) : undefined;
+
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      if (existing) {
+        await favourites.remove(existing.id);
+        return;
+      }
+      const fav: Favourite = { type: 'fav', title, lat: Math.round(lat * 1e3) / 1e3, lon: Math.round(lon * 1e3) / 1e3 };
+      if (!(await session.requireLogin('addFav', fav as unknown as Record<string, unknown>))) return;
+      await favourites.add(fav);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const label = existing ? t('star.remove') : t('star.add');
+  return (
+    <button type="button" className={existing ? 'fav-star-button active' : 'fav-star-button'} aria-pressed={!!existing} disabled={busy}
+      title={label} aria-label={label} data-testid="detail-fav" onClick={() => void toggle()}>
+      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill={existing ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round">
+        <path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />
+      </svg>
+    </button>
+  );
+}
