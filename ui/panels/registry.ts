@@ -4,7 +4,6 @@
  */
 
 import type { ComponentType } from 'react';
-import { loadBundle } from '../i18n.ts';
 import type { AppState } from '../state/appState.ts';
 import type { PanelDef, WindowPhase } from './panelModel.ts';
 
@@ -18,6 +17,12 @@ export interface PanelProps {
 }
 
 export type PanelComponent = ComponentType<PanelProps>;
+
+/**
+ * i18next is not part of the page's first script (ui/main.ts starts the render worker before the
+ * UI loads): the registry reaches it through a dynamic import, resolved by then.
+ */
+const loadBundle = (bundle: string) => import('../i18n.ts').then((m) => m.loadBundle(bundle));
 
 const panel = (def: PanelDef<PanelComponent> & { bundle?: string }): PanelDef<PanelComponent> => ({
   ...def,
@@ -37,4 +42,5 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/LoginPanel.tsx') }),
   register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/RegisterPanel.tsx') }),
   favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', load: () => import('./favs/FavsPanel.tsx') }),
+  alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', load: () => import('./alerts/AlertsPanel.tsx') }),
 };
