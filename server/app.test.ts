@@ -138,7 +138,7 @@ describe('data API', () => {
   });
 
   describe('point forecast', () => {
-    it('returns every step of the run, equal to the point values', async () => {
+    it('returns every free step of the run (days 0 to 5, SPEC §6), equal to the point values', async () => {
       const response = await app.inject({ url: '/forecast/point/demo/v2.9/50.1/14.4' });
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -146,10 +146,11 @@ describe('data API', () => {
         product: 'demo', refTime: REF, lat: 50.1, lon: 14.4, step: 1, demo: true,
         units: { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' },
       });
-      expect(body.ts).toHaveLength(241);
+      // Without a Premium token the answer ends before day index 6 (server/routes/premium.test.ts).
+      expect(body.ts).toHaveLength(144);
       expect(body.ts[0]).toBe(REF);
-      expect(body.ts[240]).toBe(REF + 240 * HOUR);
-      for (const name of ['wind_u', 'wind_v', 'gust', 'temp', 'pressure', 'rain', 'clouds']) expect(body.data[name]).toHaveLength(241);
+      expect(body.ts[143]).toBe(REF + 143 * HOUR);
+      for (const name of ['wind_u', 'wind_v', 'gust', 'temp', 'pressure', 'rain', 'clouds']) expect(body.data[name]).toHaveLength(144);
       const k = 9;
       const point = evaluatePoint(50.1, 14.4, body.ts[k]);
       expect(body.data.wind_u[k]).toBeCloseTo(point.u, 2);
@@ -165,14 +166,14 @@ describe('data API', () => {
     it('wraps longitude and thins to 3-hour steps on request', async () => {
       const body = (await app.inject({ url: '/forecast/point/demo/v2.9/-33.9/511.2?step=3&token=x' })).json();
       expect(body.header.lon).toBeCloseTo(151.2, 9);
-      expect(body.ts).toHaveLength(81);
+      expect(body.ts).toHaveLength(48);
       expect(body.ts[1] - body.ts[0]).toBe(3 * HOUR);
     });
 
     it('compresses the JSON for clients that accept it', async () => {
       const response = await app.inject({ url: '/forecast/point/demo/v2.9/10/20', headers: { 'accept-encoding': 'gzip' } });
       expect(response.headers['content-encoding']).toBe('gzip');
-      expect(JSON.parse(gunzipSync(response.rawPayload).toString()).ts).toHaveLength(241);
+      expect(JSON.parse(gunzipSync(response.rawPayload).toString()).ts).toHaveLength(144);
     });
 
     it.each([

@@ -12,6 +12,7 @@
  *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/sedlina.ts): client error reports, page-view beacons
  *   GET /services/umisteni (routes/services.ts): the approximate location for the start-up position
  *   /users/..., /api/info, /api/logout (routes/users.ts): accounts, settings sync, collections, devices
+ *   POST /users/v1/subscription/checkout, /stripe/webhook (routes/stripe.ts): Premium through Stripe Checkout
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
  * The data routes serve the runs the ingest pipeline published in the data directory
@@ -24,6 +25,7 @@
  * logs through app.log, and stops on close. `app.liveSources` is the running scheduler, else null.
  */
 
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
@@ -50,6 +52,8 @@ import { registerStaticApp } from './routes/staticApp.ts';
 import { sedlinaRoutes } from './routes/sedlina.ts';
 import { servicesRoutes } from './routes/services.ts';
 import { registerAccounts, type AccountsOptions } from './routes/users.ts';
+import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
+import { webPushSender } from './alerts/push.ts';
 import { loggerOptions } from './auth/logRedaction.ts';
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
@@ -76,6 +80,8 @@ export interface AppOptions {
   liveSources?: LiveSourcesOptions | null;
   /** Accounts: the database (default DATABASE_URL, else the SQLite file ISOBAR_DB_PATH or var/isobar.sqlite), KDF, limits. */
   accounts?: AccountsOptions;
+  /** Premium payment (routes/stripe.ts): default the STRIPE_* settings of the environment; tests give a fake client. */
+  stripe?: Pick<StripeRouteOptions, 'config' | 'client'>;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -86,6 +92,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The live-source scheduler once the server listens with sources configured, else null. */
     readonly liveSources: Scheduler | null;
+    /** A new run of the product was published: drop cached runs, evaluate the alerts on it (in the background). */
+    runIngested(product: string): void;
   }
 }
 
@@ -118,7 +126,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.addHook('onListen', async () => {
       scheduler ??= startScheduler({
         ...live, logger: app.log, dataDir,
-        onIngested: ({ result }) => stored.invalidate(PRODUCTS[result.product]?.directory),
+        onIngested: ({ result }) => app.runIngested(result.product),
       });
     });
     app.addHook('onClose', async () => {
@@ -142,7 +150,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(meteogramRoutes, { sources });
   await app.register(sedlinaRoutes);
   await app.register(servicesRoutes);
-  await registerAccounts(app, { now, ...options.accounts });
+  // Web Push VAPID keys: ISOBAR_VAPID_* or made on the first start into the data directory (server/alerts/push.ts).
+  const push = webPushSender(join(dataDir ?? dataDirFromEnv(), 'vapid.json'));
+  app.addHook('onListen', async () => {
+    await push.publicKey().catch((error: unknown) => app.log.error({ err: error }, 'Web Push keys cannot be loaded or made'));
+  });
+  await registerAccounts(app, { now, sources, push, ...options.accounts });
+  await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
+  app.decorate('runIngested', (product: string) => {
+    stored?.invalidate(PRODUCTS[product]?.directory);
+    app.alerts.evaluateProduct(product).then(
+      (triggered) => app.log.info({ product, triggered: triggered.length }, 'alerts evaluated'),
+      (error: unknown) => app.log.error({ err: error, product }, 'alert evaluation failed'),
+    );
+  });
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {

@@ -25,6 +25,7 @@ if (samplesDir) {
   loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line)).then(
     ({ loaded, present, failures }) => {
       app.log.info({ loaded: loaded.map((r) => r.product), present }, `samples from ${samplesDir}`);
+      for (const run of loaded) app.runIngested(run.product);
       for (const failure of failures) app.log.warn(`sample not loaded: ${failure}`);
     },
     (error: unknown) => app.log.error({ err: error }, 'loading the samples failed'),

@@ -26,10 +26,18 @@ test.describe('controls', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => timestamp(page)).toBe(min);
+    // A free user's last step is the one before the premium days (day index 6 of the run, SPEC §6).
+    const limit = await page.evaluate(() => (window as unknown as { isobar: { app: { timeline: { limit: { value: number | null } } } } }).isobar.app.timeline.limit.value);
+    expect(limit).not.toBeNull();
+    const refDay = Math.floor(min / 86_400_000) * 86_400_000;
+    expect(limit! + 1).toBe(refDay + 6 * 86_400_000);
+    const lastFree = limit! + 1 - H;
     await page.evaluate((t) => (window as unknown as { isobar: { app: { timeline: { setTimestamp(t: number): void } } } }).isobar.app.timeline.setTimestamp(t), max);
+    await expect.poll(() => timestamp(page)).toBe(lastFree);
     await page.keyboard.press('ArrowRight');
     await page.waitForTimeout(100);
-    expect(await timestamp(page)).toBe(max);
+    expect(await timestamp(page)).toBe(lastFree);
+    await expect(page.getByTestId('timeline-premium')).toBeVisible();
   });
 
   test('play advances the time and pause stops it; the map follows', async ({ page }) => {

@@ -2,6 +2,8 @@
 
 import { effect, untracked } from '@preact/signals-core';
 import { StrictMode } from 'react';
+import { PRODUCTS } from '../common/catalogue/products.ts';
+import { isPremiumDayExempt, premiumDaysFrom } from '../common/entitlements.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { chooseLanguage, initI18n } from './i18n.ts';
@@ -29,6 +31,14 @@ export async function startUi(app: AppState, settingsLoaded: Promise<void>): Pro
   startSettingsSync(app);
   startProductRules(app);
   startMapSelectorRule(app);
+  effect(() => {
+    // SPEC §6: free users' time stops before the premium days (the server refuses them too).
+    const calendar = app.timeline.calendar.value;
+    const product = PRODUCTS[app.layer.product.value];
+    const premium = app.settings.get('subscription') === 'premium';
+    const from = calendar && product && !premium && !isPremiumDayExempt(app.layer.overlay.value) ? premiumDaysFrom(product, calendar.refTime) : null;
+    app.timeline.setLimit(from === null ? null : from - 1);
+  });
   whenReady(app, () => {
     // An overlay asked for in the URL that the start-up model lacks picks a model that has it (SPEC §4).
     const wanted = app.initialUrl.overlay;

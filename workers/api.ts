@@ -44,6 +44,8 @@ export interface LayerParams {
   /** Shown time in ms; between two steps the worker blends them. */
   time: number;
   premium: boolean;
+  /** A subscriber's bearer token: the server serves Premium tiles (higher zoom, premium days) only with it (server/auth/tier.ts). */
+  token?: string | null;
 }
 
 export interface ParticleParams {

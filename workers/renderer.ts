@@ -61,6 +61,7 @@ interface ResolvedLayer {
   particles: RenderLayer | undefined;
   calendar: Calendar;
   premium: boolean;
+  token: string | null;
 }
 
 interface Gpu {
@@ -247,6 +248,7 @@ export class Renderer implements RenderApi {
       particles: particleLayerOf(overlay) ?? undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
       premium: params.premium,
+      token: params.premium ? params.token ?? null : null,
     };
     this.time = params.time;
     if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize);
@@ -456,7 +458,7 @@ export class Renderer implements RenderApi {
   }
 
   private async loadTile(url: string, signal: AbortSignal): Promise<TileData> {
-    const bytes = this.localTile(url) ?? await fetchTile(url, signal);
+    const bytes = this.localTile(url) ?? await fetchTile(url, signal, this.layer?.token);
     const engine = await this.engineReady;
     this.milestone('firstTileFetched');
     const handle = engine.decodeTile(bytes);
@@ -809,8 +811,8 @@ export class Renderer implements RenderApi {
 /** /tiles/v1.0/local/{id}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.tile: a tile of an opened file. */
 const LOCAL_TILE = /\/tiles\/v1\.0\/local\/(\d+)\/\d{10}\/(\d{10})\/(\d+)\/(\d+)\/(\d+)\/([A-Za-z0-9]+)-([A-Za-z0-9]+)\.tile$/;
 
-async function fetchTile(url: string, signal: AbortSignal): Promise<Uint8Array> {
-  const response = await fetch(url, { signal });
+async function fetchTile(url: string, signal: AbortSignal, token?: string | null): Promise<Uint8Array> {
+  const response = await fetch(url, token ? { signal, headers: { Authorization: `Bearer ${token}` } } : { signal });
   if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
   return new Uint8Array(await response.arrayBuffer());
 }

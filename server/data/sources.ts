@@ -167,9 +167,10 @@ class DemoProduct implements ProductData {
         }
         return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, units: { ...DEMO_POINT_UNITS } }, ts, data };
       },
-      async levels(lat, lon, { step = DEMO_STEP_HOURS }) {
+      async levels(lat, lon, options) {
+        const { step = DEMO_STEP_HOURS } = options;
         // The demo model is a surface model: no pressure levels.
-        const ts = run.steps.filter((_, k) => (k * DEMO_STEP_HOURS) % step === 0);
+        const ts = run.steps.filter((t, k) => (k * DEMO_STEP_HOURS) % step === 0 && inWindow(t, options));
         return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, levels: [], units: {} }, ts, data: {} };
       },
     };
@@ -251,7 +252,8 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       if (product.sample) header.sample = true;
       return { header, ts: keep.map(([h]) => run.refTime + h * HOUR_MS), data };
     },
-    async levels(lat, lon, { step, interpolate = true }) {
+    async levels(lat, lon, options) {
+      const { step, interpolate = true } = options;
       const reader = await run.levelStore()?.catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
         throw error;
@@ -261,7 +263,7 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       const hours = reader?.header.hours ?? manifest.hours;
       const gaps = hours.slice(1).map((h, k) => h - hours[k]);
       header.step = step ?? (gaps.length ? Math.min(...gaps) : 1);
-      const keep = hours.map((h, k) => [h, k] as const).filter(([h]) => !step || h % step === 0);
+      const keep = hours.map((h, k) => [h, k] as const).filter(([h]) => (!step || h % step === 0) && inWindow(run.refTime + h * HOUR_MS, options));
       const ts = keep.map(([h]) => run.refTime + h * HOUR_MS);
       // No pressure levels in this run (or a run published before levels.bin existed).
       if (!reader) return { header, ts, data: {} };

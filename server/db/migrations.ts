@@ -72,6 +72,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 2,
+    name: 'alerts and notifications',
+    sql: `
+      CREATE TABLE alert_evaluations (            -- the last evaluation of each alert (server/alerts/alertService.ts)
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        alert_id TEXT NOT NULL,                   -- the id of the item in user_items collection 'alerts'
+        product TEXT NOT NULL,
+        ref_time BIGINT NOT NULL,                 -- the run evaluated
+        timestamps TEXT NOT NULL,                 -- JSON list of valid times (ms) when every condition holds
+        notified TEXT NOT NULL,                   -- JSON list of the valid times already notified
+        evaluated BIGINT NOT NULL,
+        PRIMARY KEY (user_id, alert_id)
+      );
+      CREATE TABLE notifications (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,                       -- alert | test
+        payload TEXT NOT NULL,                    -- JSON: title, body, alertId, timestamps, ...
+        created BIGINT NOT NULL,
+        received BIGINT,                          -- NULL: no device said it arrived
+        opened BIGINT                             -- NULL: new (counted in newCount)
+      );
+      CREATE INDEX notifications_user ON notifications (user_id, created);
+    `,
+  },
 ];
 
 /** Any number: serialises migrations of several servers sharing one PostgreSQL. */

@@ -17,6 +17,8 @@ export interface DeviceBody {
   version?: string;
   cc?: string | null;
   subscription?: unknown;
+  /** The browser's Web Push subscription (PushSubscription.toJSON()), for alert notifications (server/alerts/push.ts); null: none. */
+  pushSubscription?: { endpoint: string; keys: { p256dh: string; auth: string } } | null;
   screen?: { width?: number; height?: number; devicePixelRatio?: number };
   deactivated?: boolean;
 }
@@ -40,6 +42,20 @@ const DEVICE_SCHEMA = {
     version: short(64),
     cc: { anyOf: [short(8), { type: 'null' }] },
     subscription: {},
+    pushSubscription: {
+      anyOf: [{ type: 'null' }, {
+        type: 'object',
+        required: ['endpoint', 'keys'],
+        properties: {
+          endpoint: { type: 'string', maxLength: 2048, pattern: '^https?://' },
+          expirationTime: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+          keys: {
+            type: 'object', required: ['p256dh', 'auth'],
+            properties: { p256dh: { type: 'string', maxLength: 256 }, auth: { type: 'string', maxLength: 64 } },
+          },
+        },
+      }],
+    },
     screen: {
       type: 'object',
       additionalProperties: false,

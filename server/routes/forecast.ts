@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
+import { premiumDaysFrom, stepNeed } from '../../common/entitlements.ts';
+import { isPremiumRequest, premiumRequired } from '../auth/tier.ts';
 import { hourStampParam, type DataSources, type PointForecast } from '../data/sources.ts';
 
 /** Clients cache GET answers for 5 minutes by default (SPEC §7); the run changes every 12 hours. */
@@ -95,16 +97,23 @@ export async function forecastRoutes(app: FastifyInstance, options: ForecastRout
       const { step, refTime, interpolate } = request.query;
       const run = refTime === undefined ? await data.current()
         : await data.run(refTime.length === 10 ? hourStampParam(refTime, 'refTime') : Number(refTime));
-      const key = `${data.product.ident}/${run.refTime}/${lat}/${lon}/${step}/${interpolate}`;
+      // SPEC §6: 1-hour steps need Premium (403); free answers end before the premium days.
+      const need = stepNeed(step);
+      const premium = await isPremiumRequest(request);
+      if (need && !premium) throw premiumRequired(need);
+      // Free answers end before the premium days.
+      const premiumDays = premium ? null : premiumDaysFrom(data.product, run.refTime);
+      const to = premiumDays === null ? undefined : premiumDays - 1;
+      const key = `${data.product.ident}/${run.refTime}/${lat}/${lon}/${step}/${interpolate}/${to}`;
       let answer = answers.get(key);
       if (answer) {
         answers.delete(key); // re-insert: Map order is the LRU order
       } else {
-        answer = await run.point(lat, lon, { step, interpolate });
+        answer = await run.point(lat, lon, { step, interpolate, to });
         if (answers.size >= ANSWER_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
       }
       answers.set(key, answer);
-      reply.header('cache-control', `public, max-age=${FORECAST_MAX_AGE_S}`);
+      reply.header('cache-control', `${premium ? 'private' : 'public'}, max-age=${FORECAST_MAX_AGE_S}`).header('vary', 'Authorization');
       return answer;
     },
   );

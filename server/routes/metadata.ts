@@ -8,6 +8,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { isPremiumRequest } from '../auth/tier.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 import type { DataSources } from '../data/sources.ts';
 
@@ -79,10 +80,15 @@ export async function metadataRoutes(app: FastifyInstance, options: MetadataRout
     return { products: await options.sources.served() };
   });
 
-  app.get<{ Params: { dir: string } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
+  app.get<{ Params: { dir: string }; Querystring: { premium?: boolean } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
     const data = await options.sources.byDirectory(request.params.dir);
     const minifest = await data.minifest();
-    reply.header('cache-control', `public, max-age=${MINIFEST_MAX_AGE_S}`);
+    // SPEC §6: ?premium=true is only honoured for a Premium bearer token; for anyone else it is the
+    // free minifest. (Both are the same runs today: the premium update intervals come with live
+    // sources that publish more runs.) A Premium answer is kept only by its browser.
+    const premium = request.query.premium === true && await isPremiumRequest(request);
+    reply.header('cache-control', `${premium ? 'private' : 'public'}, max-age=${MINIFEST_MAX_AGE_S}`);
+    if (request.query.premium !== undefined) reply.header('vary', 'Authorization');
     return minifest;
   });
 }

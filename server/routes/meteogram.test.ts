@@ -42,10 +42,10 @@ describe('meteogram route: demo product and bad input', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=300');
     const body = response.json() as Answer;
     expect(body.header).toMatchObject({ product: 'demo', levels: [], demo: true, step: 1 });
-    expect(body.ts).toHaveLength(241);
+    expect(body.ts).toHaveLength(144); // free: days 0 to 5 of the run (SPEC §6)
     expect(body.data).toEqual({});
     const three = (await app.inject({ url: '/forecast/meteogram/demo/v1.2/48.853/2.349?step=3' })).json() as Answer;
-    expect(three.ts).toHaveLength(81);
+    expect(three.ts).toHaveLength(48);
     expect(three.ts.every((t) => (t - three.header.refTime) % (3 * 3_600_000) === 0)).toBe(true);
   });
 

@@ -183,7 +183,7 @@ describe.each(testDatabases())('cloud data on $name', (backend) => {
     it('keeps the collections apart', async () => {
       const { t, user } = await start();
       await item(t, user, 'POST', 'favs', FAV);
-      await item(t, user, 'POST', 'alerts', { state: 'normal', conditions: [{ type: 'wind', min: 10, directions: ['N', 'NE'] }], weekdays: ['mon'] });
+      await item(t, user, 'POST', 'alerts', { lat: 50, lon: 14, name: 'Prague', product: 'demo', state: 'normal', conditions: [{ type: 'wind', min: 10, directions: ['N', 'NE'] }, { type: 'time', weekdays: ['mon'], fromHour: 0, toHour: 24 }] });
       expect((await item(t, user, 'GET', 'alerts')).json()).toHaveLength(1);
       expect((await item(t, user, 'GET', 'notams')).json()).toEqual([]);
       expect((await item(t, user, 'GET', 'colors')).json()).toEqual([]);
@@ -265,7 +265,7 @@ describe.each(testDatabases())('cloud data on $name', (backend) => {
       const response = await item(t, user, 'POST', 'notams', { id: 'X' });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/At most 1000/);
-      expect((await item(t, user, 'POST', 'alerts', { a: 1 })).statusCode).toBe(201);
+      expect((await item(t, user, 'POST', 'colors', { gradient: [[0, [0, 0, 0, 255]], [1, [255, 255, 255, 255]]] })).statusCode).toBe(201);
     });
 
     it('keeps a write after the server and the database are closed and opened again', async () => {

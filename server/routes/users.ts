@@ -47,13 +47,17 @@
  *   After a write the collection's storeTs is its answered `updated` (POST, PUT) or `storeTs`
  *   (DELETE), also in x-store-ts. Items: favs per SPEC §5 (common/favourites.ts; 400 "Invalid
  *   favourite: <reason>"; only the known fields are kept), colors an object with a `gradient` of
- *   [number, [r, g, b, a]] stops (SPEC §5), alerts and notams any object; 32 KB each (413), at most
+ *   [number, [r, g, b, a]] stops (SPEC §5), alerts per SPEC §3 (common/alerts.ts; 400 "Invalid
+ * alert: <reason>"), notams any object; 32 KB each (413), at most
  *   1000 per collection (400), nesting at most 16 deep.
  *
  * Devices (server/routes/devices.ts; SPEC §3 "Device")
- *   PUT or POST /users/v3/devices/{deviceID}   {platform?, target?, version?, cc?, subscription?,
+ *   PUT or POST /users/v3/devices/{deviceID}   {platform?, target?, version?, cc?, subscription?, pushSubscription?,
  *                             screen?: {width, height, devicePixelRatio}, deactivated?}
  *                             -> 200 {deviceID, ...device, deactivated, updated}; creates or replaces
+ *
+ * Notifications and alert times (server/routes/notifications.ts; SPEC §7 /notif/v1/...,
+ * /users/v4/alerts/{id}/timestamps); alerts evaluated after each ingested run (server/alerts).
  *
  * Storage: server/db (SQLite file var/isobar.sqlite or ISOBAR_DB_PATH; PostgreSQL when DATABASE_URL
  * is set), opened on the first account request or when the server starts listening.
@@ -63,6 +67,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { SETTINGS_BLOB_VERSION, SYNC_COLLECTIONS, type SyncCollection } from '../../common/account.ts';
 import { validateStops } from '../../common/catalogue/colors.ts';
+import { alertProblem } from '../../common/alerts.ts';
 import { favouriteProblem, validateFavourite } from '../../common/favourites.ts';
 import { settingDef } from '../../common/settings.ts';
 import { AccountStore, type Principal } from '../auth/accounts.ts';
@@ -73,9 +78,13 @@ import {
   MAX_CLOCK_AHEAD_MS, rateLimitScaleFromEnv, REGISTRATIONS_PER_IP, SETTING_VALUE_MAX_BYTES, SETTINGS_BODY_MAX_BYTES, SETTINGS_MAX_KEYS,
 } from '../auth/limits.ts';
 import type { KdfParams } from '../auth/passwords.ts';
+import { AlertService } from '../alerts/alertService.ts';
+import type { PushSender } from '../alerts/push.ts';
+import type { DataSources } from '../data/sources.ts';
 import { databaseConfigFromEnv, lazyDatabase, openDatabase, type Database, type DatabaseConfig } from '../db/database.ts';
 import { badRequest, notFound } from '../http/httpError.ts';
 import { accountRoutes } from './account.ts';
+import { notificationRoutes } from './notifications.ts';
 import { DeviceStore, deviceRoutes } from './devices.ts';
 import { TooManyItemsError, UserDataStore, type SettingWrite } from './usersData.ts';
 
@@ -88,12 +97,18 @@ export interface AccountsOptions {
   tokenLifetimeMs?: number;
   /** Rate limits (defaults in server/auth/limits.ts). */
   limits?: Partial<{ loginAttemptsPerIp: number; loginFailuresPerAccount: number; registrationsPerIp: number; windowMs: number }>;
+  /** The forecasts alerts are evaluated against (server/alerts/alertService.ts); null: none. */
+  sources?: DataSources | null;
+  /** Web Push sender (server/alerts/push.ts); null or absent: notifications are stored, not pushed. */
+  push?: PushSender | null;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The account store (for the Premium code, the admin command and tests). */
     readonly accounts: AccountStore;
+    /** Alert evaluation and notifications (server/alerts/alertService.ts, routes/notifications.ts). */
+    readonly alerts: AlertService;
   }
 }
 
@@ -124,6 +139,11 @@ function checkedItem(collection: SyncCollection, value: unknown): unknown {
       const problem = favouriteProblem(value);
       if (problem) throw badRequest(`Invalid favourite: ${problem}`);
       return validateFavourite(value, () => undefined);
+    }
+    case 'alerts': {
+      const problem = alertProblem(value);
+      if (problem) throw badRequest(`Invalid alert: ${problem}`);
+      return value;
     }
     case 'colors': {
       if (!isObject(value)) throw badRequest('A custom colour is an object');
@@ -299,6 +319,8 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
     registerPerIp: createKeyedLimiter(limits.registrationsPerIp ?? REGISTRATIONS_PER_IP * scale, windowMs, now),
   };
   app.decorate('accounts', accounts);
+  const alerts = new AlertService(db, options.sources ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
+  app.decorate('alerts', alerts);
 
   await app.register(async (scope) => {
     scope.decorateRequest('principal', null);
@@ -319,6 +341,7 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
     await scope.register(accountRoutes, { accounts, limiters, onLogout: (p: Principal) => devices.deactivateSession(p) });
     await scope.register(userDataRoutes, { accounts, data, now });
     await scope.register(deviceRoutes, { accounts, devices });
+    await scope.register(notificationRoutes, { accounts, alerts, push: options.push ?? null });
   });
 }
 

@@ -36,7 +36,9 @@ interface AState {
 /** An item of the collection holding the text (A's hold the marker; what others send does not). */
 const itemFor = (collection: string, text = 'not-secret') => (collection === 'favs' ? { type: 'fav', title: text, lat: 1, lon: 2 } : collection === 'colors'
   ? { id: text, gradient: [[0, [0, 0, 0, 255]], [1, [255, 255, 255, 255]]] }
-  : { note: text });
+  : collection === 'alerts'
+    ? { name: text, lat: 1, lon: 2, product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 280 }] }
+    : { note: text });
 
 /** Every path behind the bearer token (server/routes/users.ts). */
 const USER_PATHS: UserPath[] = [
@@ -239,7 +241,7 @@ describe.each(testDatabases())('hostile input on $name', (backend) => {
   });
 
   it('a nested value 16 deep is stored and read back', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/users/v1/data/alerts', headers: bearer(user.token), payload: nested(16) as object });
+    const response = await t.app.inject({ method: 'POST', url: '/users/v1/data/notams', headers: bearer(user.token), payload: nested(16) as object });
     expect(response.statusCode).toBe(201);
     expect(response.json().value).toEqual(nested(16));
   });

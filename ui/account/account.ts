@@ -1,7 +1,7 @@
 /**
  * The account of an app, composed in one place (STYLE.md: models created with their dependencies,
- * composed once): the request helper with the bearer token, the session, the settings sync and the
- * synced favourites, wired to the app's router, messages, consent and usage log. Loaded lazily
+ * composed once): the request helper with the bearer token, the session, the settings sync, the
+ * synced favourites and alerts, wired to the app's router, messages, consent and usage log. Loaded lazily
  * (loadAccount.ts): at start-up only when a token is stored, else when a login, register or
  * favourites window opens or a favourite is added.
  */
@@ -9,6 +9,7 @@
 import { effect, type ReadonlySignal } from '@preact/signals-core';
 import { version } from '../../package.json';
 import { FAVOURITES_SYNC_ERROR_MESSAGE_MS, type PendingLoginAction } from '../../common/account.ts';
+import { validateAlert, type Alert } from '../../common/alerts.ts';
 import { validateFavourite, type Favourite } from '../../common/favourites.ts';
 import { pointPath } from '../../common/routes.ts';
 import { settingDef, settingKeys } from '../../common/settings.ts';
@@ -16,15 +17,19 @@ import { loadBundle } from '../i18n.ts';
 import type { AppState } from '../state/appState.ts';
 import { platformOf, startAppServices } from '../state/appServices.ts';
 import { browserAccountStore } from './accountStore.ts';
+import { createAlerts, type Alerts } from './alerts.ts';
 import { createSyncedCollection } from './collection.ts';
 import { createFavourites, type Favourites } from './favourites.ts';
 import { createAccountRequest, type AccountRequest } from './request.ts';
 import { createSession, type Session } from './session.ts';
 import { createSettingsCloud, type SettingsCloud } from './settingsCloud.ts';
+import { applySubscription, SUBSCRIPTION_BUNDLE } from './subscription.ts';
 
 export interface Account {
   session: Session;
   favourites: Favourites;
+  /** The user's alerts and the notification badge (ui/account/alerts.ts). */
+  alerts: Alerts;
   settingsCloud: SettingsCloud;
   request: AccountRequest;
   /** Resolves once the stored session is checked (at once when there is none). */
@@ -81,6 +86,8 @@ export function startAccount(app: AppState): Account {
     key: 'favs:syncError', kind: 'error', durationMs: FAVOURITES_SYNC_ERROR_MESSAGE_MS, name: 'favsSyncError',
   }));
   const favourites = createFavourites({ collection, onError: showSyncError });
+  const alertCollection = createSyncedCollection<Alert>({ name: 'alerts', request, store, validate: (value) => validateAlert(value) });
+  const alerts = createAlerts({ collection: alertCollection, request, onError: (error) => console.error('Alerts sync failed', error) });
   const settingsCloud = createSettingsCloud({
     settings, request, store, keys: settingKeys().filter((key) => settingDef(key).storage === 'sync'),
   });
@@ -89,7 +96,7 @@ export function startAccount(app: AppState): Account {
     request,
     store,
     settingsCloud,
-    collections: [collection],
+    collections: [collection, alertCollection],
     runPendingAction: (pending) => runPending(app, favourites, pending),
     checkConsent: () => services.consent.start(),
     openLogin: () => void app.router.navigate('/login'),
@@ -108,6 +115,11 @@ export function startAccount(app: AppState): Account {
     onCollectionError: (name) => {
       if (name === 'favs') showSyncError();
     },
+    onSubscriptionInfo: (info) => applySubscription(info, {
+      settings,
+      showMessage: (message) => void loadBundle(SUBSCRIPTION_BUNDLE).then(() => services.messages.show(message)),
+      open: (ident) => void app.router.navigate(`/${ident}`),
+    }),
   });
 
   // Another browser may have changed something while this page was hidden.
@@ -117,10 +129,10 @@ export function startAccount(app: AppState): Account {
   document.addEventListener('visibilitychange', onVisible);
 
   // The stored token and user are read once the settings are in (a window may open before).
-  const started = whenReady(settings.ready).then(() => collection.load()).then(() => session.start()).catch((error: unknown) => {
+  const started = whenReady(settings.ready).then(() => Promise.all([collection.load(), alertCollection.load()])).then(() => session.start()).catch((error: unknown) => {
     console.error('Account start failed', error);
   });
-  const account: Account = { session, favourites, settingsCloud, request, started };
+  const account: Account = { session, favourites, alerts, settingsCloud, request, started };
   accounts.set(app, account);
   // For end-to-end tests and the /debug window.
   const handle = (window as unknown as { isobar?: Record<string, unknown> }).isobar;

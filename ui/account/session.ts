@@ -96,6 +96,8 @@ export interface SessionDeps {
   logError?: (message: string) => void;
   /** A collection failed to sync (favourites: "Favorites sync error"). */
   onCollectionError?: (name: string, error: unknown) => void;
+  /** /api/info answered a subscription info (null: none); SPEC §4 "Subscription" (ui/account/subscription.ts). */
+  onSubscriptionInfo?: (info: unknown) => void;
 }
 
 export interface Session {
@@ -143,6 +145,9 @@ export function createSession(deps: SessionDeps): Session {
     settings.reset('user');
     settings.reset('userToken');
     settings.reset('authHash');
+    // SPEC §4: only an active subscription of a logged-in user sets the tier.
+    settings.reset('subscription');
+    settings.reset('subscriptionInfo');
     deps.settingsCloud.stop();
   };
 
@@ -178,6 +183,7 @@ export function createSession(deps: SessionDeps): Session {
     if (info.token && info.token !== settings.get('userToken')) settings.set('userToken', info.token as never);
     if (info.userInfo) setUser(info.userInfo);
     if (typeof info.authHash === 'string') settings.set('authHash', info.authHash as never);
+    if ('subscriptionInfo' in info) deps.onSubscriptionInfo?.(info.subscriptionInfo ?? null);
     await deps.settingsCloud.start();
     await syncCollections();
     const pending = await takePending();

@@ -10,8 +10,6 @@ import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
 
 const DAY = 86_400_000;
-/** SPEC §6: "Calendar days from day index 6 are marked premium". */
-export const PREMIUM_DAY_INDEX = 6;
 
 export function formatTime(ms: number, hour12: boolean, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12 }).format(ms);
@@ -25,21 +23,22 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
   const playing = app.timeline.playing.value;
   const days = useMemo(() => {
     if (!calendar) return [];
-    const out: { at: number; day: string; weekday: string; premium: boolean }[] = [];
+    const out: { at: number; day: string; weekday: string }[] = [];
     const first = new Date(calendar.start);
     first.setHours(0, 0, 0, 0);
     const day = new Intl.DateTimeFormat(i18n.language, { day: 'numeric' });
     const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short' });
-    for (let d = first.getTime() + DAY, index = 1; d < calendar.end; d += DAY, index++) {
-      out.push({ at: d, day: day.format(d), weekday: weekday.format(d), premium: index >= PREMIUM_DAY_INDEX });
+    for (let d = first.getTime() + DAY; d < calendar.end; d += DAY) {
+      out.push({ at: d, day: day.format(d), weekday: weekday.format(d) });
     }
     return out;
   }, [calendar, i18n.language]);
   if (!calendar) return <div className="timeline loading">{t('app.loading')}</div>;
   const span = calendar.end - calendar.start || 1;
   const pos = (ms: number) => `${((ms - calendar.start) / span) * 100}%`;
-  const subscriber = app.settings.get('subscription') === 'premium';
-  const premiumFrom = days.find((d) => d.premium)?.at;
+  // SPEC §6: the premium days (from day index 6 of the run) are marked, and a free user's time stops before them.
+  const limit = app.timeline.limit.value;
+  const premiumFrom = limit === null || limit >= calendar.end ? undefined : limit + 1;
   return (
     <div className="timeline" data-testid="timeline">
       <button type="button" className="timeline-play" onClick={() => (playing ? app.timeline.pause() : app.timeline.play())}
@@ -60,12 +59,12 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
           aria-label={formatTime(timestamp, hour12, i18n.language)}
           data-testid="timeline-slider"
         />
-        {!subscriber && premiumFrom !== undefined && (
+        {premiumFrom !== undefined && (
           <div className="timeline-premium" style={{ left: pos(premiumFrom) }} title={t('timeline.premiumDay')} data-testid="timeline-premium" />
         )}
         <div className="timeline-days" aria-hidden="true">
           {days.map((d) => (
-            <span key={d.at} style={{ left: pos(d.at) }} className={d.premium && !subscriber ? 'premium' : undefined}>
+            <span key={d.at} style={{ left: pos(d.at) }} className={premiumFrom !== undefined && d.at >= premiumFrom ? 'premium' : undefined}>
               {d.day}<span className="timeline-weekday"> {d.weekday}</span>
             </span>
           ))}

@@ -27,6 +27,7 @@ export function startRenderSync(app: AppState): () => void {
       const product = app.layer.product.value;
       // Until the new product's calendar is in, the map keeps showing the previous layer.
       if (!calendar || app.data.calendarProduct.value !== product) return;
+      const subscriber = app.settings.signal('subscription').value === 'premium';
       void api.setLayer({
         product,
         overlay: app.layer.overlay.value,
@@ -34,7 +35,9 @@ export function startRenderSync(app: AppState): () => void {
         refTime: calendar.refTime,
         timestamps: calendar.timestamps,
         time: app.timeline.timestamp.peek(),
-        premium: false,
+        // SPEC §6: a subscriber's map asks for the finer Premium tiles, with the token the server checks.
+        premium: subscriber,
+        token: subscriber ? app.settings.signal('userToken').value as string | null : null,
       });
     }),
     effect(() => {

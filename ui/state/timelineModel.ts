@@ -19,6 +19,9 @@ export interface TimelineModel {
   /** Index of the forecast step at or before the timestamp. */
   readonly stepIndex: ReadonlySignal<number>;
   setCalendar(calendar: Calendar | null): void;
+  /** The last time a free user may show (SPEC §6 premium days), null for no limit. */
+  readonly limit: ReadonlySignal<number | null>;
+  setLimit(ms: number | null): void;
   /** Sets the time, clamped into the calendar range. */
   setTimestamp(ms: number): void;
   /** Moves to the previous (-1) or next (+1) forecast step; stops at the first and last. */
@@ -32,11 +35,19 @@ export function createTimelineModel(now: () => number = Date.now): TimelineModel
   const calendar = signal<Calendar | null>(null);
   const timestamp = signal(now());
   const playing = signal(false);
+  const limit = signal<number | null>(null);
   let timer: ReturnType<typeof setInterval> | null = null;
 
+  /** The last time that may be shown: the calendar's end, or the free limit before it. */
+  const lastTime = (c: Calendar) => {
+    const l = limit.peek();
+    if (l === null) return c.end;
+    const allowed = c.timestamps.filter((t) => t <= l);
+    return allowed.length ? allowed[allowed.length - 1] : c.start;
+  };
   const clamp = (ms: number) => {
     const c = calendar.value;
-    return c ? Math.min(c.end, Math.max(c.start, ms)) : ms;
+    return c ? Math.min(lastTime(c), Math.max(c.start, ms)) : ms;
   };
   const stepIndex = computed(() => {
     const c = calendar.value;
@@ -60,6 +71,11 @@ export function createTimelineModel(now: () => number = Date.now): TimelineModel
     timestamp,
     playing,
     stepIndex,
+    limit,
+    setLimit(ms) {
+      limit.value = ms;
+      if (calendar.peek()) timestamp.value = clamp(timestamp.peek());
+    },
     setCalendar(c) {
       batch(() => {
         calendar.value = c;
@@ -76,20 +92,21 @@ export function createTimelineModel(now: () => number = Date.now): TimelineModel
       const ts = c.timestamps;
       const t = timestamp.value;
       const next = direction > 0 ? ts.find((s) => s > t) : [...ts].reverse().find((s) => s < t);
-      if (next !== undefined) timestamp.value = next;
+      if (next !== undefined && next <= lastTime(c)) timestamp.value = next;
     },
     play() {
       const c = calendar.value;
       if (!c || timer !== null) return;
       // SPEC §4: if the start is already at the end, restart from now.
-      if (timestamp.value >= c.end) timestamp.value = nearestStep(c, clamp(now()));
+      if (timestamp.value >= lastTime(c)) timestamp.value = nearestStep(c, clamp(now()));
       playing.value = true;
       timer = setInterval(() => {
         const cal = calendar.value;
         if (!cal) return stop();
         const next = timestamp.value + ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES * 60_000;
-        if (next >= cal.end) {
-          timestamp.value = cal.end;
+        const end = lastTime(cal);
+        if (next >= end) {
+          timestamp.value = end;
           stop();
         } else {
           timestamp.value = next;

@@ -57,6 +57,8 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
   const units = app.units.units.value;
   const premium = app.settings.get('subscription') === 'premium';
   const wants1h = app.settings.get('detail1h') === true;
+  // Only a subscriber's requests carry the token: a free answer is the same for everyone.
+  const premiumToken = premium ? (app.settings.get('userToken') as string | null) : null;
   const mapProduct = app.layer.product.value;
   const timestamp = app.timeline.timestamp.value;
 
@@ -70,20 +72,20 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     if (!product) return;
     const abort = new AbortController();
     setPoint({ key, status: 'loading' });
-    fetchPointForecast(product, lat, lon, abort.signal).then(
+    fetchPointForecast(product, lat, lon, abort.signal, premiumToken).then(
       (data) => setPoint({ key, status: 'ready', data }),
       (error: Error) => {
         if (!abort.signal.aborted) setPoint({ key, status: 'error', error });
       },
     );
     return () => abort.abort();
-  }, [key, product, lat, lon, reload]);
+  }, [key, product, lat, lon, reload, premiumToken]);
 
   useEffect(() => {
     if (!product || display !== 'airgram' || levels?.key === key) return;
     const abort = new AbortController();
     setLevels({ key, status: 'loading' });
-    fetchMeteogram(product, lat, lon, abort.signal).then(
+    fetchMeteogram(product, lat, lon, abort.signal, premiumToken).then(
       (data) => setLevels({ key, status: 'ready', data }),
       (error: Error) => {
         if (!abort.signal.aborted) setLevels({ key, status: 'error', error });

@@ -35,10 +35,12 @@ export class ForecastError extends Error {
   }
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+async function getJson<T>(url: string, signal?: AbortSignal, token?: string | null): Promise<T> {
   let response: Response;
+  // A subscriber's bearer token: the server serves the premium days from it (SPEC §6, server/auth/tier.ts).
+  const headers: Record<string, string> = token ? { Accept: 'application/json', Authorization: `Bearer ${token}` } : { Accept: 'application/json' };
   try {
-    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    response = await fetch(url, { signal, headers });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ForecastError(0, `Request failed for URL ${url}: ${(error as Error).message}`);
@@ -53,12 +55,12 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 export const pointUrl = (product: string, lat: number, lon: number) => `/forecast/point/${encodeURIComponent(product)}/v2.9/${lat}/${lon}`;
 export const meteogramUrl = (product: string, lat: number, lon: number) => `/forecast/meteogram/${encodeURIComponent(product)}/v1.2/${lat}/${lon}`;
 
-export function fetchPointForecast(product: string, lat: number, lon: number, signal?: AbortSignal): Promise<PointForecast> {
-  return getJson<PointForecast>(pointUrl(product, lat, lon), signal);
+export function fetchPointForecast(product: string, lat: number, lon: number, signal?: AbortSignal, token?: string | null): Promise<PointForecast> {
+  return getJson<PointForecast>(pointUrl(product, lat, lon), signal, token);
 }
 
-export function fetchMeteogram(product: string, lat: number, lon: number, signal?: AbortSignal): Promise<LevelForecast> {
-  return getJson<LevelForecast>(meteogramUrl(product, lat, lon), signal);
+export function fetchMeteogram(product: string, lat: number, lon: number, signal?: AbortSignal, token?: string | null): Promise<LevelForecast> {
+  return getJson<LevelForecast>(meteogramUrl(product, lat, lon), signal, token);
 }
 
 /** SPEC §7 reverse geocoding answer: locality, suburb, city, county, district, state, country, island. */

@@ -1,0 +1,115 @@
+/**
+ * What Premium entitles to (SPEC §1 "Premium gives", §4 "Subscription", §6 Premium, §9): the pure
+ * rules, shared by the server (which enforces them) and the client (which hides what it would be
+ * refused). Times are ms since the epoch; days are UTC calendar days.
+ */
+
+/** SPEC §4: only this subscription status sets the tier. */
+export const ACTIVE_STATUS = 'active';
+/** SPEC §6: calendar days from this index (the run's first day is 0) are premium days. */
+export const PREMIUM_DAY_INDEX = 6;
+/** SPEC §9: default step 3 h, 1 h for Premium. */
+export const FREE_STEP_HOURS = 3;
+export const PREMIUM_STEP_HOURS = 1;
+/** SPEC §6: drought and fire danger are exempt from the premium day limit (overlay idents and tile file names). */
+export const PREMIUM_DAY_EXEMPT: readonly string[] = ['drought', 'fireDanger'];
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The part of SPEC §3 "Subscription info" the tier depends on. */
+export interface SubscriptionLike {
+  status?: string;
+  expiresAt?: number | string | null;
+}
+
+function expiryMs(expiresAt: SubscriptionLike['expiresAt']): number | null {
+  if (expiresAt === undefined || expiresAt === null || expiresAt === '') return null;
+  const ms = typeof expiresAt === 'number' ? expiresAt : Date.parse(expiresAt);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Premium: status active (SPEC §4) and not past its expiry, when it has one. */
+export function isPremium(info: SubscriptionLike | null | undefined, now: number): boolean {
+  if (!info || info.status !== ACTIVE_STATUS) return false;
+  const expires = expiryMs(info.expiresAt);
+  return expires === null || expires > now;
+}
+
+/** Start of the UTC calendar day of a time. */
+export function dayStart(time: number): number {
+  return Math.floor(time / DAY_MS) * DAY_MS;
+}
+
+/** Calendar days from the run's first day (its reference time's UTC day) to a valid time. */
+export function dayIndex(refTime: number, validTime: number): number {
+  return Math.floor((dayStart(validTime) - dayStart(refTime)) / DAY_MS);
+}
+
+/** The first time of the premium days of a run: 00:00 UTC of day index 6. */
+export function premiumFrom(refTime: number): number {
+  return dayStart(refTime) + PREMIUM_DAY_INDEX * DAY_MS;
+}
+
+/**
+ * The first premium time of a run of a product, or null when it has none: samples are fixed
+ * historical data (issue 3), not a forecast, and show whole to everyone.
+ */
+export function premiumDaysFrom(product: { sample?: boolean }, refTime: number): number | null {
+  return product.sample ? null : premiumFrom(refTime);
+}
+
+/** Whether a layer (overlay ident or tile file name) is exempt from the premium day limit. */
+export function isPremiumDayExempt(layer: string | undefined): boolean {
+  return layer !== undefined && PREMIUM_DAY_EXEMPT.includes(layer);
+}
+
+/** Whether a valid time of a run needs Premium for this layer (SPEC §6). */
+export function isPremiumStep(refTime: number, validTime: number, layer?: string): boolean {
+  return !isPremiumDayExempt(layer) && dayIndex(refTime, validTime) >= PREMIUM_DAY_INDEX;
+}
+
+/** Highest data zoom of a product for a tier (SPEC §9 max tile zoom free/premium). */
+export function maxTileZoomFor(maxTileZoom: { free: number; premium: number }, premium: boolean): number {
+  return premium ? maxTileZoom.premium : maxTileZoom.free;
+}
+
+/** The default step of a tier, hours (SPEC §9). */
+export function defaultStepHours(premium: boolean): number {
+  return premium ? PREMIUM_STEP_HOURS : FREE_STEP_HOURS;
+}
+
+/** Why a request needs Premium, or null when the free tier may have it. The texts are the server's 403 messages. */
+export type PremiumNeed = string | null;
+
+/** A data tile: refused above the free zoom, and on premium days unless exempt. */
+export function tileNeed(tile: { z: number; maxTileZoom: { free: number; premium: number }; refTime: number; validTime: number; layer?: string; sample?: boolean }): PremiumNeed {
+  if (tile.z > tile.maxTileZoom.free) return `Data zoom ${tile.z} requires Premium: the free tier has tiles up to data zoom ${tile.maxTileZoom.free}`;
+  if (!tile.sample && isPremiumStep(tile.refTime, tile.validTime, tile.layer)) {
+    return `Forecast days from day ${PREMIUM_DAY_INDEX + 1} of the run require Premium`;
+  }
+  return null;
+}
+
+/** A point forecast or meteogram: 1-hour steps need Premium (the premium days are cut, not refused). */
+export function stepNeed(step: number | undefined): PremiumNeed {
+  return step !== undefined && step < FREE_STEP_HOURS ? `${step}-hour steps require Premium: the free tier has ${FREE_STEP_HOURS}-hour steps` : null;
+}
+
+// ---- subscription banners (SPEC §4 "Subscription", §8 "Subscription banners") -------------------
+
+/** SPEC §8: subscription banners time out after 12 minutes. */
+export const SUBSCRIPTION_BANNER_MS = 12 * 60 * 1000;
+/** SPEC §4: a canceled subscription warns of expiry at 336 h or less remaining; §8 the text steps. */
+export const CANCELED_WARNING_HOURS = 336;
+export const CANCELED_HOURS_TEXT_UNDER = 2;
+export const CANCELED_HOURS_TEXT_UP_TO = 48;
+export const CANCELED_DAYS_TEXT_UP_TO = 168;
+/** SPEC §4 issue states: those with a banner. */
+export const SUBSCRIPTION_ISSUE_STATUSES = ['graced', 'onhold', 'paused', 'canceled'] as const;
+export type SubscriptionIssue = (typeof SUBSCRIPTION_ISSUE_STATUSES)[number];
+
+/** Milliseconds until a subscription's expiry, or null when it has none. */
+export function msUntilExpiry(info: SubscriptionLike | null | undefined, now: number): number | null {
+  const expires = expiryMs(info?.expiresAt);
+  return expires === null ? null : expires - now;
+}

@@ -1,0 +1,212 @@
+/**
+ * Alert evaluation and notifications (SPEC §3 "Alert", §6 push notifications, §7 /notif/v1/...).
+ *
+ * After each newly ingested run of a product (scheduler onIngested, the samples loader) every
+ * stored alert of every user on that product (user_items collection 'alerts', not suspended) is
+ * evaluated against the product's point forecast at the alert's place (common/alerts.ts
+ * evaluateAlert). Devices carry their push subscription in `pushSubscription` (routes/devices.ts). The result is kept per alert in alert_evaluations. When valid times hold that
+ * were not notified before, one notification is stored (type 'alert') and pushed to the user's
+ * active devices with a push subscription; the alert's state becomes 'triggered' (and back to
+ * 'normal' when no time holds any more). The state change is written as an ordinary collection
+ * update (its storeTs moves, so clients sync it), only when the item is unchanged since it was
+ * read.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { alertProblem, evaluateAlert, type Alert } from '../../common/alerts.ts';
+import type { Database } from '../db/database.ts';
+import type { DataSources } from '../data/sources.ts';
+import { UserDataStore } from '../routes/usersData.ts';
+import { isPushSubscription, type PushSender } from './push.ts';
+
+export interface StoredNotification {
+  id: string;
+  type: 'alert' | 'test';
+  created: number;
+  received: number | null;
+  opened: number | null;
+  payload: NotificationPayload;
+}
+
+export interface NotificationPayload {
+  title: string;
+  body: string;
+  alertId?: string;
+  product?: string;
+  refTime?: number;
+  timestamps?: number[];
+  lat?: number;
+  lon?: number;
+  deviceID?: string;
+  notificationType?: string;
+  registrationHash?: string;
+}
+
+export interface AlertEvaluation {
+  alertId: string;
+  product: string;
+  refTime: number;
+  timestamps: number[];
+}
+
+/** At most this many notifications are listed (newest first). Not in the SPEC. */
+export const NOTIFICATIONS_LISTED_MAX = 100;
+
+const newId = () => randomBytes(12).toString('base64url');
+
+interface Row { id: string; type: string; payload: string; created: number | string; received: number | string | null; opened: number | string | null }
+const toNotification = (r: Row): StoredNotification => ({
+  id: r.id, type: r.type as StoredNotification['type'], created: Number(r.created),
+  received: r.received === null ? null : Number(r.received), opened: r.opened === null ? null : Number(r.opened),
+  payload: JSON.parse(r.payload) as NotificationPayload,
+});
+
+const HOUR_MS = 3_600_000;
+function describeTimes(name: string, times: readonly number[]): string {
+  const first = new Date(times[0]).toISOString().slice(0, 16).replace('T', ' ');
+  return `${name}: conditions met ${times.length} time(s) (${times.length > 1 ? `from ${first} UTC, over ${Math.round((times[times.length - 1] - times[0]) / HOUR_MS)} h` : `at ${first} UTC`})`;
+}
+
+export class AlertService {
+  private readonly data: UserDataStore;
+
+  constructor(
+    private readonly db: Database,
+    private readonly sources: DataSources | null,
+    private readonly push: PushSender | null,
+    private readonly now: () => number = Date.now,
+    private readonly log: (message: string, error?: unknown) => void = () => {},
+  ) {
+    this.data = new UserDataStore(db, now);
+  }
+
+  // ---- notifications --------------------------------------------------------------------------
+
+  async list(userId: string): Promise<{ newCount: number; notifications: StoredNotification[] }> {
+    const rows = await this.db.all<Row>('SELECT id, type, payload, created, received, opened FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?', [userId, NOTIFICATIONS_LISTED_MAX]);
+    return { newCount: await this.newCount(userId), notifications: rows.map(toNotification) };
+  }
+
+  async newCount(userId: string): Promise<number> {
+    const row = await this.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND opened IS NULL', [userId]);
+    return Number(row?.n ?? 0);
+  }
+
+  async removeAll(userId: string): Promise<number> {
+    return (await this.db.run('DELETE FROM notifications WHERE user_id = ?', [userId])).changes;
+  }
+
+  /** Marks the listed notifications (all of the user's when `ids` is absent) received or opened. */
+  async interaction(userId: string, kind: 'received' | 'opened', ids: readonly string[] | undefined): Promise<number> {
+    const at = this.now();
+    // An opened notification was received too.
+    const set = kind === 'opened' ? 'opened = COALESCE(opened, ?), received = COALESCE(received, ?)' : 'received = COALESCE(received, ?)';
+    const times = kind === 'opened' ? [at, at] : [at];
+    if (!ids) return (await this.db.run(`UPDATE notifications SET ${set} WHERE user_id = ?`, [...times, userId])).changes;
+    let changes = 0;
+    for (const id of ids) changes += (await this.db.run(`UPDATE notifications SET ${set} WHERE user_id = ? AND id = ?`, [...times, userId, id])).changes;
+    return changes;
+  }
+
+  /** Stores a notification and pushes it to the user's devices (push failures are logged, never thrown). */
+  async notify(userId: string, type: StoredNotification['type'], payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
+    const notification: StoredNotification = { id: newId(), type, created: this.now(), received: null, opened: null, payload };
+    await this.db.run('INSERT INTO notifications (id, user_id, type, payload, created) VALUES (?, ?, ?, ?, ?)', [notification.id, userId, type, JSON.stringify(payload), notification.created]);
+    await this.pushTo(userId, notification, onlyDevice);
+    return notification;
+  }
+
+  private async pushTo(userId: string, notification: StoredNotification, onlyDevice?: string): Promise<void> {
+    if (!this.push) return;
+    const devices = await this.db.all<{ device_id: string; value: string }>('SELECT device_id, value FROM devices WHERE user_id = ? AND deactivated = 0', [userId]);
+    const body = JSON.stringify({ id: notification.id, type: notification.type, ...notification.payload, newCount: await this.newCount(userId) });
+    for (const device of devices) {
+      if (onlyDevice !== undefined && device.device_id !== onlyDevice) continue;
+      let subscription: unknown;
+      try {
+        subscription = (JSON.parse(device.value) as { pushSubscription?: unknown }).pushSubscription;
+      } catch {
+        continue;
+      }
+      if (!isPushSubscription(subscription)) continue;
+      try {
+        const status = await this.push.send(subscription, body);
+        if (status >= 400) this.log(`push to device ${device.device_id} answered ${status}`);
+      } catch (error) {
+        this.log(`push to device ${device.device_id} failed`, error);
+      }
+    }
+  }
+
+  // ---- alerts ---------------------------------------------------------------------------------
+
+  /** The user's stored alert, or null. */
+  async alert(userId: string, alertId: string): Promise<Alert | null> {
+    const row = await this.db.get<{ value: string }>("SELECT value FROM user_items WHERE user_id = ? AND collection = 'alerts' AND id = ?", [userId, alertId]);
+    return row ? (JSON.parse(row.value) as Alert) : null;
+  }
+
+  /** The times when the alert's conditions hold in the current run of its product. */
+  async timestamps(alert: Alert): Promise<{ refTime: number; timestamps: number[] }> {
+    if (!this.sources) throw new Error('No forecast data to evaluate alerts against');
+    const run = await (await this.sources.byIdent(alert.product)).current();
+    const forecast = await run.point(alert.lat, alert.lon, {});
+    return { refTime: run.refTime, timestamps: evaluateAlert(alert, forecast) };
+  }
+
+  /**
+   * Evaluates every stored alert on `product` against its current run; answers what triggered.
+   * One failing alert (a place outside the model's area) is logged and skipped.
+   */
+  async evaluateProduct(product: string): Promise<Array<AlertEvaluation & { userId: string; notified: boolean }>> {
+    if (!this.sources) return [];
+    const run = await (await this.sources.byIdent(product)).current();
+    const rows = await this.db.all<{ user_id: string; id: string; value: string }>("SELECT user_id, id, value FROM user_items WHERE collection = 'alerts' ORDER BY created");
+    const out: Array<AlertEvaluation & { userId: string; notified: boolean }> = [];
+    for (const row of rows) {
+      let alert: Alert;
+      try {
+        alert = JSON.parse(row.value) as Alert;
+      } catch {
+        continue;
+      }
+      if (alertProblem(alert) !== null || alert.product !== product || alert.state === 'suspended') continue;
+      try {
+        const forecast = await run.point(alert.lat, alert.lon, {});
+        const timestamps = evaluateAlert(alert, forecast);
+        const notified = await this.record(row.user_id, row.id, row.value, alert, { alertId: row.id, product, refTime: run.refTime, timestamps });
+        if (timestamps.length > 0) out.push({ userId: row.user_id, alertId: row.id, product, refTime: run.refTime, timestamps, notified });
+      } catch (error) {
+        this.log(`alert ${row.id} of user ${row.user_id} could not be evaluated`, error);
+      }
+    }
+    return out;
+  }
+
+  /** Stores the evaluation, notifies new times, moves the state; true when a notification was made. */
+  private async record(userId: string, alertId: string, json: string, alert: Alert, evaluation: AlertEvaluation): Promise<boolean> {
+    const previous = await this.db.get<{ notified: string }>('SELECT notified FROM alert_evaluations WHERE user_id = ? AND alert_id = ?', [userId, alertId]);
+    const notifiedBefore = new Set(previous ? (JSON.parse(previous.notified) as number[]) : []);
+    const fresh = evaluation.timestamps.filter((t) => !notifiedBefore.has(t));
+    // Times already past are forgotten, so the list does not grow run after run.
+    const notified = [...new Set([...notifiedBefore, ...evaluation.timestamps])].filter((t) => t >= this.now() - 24 * HOUR_MS).sort((a, b) => a - b);
+    await this.db.run(
+      `INSERT INTO alert_evaluations (user_id, alert_id, product, ref_time, timestamps, notified, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, alert_id) DO UPDATE SET product = excluded.product, ref_time = excluded.ref_time, timestamps = excluded.timestamps,
+         notified = excluded.notified, evaluated = excluded.evaluated`,
+      [userId, alertId, evaluation.product, evaluation.refTime, JSON.stringify(evaluation.timestamps), JSON.stringify(notified), this.now()],
+    );
+    const state = evaluation.timestamps.length > 0 ? 'triggered' : 'normal';
+    if (alert.state !== state) {
+      // Only when the user has not changed the alert since it was read.
+      const current = await this.db.get<{ value: string }>("SELECT value FROM user_items WHERE user_id = ? AND collection = 'alerts' AND id = ?", [userId, alertId]);
+      if (current?.value === json) await this.data.updateItem(userId, 'alerts', alertId, JSON.stringify({ ...alert, state }));
+    }
+    if (fresh.length === 0) return false;
+    await this.notify(userId, 'alert', {
+      title: alert.name, body: describeTimes(alert.name, evaluation.timestamps), alertId, product: evaluation.product,
+      refTime: evaluation.refTime, timestamps: evaluation.timestamps, lat: alert.lat, lon: alert.lon,
+    });
+    return true;
+  }
+}

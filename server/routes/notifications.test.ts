@@ -1,0 +1,159 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Alert } from '../../common/alerts.ts';
+import { webPushSender } from '../alerts/push.ts';
+import { DataSources } from '../data/sources.ts';
+import { DemoTileStore } from '../demo/demoTiles.ts';
+import { testDatabases } from '../db/testing.ts';
+import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
+
+interface PushHit { url: string; headers: IncomingHttpHeaders; body: Buffer }
+
+/** A local HTTP server standing in for the browser vendor's push service. */
+async function pushService(): Promise<{ server: Server; url: string; hits: PushHit[] }> {
+  const hits: PushHit[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      hits.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+}
+
+/** A subscription as a browser makes it: a P-256 public key and a 16-byte auth secret. */
+function browserSubscription(endpoint: string) {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
+}
+
+describe.each(testDatabases())('alerts and notifications on $name', (backend) => {
+  let t: AccountsTestApp;
+  let push: Awaited<ReturnType<typeof pushService>>;
+  let dir: string;
+  let sources: DataSources;
+
+  const start = async () => {
+    dir = await mkdtemp(join(tmpdir(), 'isobar-push-'));
+    push = await pushService();
+    let now = () => 0;
+    sources = new DataSources({ now: () => now(), demoTiles: new DemoTileStore(), stored: null });
+    t = await accountsTestApp(backend, { sources, push: webPushSender(join(dir, 'vapid.json'), { env: {} }) });
+    now = t.clock.now;
+    return t;
+  };
+
+  afterEach(async () => {
+    await t?.close();
+    await new Promise((resolve) => push?.server.close(resolve));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const api = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: bearer(user.token), ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  /** The demo forecast at the place, and a temperature threshold some hours pass and some do not. */
+  async function demoForecast(lat: number, lon: number) {
+    const forecast = await (await (await sources.byIdent('demo')).current()).point(lat, lon, {});
+    const temps = forecast.data.temp.filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const threshold = temps[Math.floor(temps.length / 2)];
+    const expected = forecast.ts.filter((_, i) => (forecast.data.temp[i] ?? -Infinity) >= threshold);
+    return { forecast, threshold, expected };
+  }
+
+  it('a stored alert on the demo product triggers at the hours its conditions hold, once', async () => {
+    await start();
+    const user = await registerUser(t.app, 'alice@example.test');
+    const { threshold, expected } = await demoForecast(50, 14);
+    expect(expected.length).toBeGreaterThan(0);
+    const alert: Alert = { lat: 50, lon: 14, name: 'Prague', product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: threshold }] };
+    const created = await api(user, 'POST', '/users/v1/data/alerts', alert);
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+
+    const triggered = await t.app.alerts.evaluateProduct('demo');
+    expect(triggered).toMatchObject([{ userId: user.id, alertId: id, timestamps: expected, notified: true }]);
+
+    const list = (await api(user, 'GET', '/notif/v1/notifications')).json();
+    expect(list.newCount).toBe(1);
+    expect(list.notifications[0]).toMatchObject({ type: 'alert', opened: null, payload: { alertId: id, product: 'demo', timestamps: expected, title: 'Prague' } });
+    const stored = (await api(user, 'GET', '/users/v1/data/alerts')).json();
+    expect(stored[0].value.state).toBe('triggered');
+    const times = await api(user, 'GET', `/users/v4/alerts/${id}/timestamps`);
+    expect(times.statusCode).toBe(200);
+    expect(times.json()).toMatchObject({ id, product: 'demo', timestamps: expected });
+
+    // The same run again: nothing new to tell.
+    expect((await t.app.alerts.evaluateProduct('demo'))[0].notified).toBe(false);
+    expect((await api(user, 'GET', '/notif/v1/notifications')).json().newCount).toBe(1);
+    // Another product's run does not touch it.
+    expect(await t.app.alerts.evaluateProduct('ecmwf').catch(() => [])).toEqual([]);
+  });
+
+  it('suspended alerts and alerts whose conditions never hold give no notification', async () => {
+    await start();
+    const user = await registerUser(t.app, 'bob@example.test');
+    await api(user, 'POST', '/users/v1/data/alerts', { lat: 50, lon: 14, name: 'Off', product: 'demo', state: 'suspended', conditions: [{ type: 'temperature', min: 150 }] });
+    await api(user, 'POST', '/users/v1/data/alerts', { lat: 50, lon: 14, name: 'Never', product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 349 }] });
+    expect(await t.app.alerts.evaluateProduct('demo')).toEqual([]);
+    expect((await api(user, 'GET', '/notif/v1/notifications')).json()).toEqual({ newCount: 0, notifications: [] });
+  });
+
+  it('interactions, removal, the test notification pushed through Web Push, and user isolation', async () => {
+    await start();
+    const user = await registerUser(t.app, 'carol@example.test');
+    const other = await registerUser(t.app, 'dave@example.test', 'Other1Password');
+    const subscription = browserSubscription(`${push.url}/push/abc`);
+    expect((await api(user, 'PUT', '/users/v3/devices/laptop', { platform: 'web', subscription: 'free', pushSubscription: subscription })).statusCode).toBe(200);
+
+    const sent = await api(user, 'POST', '/notif/v1/notifications/send-test', { deviceID: 'laptop', notificationType: 'test', registrationHash: 'h' });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json()).toMatchObject({ type: 'test', payload: { deviceID: 'laptop', notificationType: 'test' } });
+    expect(push.hits).toHaveLength(1);
+    expect(push.hits[0].url).toBe('/push/abc');
+    expect(push.hits[0].headers['content-encoding']).toBe('aes128gcm');
+    expect(push.hits[0].headers.authorization).toMatch(/^vapid t=.+, k=.+/);
+    expect(push.hits[0].headers.ttl).toBe(String(24 * 3600));
+    expect(push.hits[0].body.length).toBeGreaterThan(86);
+    // The VAPID keys were made on first use and kept.
+    const keys = JSON.parse(await readFile(join(dir, 'vapid.json'), 'utf8'));
+    expect((await t.app.inject({ url: '/notif/v1/vapid-public-key' })).json()).toEqual({ publicKey: keys.publicKey });
+
+    await api(user, 'POST', '/notif/v1/notifications/send-test', {});
+    let list = (await api(user, 'GET', '/notif/v1/notifications')).json();
+    expect(list.newCount).toBe(2);
+    const received = await api(user, 'POST', '/notif/v1/interactions/received', { ids: [list.notifications[0].id] });
+    expect(received.json()).toEqual({ updated: 1, newCount: 2 });
+    // Another user cannot mark, list or remove them.
+    expect((await api(other, 'POST', '/notif/v1/interactions/opened', {})).json()).toEqual({ updated: 0, newCount: 0 });
+    expect((await api(other, 'DELETE', '/notif/v1/notifications')).json()).toEqual({ removed: 0, newCount: 0 });
+    expect((await api(user, 'POST', '/notif/v1/interactions/opened', { ids: [list.notifications[1].id] })).json()).toEqual({ updated: 1, newCount: 1 });
+    list = (await api(user, 'GET', '/notif/v1/notifications')).json();
+    expect(list.notifications.find((n: { opened: number | null }) => n.opened !== null).received).not.toBeNull();
+    expect((await api(user, 'DELETE', '/notif/v1/notifications')).json()).toEqual({ removed: 2, newCount: 0 });
+    expect((await api(user, 'GET', '/notif/v1/notifications')).json()).toEqual({ newCount: 0, notifications: [] });
+
+    const alertId = (await api(user, 'POST', '/users/v1/data/alerts', { lat: 50, lon: 14, name: 'X', product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 150 }] })).json().id;
+    expect((await api(other, 'GET', `/users/v4/alerts/${alertId}/timestamps`)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/users/v4/alerts/${alertId}/timestamps` })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/notif/v1/notifications' })).statusCode).toBe(401);
+    expect((await api(user, 'POST', '/notif/v1/interactions/opened', { ids: ['bad id!'] })).statusCode).toBe(400);
+  });
+
+  it('refuses invalid alerts with the reason', async () => {
+    await start();
+    const user = await registerUser(t.app, 'erin@example.test');
+    const response = await api(user, 'POST', '/users/v1/data/alerts', { lat: 50, lon: 14, name: 'X', product: 'demo', state: 'normal', conditions: [{ type: 'wind', directions: ['NNW'] }] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Invalid alert: unknown direction "NNW"');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Notifications and alert times (SPEC §7), all behind the bearer token (server/auth/bearer.ts),
+ * registered by server/routes/users.ts inside the accounts scope (same error answers, no-store).
+ *
+ *   GET    /notif/v1/notifications            -> {newCount, notifications: [{id, type, created,
+ *                                                received, opened, payload}]} newest first (100);
+ *                                                newCount = notifications not opened (the badge)
+ *   DELETE /notif/v1/notifications            removes all -> {removed, newCount: 0}
+ *   POST   /notif/v1/interactions/received    {ids?: [id], data?} -> {updated, newCount}; no ids: all
+ *   POST   /notif/v1/interactions/opened      {ids?: [id], data?} -> {updated, newCount}; no ids: all
+ *   POST   /notif/v1/notifications/send-test  {registrationHash?, notificationType?, deviceID?}
+ *                                             -> 201 the notification (pushed to that device, or
+ *                                                every device when no deviceID)
+ *   GET    /notif/v1/vapid-public-key         -> {publicKey} for PushManager.subscribe (no auth needed)
+ *   GET    /users/v4/alerts/{id}/timestamps   -> {id, product, refTime, timestamps: [ms]} the valid
+ *                                                times of the product's current run when every
+ *                                                condition holds; 404 unknown alert or product
+ */
+
+import type { FastifyInstance } from 'fastify';
+import type { AccountStore } from '../auth/accounts.ts';
+import { principal, requireUser } from '../auth/bearer.ts';
+import type { AlertService } from '../alerts/alertService.ts';
+import type { PushSender } from '../alerts/push.ts';
+import { notFound } from '../http/httpError.ts';
+import { DEVICE_ID_PATTERN } from './devices.ts';
+
+const ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
+const INTERACTION_BODY = {
+  type: 'object',
+  properties: { ids: { type: 'array', maxItems: 1000, items: ID }, data: {} },
+} as const;
+const SEND_TEST_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    registrationHash: { type: 'string', maxLength: 256 },
+    notificationType: { type: 'string', maxLength: 64 },
+    deviceID: { type: 'string', pattern: DEVICE_ID_PATTERN },
+  },
+} as const;
+
+export async function notificationRoutes(app: FastifyInstance, options: { accounts: AccountStore; alerts: AlertService; push: PushSender | null }): Promise<void> {
+  const { alerts, push } = options;
+  const onRequest = requireUser(options.accounts);
+
+  app.get('/notif/v1/notifications', { onRequest }, async (request) => alerts.list(principal(request).user.id));
+
+  app.delete('/notif/v1/notifications', { onRequest }, async (request) => {
+    const removed = await alerts.removeAll(principal(request).user.id);
+    return { removed, newCount: 0 };
+  });
+
+  for (const kind of ['received', 'opened'] as const) {
+    app.post<{ Body: { ids?: string[] } | undefined }>(`/notif/v1/interactions/${kind}`, { onRequest, bodyLimit: 64 * 1024, schema: { body: INTERACTION_BODY } }, async (request) => {
+      const userId = principal(request).user.id;
+      const updated = await alerts.interaction(userId, kind, request.body?.ids);
+      return { updated, newCount: await alerts.newCount(userId) };
+    });
+  }
+
+  app.post<{ Body: { registrationHash?: string; notificationType?: string; deviceID?: string } | undefined }>('/notif/v1/notifications/send-test', {
+    onRequest, bodyLimit: 4096, schema: { body: SEND_TEST_BODY },
+  }, async (request, reply) => {
+    const userId = principal(request).user.id;
+    const { registrationHash, notificationType, deviceID } = request.body ?? {};
+    const notification = await alerts.notify(userId, 'test', {
+      title: 'Isobar', body: 'This is a test notification', ...(registrationHash ? { registrationHash } : {}),
+      ...(notificationType ? { notificationType } : {}), ...(deviceID ? { deviceID } : {}),
+    }, deviceID);
+    return reply.code(201).send(notification);
+  });
+
+  app.get('/notif/v1/vapid-public-key', async () => {
+    if (!push) throw notFound('Web Push is not configured on this server');
+    return { publicKey: await push.publicKey() };
+  });
+
+  app.get<{ Params: { id: string } }>('/users/v4/alerts/:id/timestamps', { onRequest, schema: { params: { type: 'object', properties: { id: ID } } } }, async (request) => {
+    const { id } = request.params;
+    const alert = await alerts.alert(principal(request).user.id, id);
+    if (!alert) throw notFound(`No alert ${id}`);
+    const { refTime, timestamps } = await alerts.timestamps(alert);
+    return { id, product: alert.product, refTime, timestamps };
+  });
+}

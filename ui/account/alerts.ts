@@ -1,0 +1,151 @@
+/**
+ * The user's alerts in the browser (SPEC §3 "Alert", §4 "Alerts cached 30 min, then reloaded from
+ * cloud. Notification polling starts after the first alert change if the user has alerts"): the
+ * synced collection 'alerts' seen as alerts, the notification badge (newCount of
+ * GET /notif/v1/notifications) and the alert times (GET /users/v4/alerts/{id}/timestamps).
+ * Every value is checked by common/alerts.ts before it is sent or kept.
+ * Created by startAccount (account.ts) over the synced collection 'alerts'.
+ */
+
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+import { ALERTS_CACHE_MS, validateAlert, type Alert, type AlertState } from '../../common/alerts.ts';
+import type { SyncedCollection } from './collection.ts';
+import type { AccountRequest } from './request.ts';
+
+/** How often the badge is refreshed once polling started. Not in the SPEC ("not shown"): 5 min. */
+export const NOTIFICATION_POLL_MS = 5 * 60 * 1000;
+
+export type StoredAlert = Alert & { id: string; updated: number };
+
+export interface NotificationsAnswer {
+  newCount: number;
+  notifications: Array<{ id: string; type: string; created: number; received: number | null; opened: number | null; payload: Record<string, unknown> }>;
+}
+
+export interface Alerts {
+  readonly list: ReadonlySignal<readonly StoredAlert[]>;
+  /** The notification badge number. */
+  readonly newCount: ReadonlySignal<number>;
+  readonly polling: ReadonlySignal<boolean>;
+  /** Reloads from the cloud when the local copy is older than 30 min (or `force`). */
+  refresh(force?: boolean): Promise<boolean>;
+  add(alert: Alert): Promise<StoredAlert | null>;
+  update(id: string, edit: (alert: Alert) => Alert): Promise<boolean>;
+  setState(id: string, state: AlertState): Promise<boolean>;
+  remove(id: string): Promise<boolean>;
+  timestamps(id: string): Promise<number[]>;
+  notifications(): Promise<NotificationsAnswer>;
+  /** Removes every notification: the badge goes to 0. */
+  clearNotifications(): Promise<void>;
+  markOpened(ids?: string[]): Promise<void>;
+  stop(): void;
+}
+
+export interface AlertsDeps {
+  collection: SyncedCollection<Alert>;
+  request: AccountRequest;
+  onError: (error: unknown) => void;
+  now?: () => number;
+  setInterval?: (run: () => void, ms: number) => unknown;
+  clearInterval?: (handle: unknown) => void;
+  logError?: (message: string) => void;
+}
+
+export function createAlerts(deps: AlertsDeps): Alerts {
+  const { collection, request } = deps;
+  const now = deps.now ?? Date.now;
+  const every = deps.setInterval ?? ((run, ms) => setInterval(run, ms));
+  const stopEvery = deps.clearInterval ?? ((handle) => clearInterval(handle as ReturnType<typeof setInterval>));
+  const logError = deps.logError ?? ((message: string) => console.error(message));
+  const list = computed(() => collection.items.value.map((item) => ({ ...item.value, id: item.id, updated: item.updated })));
+  const newCount = signal(0);
+  const polling = signal(false);
+  let syncedAt = -Infinity;
+  let timer: unknown = null;
+
+  const attempt = async (run: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await run();
+      return true;
+    } catch (error) {
+      deps.onError(error);
+      return false;
+    }
+  };
+
+  const notifications = async (): Promise<NotificationsAnswer> => {
+    const answer = await request<NotificationsAnswer>('GET', '/notif/v1/notifications');
+    const data = answer.data ?? { newCount: 0, notifications: [] };
+    newCount.value = data.newCount;
+    return data;
+  };
+  const poll = () => void notifications().catch(() => undefined);
+
+  /** SPEC §4: polling starts after the first alert change, when the user has alerts. */
+  const changed = () => {
+    if (timer !== null || list.peek().length === 0) return;
+    polling.value = true;
+    poll();
+    timer = every(poll, NOTIFICATION_POLL_MS);
+  };
+
+  return {
+    list,
+    newCount,
+    polling,
+    async refresh(force = false) {
+      if (!force && now() - syncedAt < ALERTS_CACHE_MS) return true;
+      return attempt(async () => {
+        await collection.sync();
+        syncedAt = now();
+      });
+    },
+    async add(alert) {
+      const { id: _id, ...rest } = alert;
+      const value = validateAlert({ ...rest, name: rest.name?.trim(), updated: now() }, logError);
+      if (!value) return null;
+      let added: StoredAlert | null = null;
+      await attempt(async () => {
+        const item = await collection.add(value);
+        added = { ...item.value, id: item.id, updated: item.updated };
+      });
+      if (added) changed();
+      return added;
+    },
+    async update(id, edit) {
+      const item = collection.items.peek().find((i) => i.id === id);
+      if (!item) return false;
+      const next = validateAlert({ ...edit(structuredClone(item.value)), updated: now() }, logError);
+      if (!next) return false;
+      const ok = await attempt(() => collection.update(id, next));
+      if (ok) changed();
+      return ok;
+    },
+    setState(id, state) {
+      return this.update(id, (a) => ({ ...a, state }));
+    },
+    async remove(id) {
+      const ok = await attempt(() => collection.remove(id));
+      if (ok) changed();
+      return ok;
+    },
+    async timestamps(id) {
+      const answer = await request<{ timestamps: number[] }>('GET', `/users/v4/alerts/${encodeURIComponent(id)}/timestamps`);
+      return answer.data?.timestamps ?? [];
+    },
+    notifications,
+    async clearNotifications() {
+      await request('DELETE', '/notif/v1/notifications');
+      newCount.value = 0;
+    },
+    async markOpened(ids) {
+      const answer = await request<{ newCount: number }>('POST', '/notif/v1/interactions/opened', ids ? { ids } : {});
+      if (answer.data) newCount.value = answer.data.newCount;
+    },
+    stop() {
+      if (timer !== null) stopEvery(timer);
+      timer = null;
+      polling.value = false;
+    },
+  };
+}
