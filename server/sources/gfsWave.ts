@@ -8,10 +8,10 @@
  */
 
 import { PRODUCTS } from '../../common/catalogue/index.ts';
-import { DEFAULT_GFS_URL, GFS_SCHEDULE, NOMADS_REQUEST_INTERVAL_MS, noaaField } from './gfs.ts';
+import { DEFAULT_GFS_URL, GFS_SCHEDULE, NOMADS_REQUEST_INTERVAL_MS, noaaField, type GfsOptions } from './gfs.ts';
 import { IndexedSource, type FieldSpec } from './indexedSource.ts';
 import { parseNoaaIndex, type NoaaIndexEntry } from './indexFiles.ts';
-import { hour3, NO_PRODUCT, runParts, stepRange, type RunSchedule } from './source.ts';
+import { hour3, NO_PRODUCT, runParts, stepRange } from './source.ts';
 
 export function gfsWaveDataUrl(base: string, refTime: number, step: number, grid = 'global.0p25'): string {
   const { yyyymmdd, hh } = runParts(refTime);
@@ -26,18 +26,8 @@ export const GFS_WAVE_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   noaaField('PERPW', 'surface', true),
 ];
 
-export interface GfsWaveOptions {
-  baseUrl?: string;
-  /** `global.0p25` (default), `global.0p16`, `atlocn.0p16`... */
-  grid?: string;
-  forecastHours?: number;
-  stepHours?: number;
-  /** Replaces the step list (tests). */
-  steps?: number[];
-  fields?: readonly FieldSpec<NoaaIndexEntry>[];
-  schedule?: RunSchedule;
-  concurrency?: number;
-}
+/** As GFS's options; `grid` is `global.0p25` (default), `global.0p16`, `atlocn.0p16`... */
+export type GfsWaveOptions = GfsOptions;
 
 export function createGfsWaveSource(options: GfsWaveOptions = {}): IndexedSource<NoaaIndexEntry> {
   const product = PRODUCTS.gfsWave ?? PRODUCTS.gfs;
