@@ -7,9 +7,9 @@
  * Created by startAccount (account.ts) over the synced collection 'alerts'.
  */
 
-import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+import { signal, type ReadonlySignal } from '@preact/signals-core';
 import { ALERTS_CACHE_MS, validateAlert, type Alert, type AlertState } from '../../common/alerts.ts';
-import type { SyncedCollection } from './collection.ts';
+import { attemptWrite, itemsWithIds, type SyncedCollection } from './collection.ts';
 import type { AccountRequest } from './request.ts';
 
 /** How often the badge is refreshed once polling started. Not in the SPEC ("not shown"): 5 min. */
@@ -57,21 +57,13 @@ export function createAlerts(deps: AlertsDeps): Alerts {
   const every = deps.setInterval ?? ((run, ms) => setInterval(run, ms));
   const stopEvery = deps.clearInterval ?? ((handle) => clearInterval(handle as ReturnType<typeof setInterval>));
   const logError = deps.logError ?? ((message: string) => console.error(message));
-  const list = computed(() => collection.items.value.map((item) => ({ ...item.value, id: item.id, updated: item.updated })));
+  const list = itemsWithIds(collection);
   const newCount = signal(0);
   const polling = signal(false);
   let syncedAt = -Infinity;
   let timer: unknown = null;
 
-  const attempt = async (run: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await run();
-      return true;
-    } catch (error) {
-      deps.onError(error);
-      return false;
-    }
-  };
+  const attempt = (run: () => Promise<unknown>) => attemptWrite(run, deps.onError);
 
   const notifications = async (): Promise<NotificationsAnswer> => {
     const answer = await request<NotificationsAnswer>('GET', '/notif/v1/notifications');

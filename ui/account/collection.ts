@@ -20,7 +20,7 @@
  * next sync (which therefore brings the whole list once after each write of ours).
  */
 
-import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { CloudItem, SyncCollection } from '../../common/account.ts';
 import { LOCAL_COLLECTION_KEYS, type AccountStore } from './accountStore.ts';
 import type { AccountRequest } from './request.ts';
@@ -157,4 +157,20 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
     }),
   };
   return collection;
+}
+
+/** The items of a collection as plain values carrying their id and update time (the lists the panels show). */
+export function itemsWithIds<T extends object>(collection: SyncedCollection<T>): ReadonlySignal<(T & { id: string; updated: number })[]> {
+  return computed(() => collection.items.value.map((item) => ({ ...item.value, id: item.id, updated: item.updated })));
+}
+
+/** Runs a cloud write; false (and the error handed on) when it was refused or failed. */
+export async function attemptWrite(run: () => Promise<unknown>, onError: (error: unknown) => void): Promise<boolean> {
+  try {
+    await run();
+    return true;
+  } catch (error) {
+    onError(error);
+    return false;
+  }
 }

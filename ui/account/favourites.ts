@@ -6,9 +6,9 @@
  * shows "Favorites sync error", SPEC §8).
  */
 
-import { computed, type ReadonlySignal } from '@preact/signals-core';
+import type { ReadonlySignal } from '@preact/signals-core';
 import { isSameLocation, validateFavourite, type Favourite } from '../../common/favourites.ts';
-import type { SyncedCollection } from './collection.ts';
+import { attemptWrite, itemsWithIds, type SyncedCollection } from './collection.ts';
 
 /** A favourite as the cloud keeps it: its id is the collection item's. */
 export type StoredFavourite = Favourite & { id: string; updated: number };
@@ -36,19 +36,11 @@ export function createFavourites(deps: FavouritesDeps): Favourites {
   const { collection } = deps;
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((message: string) => console.error(message));
-  const list = computed(() => collection.items.value.map((item) => ({ ...item.value, id: item.id, updated: item.updated })));
+  const list = itemsWithIds(collection);
 
   const find = (id: string) => collection.items.peek().find((item) => item.id === id);
 
-  const attempt = async (run: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await run();
-      return true;
-    } catch (error) {
-      deps.onError(error);
-      return false;
-    }
-  };
+  const attempt = (run: () => Promise<unknown>) => attemptWrite(run, deps.onError);
 
   /** Writes a changed copy of one favourite; false when it is gone, invalid or refused. */
   const change = async (id: string, edit: (value: Favourite) => Favourite): Promise<boolean> => {
