@@ -51,6 +51,7 @@ import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
 import { sedlinaRoutes } from './routes/sedlina.ts';
 import { servicesRoutes } from './routes/services.ts';
+import { trustProxyFromEnv, type TrustProxy } from './http/trustProxy.ts';
 import { registerAccounts, type AccountsOptions } from './routes/users.ts';
 import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
 import { webPushSender } from './alerts/push.ts';
@@ -82,6 +83,8 @@ export interface AppOptions {
   accounts?: AccountsOptions;
   /** Premium payment (routes/stripe.ts): default the STRIPE_* settings of the environment; tests give a fake client. */
   stripe?: Pick<StripeRouteOptions, 'config' | 'client'>;
+  /** Take the client's address from X-Forwarded-For (http/trustProxy.ts); default ISOBAR_TRUST_PROXY, else off. */
+  trustProxy?: TrustProxy;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -112,7 +115,8 @@ export function stepsAroundNow(nowMs: number): number[] {
 
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
-  const app = Fastify({ logger: loggerOptions(options.logger ?? false) });
+  const serverOptions: FastifyServerOptions = { logger: loggerOptions(options.logger ?? false), trustProxy: options.trustProxy ?? trustProxyFromEnv() };
+  const app = Fastify(serverOptions);
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);

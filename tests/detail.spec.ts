@@ -56,6 +56,9 @@ test.describe('point forecast window', () => {
     await expect(page.getByTestId('detail-step-1')).toHaveAttribute('title', '1-hour steps are part of Premium');
     await expect(page.getByTestId('detail-zone')).toContainText(/Europe\/Paris, UTC\+[12]/);
     await expect(page.getByTestId('detail-sun')).toContainText(/\d:\d\d [AP]M/);
+    // The demo model has no terrain: no model elevation is shown (and none is made up).
+    await expect(page.getByTestId('detail-table')).toBeVisible();
+    await expect(page.getByTestId('detail-elevation')).toHaveCount(0);
 
     const body = await (await request.get('/forecast/point/demo/v2.9/48.853/2.349')).json() as PointBody;
     // Show a 3-hourly step a day ahead on the map: the table highlights it.
@@ -192,6 +195,25 @@ test.describe('point forecast window', () => {
       await page.screenshot({ path: 'test-results/detail-airgram.png' });
     });
 
+    test('the header shows the model elevation of the GFS 2.5° sample in the user\'s unit', async ({ page, request }) => {
+      await waitForSamples(request, ['gfs2p5-20110110']);
+      // The Tibetan Plateau: the model's ground is kilometres up.
+      // A data directory from before the static section gets its samples loaded again at start-up: wait for that.
+      const elevationOf = async () => (await (await request.get('/forecast/point/gfs2p5-20110110/v2.9/32.5/90')).json() as { header: { modelElevation?: number } }).header.modelElevation;
+      await expect.poll(elevationOf, { timeout: 120_000, intervals: [1000] }).toBeGreaterThan(4000);
+      const metres = (await elevationOf())!;
+      await openMap(page, '/32.500/90.000/gfs2p5-20110110');
+      await expect(page.getByTestId('detail-table')).toBeVisible();
+      const elevation = page.getByTestId('detail-elevation');
+      await expect(elevation).toHaveAttribute('data-value', String(metres));
+      // en-US: feet (SPEC §9: 3.28 ft per metre).
+      await expect(elevation).toHaveText(`Model elevation: ${METRICS.altitude.conv.ft.to(metres).toFixed(0)} ft`);
+      await expect(elevation).toHaveAttribute('title', /terrain/);
+      // Metres once the user picks the metric system.
+      await page.evaluate(() => (window as unknown as { isobar: { app: { units: { setSystem(s: string): void } } } }).isobar.app.units.setSystem('metric'));
+      await expect(elevation).toHaveText(`Model elevation: ${metres} m`);
+    });
+
     test('air quality from the GEFS-Aerosols sample: AQI, PM2.5, PM10, AOD', async ({ page, request }) => {
       await waitForSamples(request, ['gefsaero-20240309']);
       await openMap(page, '/15.000/30.000/gefsaero-20240309/airq');
@@ -201,6 +223,8 @@ test.describe('point forecast window', () => {
       const aqi = view.locator('[data-row="aqi"] .detail-cell').first();
       await expect(aqi).toHaveText(/^\d+$/);
       await expect(aqi).toHaveAttribute('title', /Good|Moderate|Unhealthy|Hazardous/);
+      // An aerosol model has no terrain of its own: the header says so rather than show a height.
+      await expect(page.getByTestId('detail-elevation')).toHaveText('Elevation: not in this model\'s data');
       await page.screenshot({ path: 'test-results/detail-airq.png' });
     });
   });
@@ -222,6 +246,17 @@ test.describe('screenshots', () => {
         await page.locator('.detail-tabs [data-display="meteogram"]').click();
         await expect(page.getByTestId('detail-meteogram')).toBeVisible();
         await page.screenshot({ path: `test-results/detail-meteogram-${width}x${height}.png` });
+      });
+
+      test('a GFS 2.5° sample place with its model elevation', async ({ page, request }, testInfo) => {
+        test.skip(!samplesPresent, `samples not found under ${SAMPLES}`);
+        test.setTimeout(180_000);
+        await waitForSamples(request, ['gfs2p5-20110110']);
+        await openMap(page, '/32.500/90.000/gfs2p5-20110110');
+        await expect(page.getByTestId('detail-table')).toBeVisible();
+        await expect(page.getByTestId('detail-elevation')).toContainText(/^Model elevation: \d+\s+ft$/, { timeout: 120_000 });
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: testInfo.outputPath(`detail-elevation-${width}x${height}.png`) });
       });
     });
   }

@@ -3,6 +3,7 @@
  * the server stops answering -> a request fails -> the site icon probe fails -> the offline class
  * and banner, a probe every 2 s; the server answers again -> the banner goes, and 500 ms later
  * "Online again" shows, and a click reloads. Screenshots at 360x740, 768x1024 and 1920x1080, DPR 2.
+ * A forecast that fails to load while the connection is up: its error message with Retry.
  */
 
 import { expect, test, type Page } from '@playwright/test';
@@ -123,4 +124,34 @@ test.describe('offline and online again', () => {
     expect(await connectionState(page)).toBe('online');
     await expect(page.getByTestId('top-message')).toHaveCount(0);
   });
+});
+
+test.describe('the forecast fails to load', () => {
+  for (const size of SIZES) {
+    test.describe(`${size.name} ${size.width}x${size.height}`, () => {
+      test.use({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 2 });
+
+      test('the error message with Retry (SPEC §8) is a top message; Retry loads the forecast', async ({ page }, testInfo) => {
+        await openMap(page, '/?temp,45.000,10.000,4');
+        await servicesReady(page);
+        // The server answers, with an error: the connection stays up, the data is in error.
+        await page.route('**/minifest.json*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"broken"}' }));
+        await page.evaluate(() => void (window as unknown as { isobar: { app: { data: { reload(): Promise<void> } } } }).isobar.app.data.reload());
+        const message = page.getByTestId('top-message');
+        await expect(message).toHaveAttribute('data-message', 'dataError');
+        await expect(message).toHaveAttribute('role', 'alert');
+        await expect(message).toContainText(/^Error loading forecast for .+Retry$/);
+        expect(await connectionState(page)).toBe('online');
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: testInfo.outputPath(`data-error-${size.name}.png`) });
+        // Retry while it still fails: the message comes back.
+        await page.getByTestId('top-message-action').click();
+        await expect(message).toHaveAttribute('data-message', 'dataError');
+        await page.unroute('**/minifest.json*');
+        await page.getByTestId('top-message-action').click();
+        await expect(page.getByTestId('top-message')).toHaveCount(0);
+        await expect.poll(() => page.evaluate(() => (window as unknown as { isobar: { app: { data: { status: { value: string } } } } }).isobar.app.data.status.value)).toBe('ready');
+      });
+    });
+  }
 });

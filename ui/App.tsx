@@ -5,8 +5,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
-import { OverlayIcon } from './components/icons.tsx';
 import { Legend } from './components/Legend.tsx';
+import { MenuButton } from './components/MenuButton.tsx';
 import { LevelSelector } from './components/LevelSelector.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
@@ -61,15 +61,13 @@ export function App({ app }: { app: AppState }) {
     };
   }, [app]);
 
-  const error = renderError.value ?? (app.data.status.value === 'error' ? t('app.dataError', { model: app.layer.productDef.value.modelName }) : null);
+  // The data error is a top message (state/dataErrorMessage.ts); a map that cannot be drawn says so here.
+  const error = renderError.value;
   return (
     <div className="app">
       <MapView app={app} />
       <header className="topbar">
-        <button type="button" className="menu-button" aria-label={t('app.menu')} title={t('app.menu')} data-testid="menu-button"
-          onClick={() => void app.router.navigate('/menu')}>
-          <OverlayIcon ident="menu" />
-        </button>
+        <MenuButton app={app} />
         <span className="brand">{t('app.name')}</span>
         <SearchButton app={app} />
         {app.data.demo.value && (
@@ -89,12 +87,7 @@ export function App({ app }: { app: AppState }) {
       </div>
       <PaneHost app={app} />
       <Suspense fallback={null}><AppServices app={app} /></Suspense>
-      {error && (
-        <div className="banner error" role="alert">
-          {error}
-          {app.data.status.value === 'error' && <button type="button" onClick={() => void app.data.reload()}>{t('app.retry')}</button>}
-        </div>
-      )}
+      {error && <div className="banner error" role="alert">{error}</div>}
     </div>
   );
 }

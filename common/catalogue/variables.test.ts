@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { METRICS } from './metrics.ts';
 import { RENDER_LAYERS } from './overlays.ts';
-import { FILE_VARIABLES, GRIB_RULES, VARIABLES, matchGribField, type GribIdentity } from './variables.ts';
+import { FILE_VARIABLES, GRIB_RULES, STATIC_VARIABLES, VARIABLES, matchGribField, type GribIdentity } from './variables.ts';
 
 const id = (centre: string, d: number, c: number, n: number, typeOfLevel: string, level: number, stat?: number): GribIdentity => ({
   centre, discipline: d, parameterCategory: c, parameterNumber: n, typeOfLevel, level, statisticalProcessing: stat,
@@ -26,6 +26,7 @@ const NM550: [number, number] = [545 / 1e9, 565 / 1e9];
 describe('catalogue variables', () => {
   it('land in render-layer files with matching channel counts, levels and metrics', () => {
     for (const v of Object.values(VARIABLES)) {
+      if (v.static) continue;
       const layer = Object.values(RENDER_LAYERS).find((l) => l.file === v.file);
       expect(layer, v.ident).toBeDefined();
       expect(layer!.channels, v.ident).toBe(v.channels);
@@ -36,6 +37,16 @@ describe('catalogue variables', () => {
     }
     expect(FILE_VARIABLES.wind.map((v) => v.ident)).toEqual(['wind_u', 'wind_v']);
     expect(FILE_VARIABLES.temp.map((v) => v.ident)).toEqual(['temp']);
+  });
+
+  it('run-constant variables are surface values kept in no tile file and in no step series', () => {
+    expect(STATIC_VARIABLES.map((v) => v.ident)).toEqual(['elevation']);
+    for (const v of STATIC_VARIABLES) {
+      expect(v.levels).toEqual(['surface']);
+      expect(v.point).toBe(false);
+      expect(METRICS[v.metric].base).toBe('m');
+      expect(Object.values(FILE_VARIABLES).flat()).not.toContain(v);
+    }
   });
 
   it('every rule names a variable and a level it has', () => {
@@ -71,7 +82,10 @@ describe('matchGribField (WMO 4.2 identities as NCEP, ECMWF and DWD send them)',
     ['GFS MSLET', id('kwbc', 0, 3, 192, 'meanSea', 0), 'pressure', 'surface'],
     ['GFS HGT 500', id('kwbc', 0, 3, 5, 'isobaricInhPa', 500), 'gh', '500h', 1],
     ['ECMWF z 500 -> gpm', id('ecmf', 0, 3, 4, 'isobaricInhPa', 500), 'gh', '500h', 1 / 9.80665],
-    ['orography is not gh', id('kwbc', 0, 3, 5, 'surface', 0), null],
+    ['GFS orography (HGT at the surface) is the model elevation, not gh', id('kwbc', 0, 3, 5, 'surface', 0), 'elevation', 'surface', 1, 'instant'],
+    ['ECMWF surface geopotential z -> m', id('ecmf', 0, 3, 4, 'surface', 0), 'elevation', 'surface', 1 / 9.80665],
+    ['DWD HSURF', id('edzw', 0, 3, 6, 'surface', 0), 'elevation', 'surface', 1],
+    ['DWD HHL (heights of model levels) is not the surface', id('edzw', 0, 3, 6, 'generalVertical', 1), null],
     ['GFS APCP', id('kwbc', 0, 1, 8, 'surface', 0, 1), 'rain', 'surface', 1, 'accumulation'],
     ['ECMWF tp in metres', id('ecmf', 0, 1, 193, 'surface', 0, 1), 'rain', 'surface', 1000, 'accumulation'],
     ['NCEP 1-193 is freezing rain', id('kwbc', 0, 1, 193, 'surface', 0, 0), null],

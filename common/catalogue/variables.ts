@@ -38,7 +38,7 @@ export interface Quantization {
 
 export interface Variable {
   ident: string;
-  /** Tile file (RENDER_LAYERS[].file) and channel within it: wind is u (0) and v (1). */
+  /** Tile file (RENDER_LAYERS[].file) and channel within it: wind is u (0) and v (1); '' for a static variable. */
   file: string;
   channel: number;
   channels: 1 | 2;
@@ -52,6 +52,11 @@ export interface Variable {
   quantization: Quantization;
   /** Held in the point-series store (one read per place for the point forecast); surface only. */
   point: boolean;
+  /**
+   * Constant through a run (the model's terrain height): one value per grid point, kept once in
+   * the point store's static section (server/ingest/points.ts), never as tiles or per step.
+   */
+  static?: boolean;
 }
 
 const WIND_LEVELS = ['surface', ...PRESSURE_LEVELS, '100m'];
@@ -92,13 +97,19 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   pm10: variable('pm10', 'pm10', 'pm', { offset: 0, scale: 1 / 8 }),
   // Aerosol optical depth at 550 nm (dimensionless): 0 .. 8 in 1/8192.
   aod550: variable('aod550', 'aod550', 'aod', { offset: 0, scale: 1 / 8192 }),
+  // The model's terrain height (orography), m above mean sea level: -1000 .. 15 383 in 1/4 m. The
+  // Dead Sea shore is -430 m; spectral models ring below 0 over the sea (GFS: -75 m). No tiles.
+  elevation: variable('elevation', '', 'altitude', { offset: -1000, scale: 1 / 4 }, { point: false, static: true }),
 };
 
-/** Variables of each tile file, in channel order. */
+/** Variables of each tile file, in channel order (run-constant variables have no tile file). */
 export const FILE_VARIABLES: Readonly<Record<string, readonly Variable[]>> = Object.values(VARIABLES).reduce<Record<string, Variable[]>>((files, v) => {
-  (files[v.file] ??= [])[v.channel] = v;
+  if (!v.static) (files[v.file] ??= [])[v.channel] = v;
   return files;
 }, {});
+
+/** The run-constant variables (point store static section). */
+export const STATIC_VARIABLES: readonly Variable[] = Object.values(VARIABLES).filter((v) => v.static);
 
 /** What the decoder tells about a field (engine/grib inventory), the part that identifies it. */
 export interface GribIdentity {
@@ -195,6 +206,11 @@ export const GRIB_RULES: readonly GribRule[] = [
   // Geopotential height on pressure levels: NCEP HGT (gpm); ECMWF z (m² s⁻²).
   { note: 'geopotential height', discipline: 0, category: 3, number: 5, levelTypes: ISOBARIC, variable: 'gh', target: 'pressure', kind: 'instant', priority: 2 },
   { note: 'ECMWF geopotential', discipline: 0, category: 3, number: 4, levelTypes: ISOBARIC, variable: 'gh', target: 'pressure', kind: 'instant', factor: 1 / STANDARD_GRAVITY, priority: 1 },
+  // The model's terrain height: NCEP HGT (gpm) and DWD HSURF (geometric height, m) at the
+  // surface; ECMWF surface geopotential z (m² s⁻²) / g0. Constant through a run (Variable.static).
+  { note: 'NCEP HGT at the surface (orography)', discipline: 0, category: 3, number: 5, levelTypes: ['surface'], variable: 'elevation', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'DWD HSURF (geometric height of the surface)', discipline: 0, category: 3, number: 6, levelTypes: ['surface'], variable: 'elevation', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF z at the surface (surface geopotential)', discipline: 0, category: 3, number: 4, levelTypes: ['surface'], variable: 'elevation', target: 'surface', kind: 'instant', factor: 1 / STANDARD_GRAVITY, priority: 2 },
   // Precipitation. Amounts (kg m⁻² = mm) become rates between steps in the ingest; rates (kg m⁻² s⁻¹) are mm/h * 1/3600.
   { note: 'total precipitation (NCEP APCP, WMO 1-8)', discipline: 0, category: 1, number: 8, levelTypes: ['surface'], statistics: [1], variable: 'rain', target: 'surface', kind: 'accumulation', priority: 3 },
   { note: 'ECMWF tp (metres)', discipline: 0, category: 1, number: 193, levelTypes: ['surface'], centres: ['ecmf'], variable: 'rain', target: 'surface', kind: 'accumulation', factor: 1000, priority: 3 },

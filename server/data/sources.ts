@@ -45,6 +45,13 @@ export interface PointForecast {
     demo?: true;
     sample?: true;
     units: Record<string, string>;
+    /**
+     * The forecast model's terrain height at the place, m above mean sea level (bilinear between
+     * its grid points, as the values): what the model's surface values are for, which may differ
+     * from the place's real height by hundreds of metres in the mountains. Absent when the run has
+     * no orography (the demo product, waves, air quality) or the request did not ask for it.
+     */
+    modelElevation?: number;
   };
   ts: number[];
   data: Record<string, (number | null)[]>;
@@ -69,6 +76,8 @@ export interface PointOptions {
   /** Keep only steps valid from / to these times, ms inclusive (city tiles ask for a day). */
   from?: number;
   to?: number;
+  /** Put the model's terrain height at the place in the header (one more small read; the forecast routes ask for it). */
+  modelElevation?: boolean;
 }
 
 const inWindow = (time: number, { from = -Infinity, to = Infinity }: PointOptions) => time >= from && time <= to;
@@ -212,6 +221,18 @@ class StoredProduct implements ProductData {
 
 function storedRunData(product: Product, run: StoredRun): RunData {
   const { manifest } = run;
+  const gone = (error: unknown): never => {
+    // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
+    throw error;
+  };
+  /** The model's terrain height at a place in whole metres; undefined when the run has none there. */
+  const elevationAt = async (lat: number, lon: number, interpolate: boolean): Promise<number | undefined> => {
+    if (!manifest.points?.statics?.includes('elevation')) return undefined;
+    const reader = await run.pointStore()?.catch(gone);
+    const value = (await reader?.statics(lat, lon, interpolate))?.elevation;
+    return value !== undefined && Number.isFinite(value) ? Math.round(value) : undefined;
+  };
   return {
     refTime: run.refTime,
     checkStep(validTime, file, level) {
@@ -230,13 +251,11 @@ function storedRunData(product: Product, run: StoredRun): RunData {
     },
     async point(lat, lon, options) {
       const { step, interpolate = true } = options;
-      const reader = await run.pointStore()?.catch((error: unknown) => {
-        // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
-        throw error;
-      });
+      const reader = await run.pointStore()?.catch(gone);
       if (!reader) throw notFound(`${product.ident} has no point forecast in run ${hourStamp(run.refTime)}`);
-      const series = await reader.series(lat, lon, interpolate);
+      const [series, elevation] = await Promise.all([
+        reader.series(lat, lon, interpolate), options.modelElevation ? elevationAt(lat, lon, interpolate) : undefined,
+      ]);
       // SPEC §8: "Data not available for this location".
       if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
       const keep = series.hours.map((h, k) => [h, k] as const).filter(([h]) => (!step || h % step === 0) && inWindow(run.refTime + h * HOUR_MS, options));
@@ -250,16 +269,16 @@ function storedRunData(product: Product, run: StoredRun): RunData {
         units: pointUnits(Object.keys(series.values)),
       };
       if (product.sample) header.sample = true;
+      if (elevation !== undefined) header.modelElevation = elevation;
       return { header, ts: keep.map(([h]) => run.refTime + h * HOUR_MS), data };
     },
     async levels(lat, lon, options) {
       const { step, interpolate = true } = options;
-      const reader = await run.levelStore()?.catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
-        throw error;
-      });
+      const reader = await run.levelStore()?.catch(gone);
       const header: LevelForecast['header'] = { product: product.ident, refTime: run.refTime, lat, lon, step: step ?? 1, levels: [], units: {} };
       if (product.sample) header.sample = true;
+      const elevation = options.modelElevation ? await elevationAt(lat, lon, interpolate) : undefined;
+      if (elevation !== undefined) header.modelElevation = elevation;
       const hours = reader?.header.hours ?? manifest.hours;
       const gaps = hours.slice(1).map((h, k) => h - hours[k]);
       header.step = step ?? (gaps.length ? Math.min(...gaps) : 1);

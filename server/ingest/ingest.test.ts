@@ -128,6 +128,79 @@ describeWithFixtures('ingestFiles: GFS 2.5° analysis, 2017-03-22 00Z', () => {
   });
 });
 
+describeWithFixtures('ingestFiles: the model\'s terrain height (GFS orography), once per run', () => {
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  afterAll(() => data?.remove());
+
+  it('keeps HGT at the surface in the point store\'s static section, equal to the GRIB values: kilometres over Tibet, about 0 over the sea', async () => {
+    data = await tempDir();
+    const result = await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
+    const manifest = (await readRunManifest(data.dir, DIR_2017, result.runId!))!;
+    expect(manifest.points?.statics).toEqual(['elevation']);
+    // A static field is neither a layer nor a step series.
+    expect(Object.keys(manifest.layers).some((k) => k.startsWith('elevation'))).toBe(false);
+    expect(manifest.points?.variables).not.toContain('elevation');
+    const orog = await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('orog', 'surface', 0), 'orog');
+    const reader = await PointStoreReader.open(join(runDir(data.dir, DIR_2017, result.runId!), 'points.bin'));
+    try {
+      expect(reader.header.statics).toEqual([{ ident: 'elevation', offset: -1000, scale: 0.25 }]);
+      const at = async (lat: number, lon: number) => (await reader.statics(lat, lon, false))!.elevation;
+      // Grid points: the Tibetan Plateau, the Andes, the Pacific, the Atlantic, the North Pole, the Dead Sea's cell.
+      for (const [lat, lon] of [[32.5, 90], [-15, -70], [0, -140], [-30, -20], [90, 0], [32.5, 35]]) {
+        const expected = gribValueAt(orog, lat, lon);
+        expect(Math.abs(await at(lat, lon) - expected), `(${lat}, ${lon}): ${await at(lat, lon)} vs ${expected}`)
+          .toBeLessThanOrEqual(tolerance(VARIABLES.elevation.quantization, expected));
+        // Bilinear exactly on a node is the node's value.
+        expect((await reader.statics(lat, lon))!.elevation).toBeCloseTo(await at(lat, lon), 4);
+      }
+      expect(await at(32.5, 90)).toBeGreaterThan(4000);
+      expect(Math.abs(await at(0, -140))).toBeLessThan(100);
+      expect(Math.abs(await at(-30, -20))).toBeLessThan(100);
+      // Between nodes: between the nodes' values.
+      const middle = (await reader.statics(31.25, 91.25))!.elevation;
+      const corners = [[32.5, 90], [32.5, 92.5], [30, 90], [30, 92.5]].map(([lat, lon]) => gribValueAt(orog, lat, lon));
+      expect(middle).toBeGreaterThanOrEqual(Math.min(...corners) - 1);
+      expect(middle).toBeLessThanOrEqual(Math.max(...corners) + 1);
+      expect(await reader.statics(95, 0)).toBeNull();
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('a step that brings the orography again does not change it; a file of constants only adds no step', async () => {
+    const dataDir = join(data.dir, 'twice');
+    // The analysis read again as step +6 h, then its orography alone as if a time-invariant file (step 0).
+    const engine = engineGribReader(await loadEngine());
+    let files = 0;
+    let orogDecodes = 0;
+    const reader: GribReader = {
+      inventory: (bytes) => {
+        const infos = engine.inventory(bytes);
+        files++;
+        if (files === 1) return infos;
+        if (files === 2) return infos.map((i) => ({ ...i, forecastStart: 6, forecastEnd: 6 }));
+        return infos.filter((i) => i.shortName === 'orog');
+      },
+      decode: (bytes, info) => {
+        if (info.shortName === 'orog') orogDecodes++;
+        return engine.decode(bytes, info);
+      },
+    };
+    const result = await ingestFiles([SAMPLE.gfs2p5Analysis, SAMPLE.gfs2p5Analysis, SAMPLE.gfs2p5Analysis], {
+      dataDir, product: 'gfs2p5-20170322', reader, prerender: { surface: 0, levels: 0 },
+    });
+    expect(result.steps).toEqual([0, 6]);
+    expect(orogDecodes).toBe(1);
+    const store = await PointStoreReader.open(join(runDir(dataDir, DIR_2017, result.runId!), 'points.bin'));
+    try {
+      expect(store.header.hours).toEqual([0, 6]);
+      expect((await store.statics(32.5, 90, false))!.elevation).toBeGreaterThan(4000);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describeWithFixtures('ingestFiles: GFS 2.5° +120 h, 2011-01-10 12Z (clouds, precipitation)', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
   let result: IngestResult;

@@ -14,7 +14,8 @@
  *                                            gzip of a data tile (common/tile.ts); pre-rendered
  *                                            zooms at ingest, the rest rendered on first request
  *         native/{valid}/{file}-{level}.tile gzip of one data tile holding the whole model grid
- *         points.bin                         the point-series store (points.ts)
+ *         points.bin                         the point-series store (points.ts), with the run's
+ *                                            constant fields (model terrain height) at its end
          levels.bin                         the same format for pressure-level variables (meteogram)
  *       staging/{YYYYMMDDHH}/                a run being built, same layout plus build.json,
  *                                            points/{hour}.slab and accum/*.f32
@@ -63,6 +64,11 @@ export interface PointStoreInfo {
   dLat: number;
   global: boolean;
   variables: string[];
+  /**
+   * points.bin: run-constant variables in its static section (the model's terrain height), [] for
+   * none; absent in runs published before the static section existed.
+   */
+  statics?: string[];
   bytes: number;
 }
 

@@ -1,14 +1,17 @@
 /**
  * The point-series store (points.ts) from hand-made slabs: steps with different variables, and
  * steps with none (a step that brought only pressure levels writes no slab), come out as one
- * record per node with the missing values NaN.
+ * record per node with the missing values NaN; the run-constant values (the model's terrain
+ * height) after them, one per node.
  */
 
-import { mkdir, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_DATA } from '../../common/tile.ts';
-import { pointGridFor, PointStoreError, PointStoreReader, slabPath, writePointStore, writeSlab, type PointStoreHeader } from './points.ts';
+import {
+  pointGridFor, PointStoreError, PointStoreReader, slabPath, staticSlabPath, writePointStore, writeSlab, type PointStoreHeader,
+} from './points.ts';
 import { tempDir } from './testing.ts';
 
 describe('point-series store', () => {
@@ -65,5 +68,51 @@ describe('point-series store', () => {
     await expect(PointStoreReader.open(path)).rejects.toThrow(PointStoreError);
     await writeFile(path, 'not a store at all');
     await expect(PointStoreReader.open(path)).rejects.toThrow(/not a point-series store/);
+  });
+
+  it('keeps run-constant values once per node after the records, in the header\'s order; version 1 stores have none', async () => {
+    // Elevation (m) = -1000 + q / 4; the slab's columns in another order than the header's.
+    const elevation = Uint16Array.from({ length: nodes }, (_, k) => 4000 + 400 * k);
+    elevation[2] = NO_DATA;
+    const other = q(7);
+    await writeSlab(staticSlabPath(data.dir), nodes, [other, elevation]);
+    const withStatics: PointStoreHeader = { ...header, statics: [{ ident: 'elevation', offset: -1000, scale: 0.25 }] };
+    const path = join(data.dir, 'statics.bin');
+    const steps = header.hours.map((hour) => ({ hour, path: slabPath(data.dir, hour), variables: [] }));
+    const bytes = await writePointStore(path, withStatics, steps, { path: staticSlabPath(data.dir), variables: ['other', 'elevation'] });
+    expect(bytes).toBe(Math.ceil((12 + JSON.stringify(withStatics).length) / 16) * 16 + nodes * (2 * 3 + 1) * 2);
+    const reader = await PointStoreReader.open(path);
+    try {
+      expect(reader.header.statics).toEqual(withStatics.statics);
+      // Node (1, 1), k = 5: -1000 + (4000 + 2000) / 4 = 500 m.
+      expect(await reader.statics(1, 11, false)).toEqual({ elevation: 500 });
+      // Between nodes 0 and 1 (k = 0, 1): 0 and 100 m.
+      expect((await reader.statics(2, 10.25))!.elevation).toBeCloseTo(25, 5);
+      // Halfway between node 1 and node 2 (missing): the missing node is left out of the weights.
+      expect((await reader.statics(2, 11.5))!.elevation).toBe(100);
+      expect(await reader.statics(5, 11)).toBeNull();
+      // The step records are where they were.
+      expect([...(await reader.series(1, 11, false))!.values.temp]).toEqual([NaN, NaN, NaN]);
+    } finally {
+      await reader.close();
+    }
+    await expect(writePointStore(path, withStatics, steps)).rejects.toThrow(/static slab lacks/);
+
+    // A version 1 store (before the static section): read as before, with no constants.
+    const v1 = join(data.dir, 'v1.bin');
+    await writePointStore(v1, header, steps);
+    const file = await readFile(v1);
+    file.writeUInt16LE(1, 4);
+    await writeFile(v1, file);
+    const old = await PointStoreReader.open(v1);
+    try {
+      expect(await old.statics(1, 11)).toEqual({});
+      expect((await old.series(1, 11))!.hours).toEqual([0, 6, 12]);
+    } finally {
+      await old.close();
+    }
+    file.writeUInt16LE(3, 4);
+    await writeFile(v1, file);
+    await expect(PointStoreReader.open(v1)).rejects.toThrow(/version 3; this build reads 1 and 2/);
   });
 });

@@ -16,13 +16,20 @@
  *                               u16 q[V][S], variable-major: variable 0 at steps 0..S-1, then variable 1, ...
  *                               value = offset[v] + scale[v] * q (f32, as data tiles), q = 65535 missing
  *
- *   size = D + nx * ny * V * S * 2. A 0.25° GFS run of 209 steps (0-120 h hourly, then 3-hourly to
+ *   E = D + nx * ny * R           static section (version 2, when the header lists `statics`):
+ *   E + k * T     T = 2 * W     node k's run-constant values, u16 q[W] (W = statics.length), same
+ *                               rule: the model's terrain height (the `elevation` variable), one
+ *                               value per node for the whole run, not per step
+ *
+ *   size = D + nx * ny * (V * S + W) * 2. A 0.25° GFS run of 209 steps (0-120 h hourly, then 3-hourly to
  *   384 h) with the 14 surface variables is 1440 x 721 x 14 x 209 x 2 B = 6.1 GB on its native grid;
  *   at the default 0.5° point grid 721 x 361 nodes, 1.5 GB; at 1°, 0.38 GB.
  *
  * While a run is built each step writes a slab, points/{hour}.slab: u16 q[nx * ny][V_step], the
- * step's own variables in the order build.json lists them. Publishing transposes the slabs into
- * points.bin, a band of rows at a time.
+ * step's own variables in the order build.json lists them; the run-constant fields go to
+ * points/static.slab (the same layout, written once). Publishing transposes the slabs into
+ * points.bin, a band of rows at a time, and appends the static slab as it is. Version 1 stores
+ * (no static section) are still read.
  *
  * levels.bin has the same layout for the pressure-level variables of the meteogram, named
  * `{ident}-{level}` (temp-850h, wind_u-850h, wind_v-850h, gh-850h), on a coarser grid (runBuilder.ts
@@ -35,7 +42,9 @@ import { NO_DATA } from '../../common/tile.ts';
 import { wrapLon } from '../../common/tiling.ts';
 
 export const POINTS_MAGIC = 0x50425349; // 'ISBP' read as a little-endian u32
-export const POINTS_VERSION = 1;
+export const POINTS_VERSION = 2;
+/** Versions this build reads: 1 has no static section. */
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 const PREFIX_BYTES = 12;
 const ALIGN = 16;
 /** Output band of the transposition, bytes: bounds the memory publishing takes. */
@@ -64,6 +73,8 @@ export interface PointStoreHeader {
   hours: number[];
   grid: PointGrid;
   variables: PointVariable[];
+  /** Run-constant variables (one value per node, not per step) in the static section; absent = none. */
+  statics?: PointVariable[];
 }
 
 export class PointStoreError extends Error {
@@ -102,6 +113,11 @@ export function levelSlabPath(dir: string, hour: number): string {
   return join(dir, 'points', `${hour}.levels.slab`);
 }
 
+/** The slab of the run-constant fields (the model's terrain height), written once per run. */
+export function staticSlabPath(dir: string): string {
+  return join(dir, 'points', 'static.slab');
+}
+
 /** Interleaves one step's variables (q per node, one array per variable) into a slab and writes it. */
 export async function writeSlab(path: string, nodes: number, columns: Uint16Array[]): Promise<void> {
   const v = columns.length;
@@ -126,12 +142,25 @@ function headerBytes(header: PointStoreHeader): { json: Uint8Array; dataOffset: 
   return { json, dataOffset: Math.ceil((PREFIX_BYTES + json.length) / ALIGN) * ALIGN };
 }
 
-/** Transposes the step slabs into points.bin (step-major in, node-major out), a band of rows at a time. */
-export async function writePointStore(path: string, header: PointStoreHeader, steps: SlabStep[]): Promise<number> {
+/** The static slab of a run: its path and its columns' variables, in column order. */
+export interface StaticSlab {
+  path: string;
+  variables: string[];
+}
+
+/**
+ * Transposes the step slabs into points.bin (step-major in, node-major out), a band of rows at a
+ * time, then appends the static slab's columns in the header's `statics` order.
+ */
+export async function writePointStore(path: string, header: PointStoreHeader, steps: SlabStep[], staticSlab?: StaticSlab): Promise<number> {
   const { grid, variables, hours } = header;
+  const statics = header.statics ?? [];
   const V = variables.length;
   const S = hours.length;
   if (steps.length !== S || steps.some((s, k) => s.hour !== hours[k])) throw new PointStoreError('Slabs do not match the hours of the header');
+  if (statics.length && (!staticSlab || statics.some((v) => !staticSlab.variables.includes(v.ident)))) {
+    throw new PointStoreError(`The static slab lacks some of ${statics.map((v) => v.ident).join(', ')}`);
+  }
   const nodes = grid.nx * grid.ny;
   const recordValues = V * S;
   const { json, dataOffset } = headerBytes(header);
@@ -170,7 +199,21 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
       }
       await out.write(new Uint8Array(band.buffer), 0, band.byteLength, dataOffset + j0 * grid.nx * recordValues * 2);
     }
-    return dataOffset + nodes * recordValues * 2;
+    const staticOffset = dataOffset + nodes * recordValues * 2;
+    if (statics.length) {
+      // One value per node and static variable: small enough (0.5 MB for a 0.5° grid) to do at once.
+      const slab = await readSlab(staticSlab!.path);
+      const width = staticSlab!.variables.length;
+      if (slab.length !== nodes * width) throw new PointStoreError(`The static slab has ${slab.length} values, expected ${nodes * width}`);
+      const W = statics.length;
+      const section = new Uint16Array(nodes * W);
+      statics.forEach((v, w) => {
+        const c = staticSlab!.variables.indexOf(v.ident);
+        for (let k = 0, p = c, o = w; k < nodes; k++, p += width, o += W) section[o] = slab[p];
+      });
+      await out.write(new Uint8Array(section.buffer), 0, section.byteLength, staticOffset);
+    }
+    return staticOffset + nodes * statics.length * 2;
   } finally {
     await out.close();
     for (const s of slabs) await s?.close();
@@ -191,6 +234,17 @@ export interface PointSeries {
   values: Record<string, Float32Array>;
 }
 
+/** Where a place falls among the nodes: the nodes to read and their weights. */
+interface Cell {
+  /** Nearest node, or the north-west node of the cell around the place. */
+  i0: number;
+  j0: number;
+  /** Column east of i0 (0 when the cell wraps round a global grid); -1 for the nearest node alone. */
+  i1: number;
+  /** Bilinear weights of the nodes (i0, j0), (i1, j0), (i0, j0 + 1), (i1, j0 + 1). */
+  weights: [number, number, number, number];
+}
+
 /** Reads points.bin: the header once, then one or two small reads per place. */
 export class PointStoreReader {
   private constructor(
@@ -207,15 +261,17 @@ export class PointStoreReader {
       const view = new DataView(prefix.buffer);
       if (view.getUint32(0, true) !== POINTS_MAGIC) throw new PointStoreError(`${path} is not a point-series store (bad magic bytes)`);
       const version = view.getUint16(4, true);
-      if (version !== POINTS_VERSION) throw new PointStoreError(`${path} is point-series store version ${version}; this build reads ${POINTS_VERSION}`);
+      if (!READABLE_VERSIONS.includes(version)) throw new PointStoreError(`${path} is point-series store version ${version}; this build reads ${READABLE_VERSIONS.join(' and ')}`);
       const length = view.getUint32(8, true);
       if (length > 16 * 1024 * 1024) throw new PointStoreError(`${path} has a ${length}-byte header`);
       const json = new Uint8Array(length);
       await file.read(json, 0, length, PREFIX_BYTES);
       const header = JSON.parse(new TextDecoder().decode(json)) as PointStoreHeader;
+      if (version < 2) delete header.statics;
       const dataOffset = Math.ceil((PREFIX_BYTES + length) / ALIGN) * ALIGN;
       const { size } = await file.stat();
-      const expected = dataOffset + header.grid.nx * header.grid.ny * header.variables.length * header.hours.length * 2;
+      const nodes = header.grid.nx * header.grid.ny;
+      const expected = dataOffset + nodes * (header.variables.length * header.hours.length + (header.statics?.length ?? 0)) * 2;
       if (size !== expected) throw new PointStoreError(`${path} is ${size} bytes, expected ${expected}`);
       return new PointStoreReader(file, header, dataOffset);
     } catch (error) {
@@ -232,12 +288,16 @@ export class PointStoreReader {
     return this.header.variables.length * this.header.hours.length;
   }
 
-  /** Records of `count` neighbouring nodes of row j from column i (no wrap). */
-  private async readRecords(i: number, j: number, count: number): Promise<Uint16Array> {
-    const n = this.recordValues;
+  /** Where the static section starts. */
+  private get staticOffset(): number {
+    return this.dataOffset + this.header.grid.nx * this.header.grid.ny * this.recordValues * 2;
+  }
+
+  /** `count` neighbouring records of `n` values from node (i, j) on (no wrap), in the section at `base`. */
+  private async readRecords(base: number, n: number, i: number, j: number, count: number): Promise<Uint16Array> {
     const out = new Uint16Array(count * n);
     const bytes = new Uint8Array(out.buffer);
-    const position = this.dataOffset + (j * this.header.grid.nx + i) * n * 2;
+    const position = base + (j * this.header.grid.nx + i) * n * 2;
     const { bytesRead } = await this.file.read(bytes, 0, bytes.length, position);
     if (bytesRead !== bytes.length) throw new PointStoreError('Point-series store is truncated');
     return out;
@@ -261,68 +321,97 @@ export class PointStoreReader {
     return { gx, gy: Math.min(Math.max(gy, 0), ny - 1) };
   }
 
-  /**
-   * The series at a place: bilinear between the 4 nodes around it (missing nodes skipped, fewer
-   * than 2 valid give NaN, as the tile sampler does), or the nearest node. Null outside the grid.
-   */
-  async series(lat: number, lon: number, interpolate = true): Promise<PointSeries | null> {
+  /** The nodes a place reads: the nearest one, or the 4 around it with bilinear weights. Null outside the grid. */
+  private cell(lat: number, lon: number, interpolate: boolean): Cell | null {
     const place = this.locate(lat, lon);
     if (!place) return null;
     const { nx, ny, global } = this.header.grid;
-    const { variables, hours } = this.header;
-    const S = hours.length;
-    const values: Record<string, Float32Array> = {};
     if (!interpolate) {
       let i = Math.round(place.gx);
       if (i >= nx) i = global ? 0 : nx - 1;
-      const j = Math.round(place.gy);
-      const record = await this.readRecords(i, j, 1);
-      variables.forEach((v, vi) => {
-        const out = new Float32Array(S);
-        for (let s = 0; s < S; s++) {
-          const q = record[vi * S + s];
-          out[s] = q === NO_DATA ? NaN : Math.fround(v.offset + v.scale * q);
-        }
-        values[v.ident] = out;
-      });
-      return { refTime: this.header.refTime, hours, lat: this.header.grid.lat0 - j * this.header.grid.dLat, lon: wrapLon(this.header.grid.lon0 + i * this.header.grid.dLon), values };
+      return { i0: i, j0: Math.round(place.gy), i1: -1, weights: [1, 0, 0, 0] };
     }
     const i0 = Math.min(Math.floor(place.gx), global ? nx - 1 : nx - 2);
     const j0 = Math.min(Math.floor(place.gy), ny - 2);
     const wx = place.gx - i0;
     const wy = place.gy - j0;
-    const i1 = i0 + 1 >= nx ? 0 : i0 + 1;
-    // Two reads of two neighbouring records each; four when the cell wraps round the grid's edge.
+    return { i0, j0, i1: i0 + 1 >= nx ? 0 : i0 + 1, weights: [(1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy] };
+  }
+
+  /**
+   * The q values of a cell's nodes in the section at `base` with `n` values per record: for the
+   * nearest node its record; else two neighbouring records of the row above, then of the row
+   * below (four reads when the cell wraps round the grid's edge).
+   */
+  private async readCell(cell: Cell, base: number, n: number): Promise<{ top: Uint16Array; bottom: Uint16Array | null }> {
+    const { i0, j0, i1 } = cell;
+    if (i1 < 0) return { top: await this.readRecords(base, n, i0, j0, 1), bottom: null };
     const [top, bottom] = i1 === i0 + 1
-      ? await Promise.all([this.readRecords(i0, j0, 2), this.readRecords(i0, j0 + 1, 2)])
+      ? await Promise.all([this.readRecords(base, n, i0, j0, 2), this.readRecords(base, n, i0, j0 + 1, 2)])
       : await Promise.all([
-        Promise.all([this.readRecords(i0, j0, 1), this.readRecords(i1, j0, 1)]).then(([a, b]) => concat(a, b)),
-        Promise.all([this.readRecords(i0, j0 + 1, 1), this.readRecords(i1, j0 + 1, 1)]).then(([a, b]) => concat(a, b)),
+        Promise.all([this.readRecords(base, n, i0, j0, 1), this.readRecords(base, n, i1, j0, 1)]).then(([a, b]) => concat(a, b)),
+        Promise.all([this.readRecords(base, n, i0, j0 + 1, 1), this.readRecords(base, n, i1, j0 + 1, 1)]).then(([a, b]) => concat(a, b)),
       ]);
+    return { top, bottom };
+  }
+
+  /**
+   * Value o of the records read for a cell: the node's for the nearest node; else bilinear between
+   * the 4 nodes (missing nodes skipped, fewer than 2 valid give NaN, as the tile sampler does).
+   */
+  private static valueAt(cell: Cell, { top, bottom }: { top: Uint16Array; bottom: Uint16Array | null }, n: number, o: number, v: PointVariable): number {
+    if (!bottom) {
+      const q = top[o];
+      return q === NO_DATA ? NaN : Math.fround(v.offset + v.scale * q);
+    }
+    const qs = [top[o], top[n + o], bottom[o], bottom[n + o]];
+    let count = 0;
+    let sum = 0;
+    let weight = 0;
+    let first = NaN;
+    for (let k = 0; k < 4; k++) {
+      if (qs[k] === NO_DATA) continue;
+      const value = Math.fround(v.offset + v.scale * qs[k]);
+      count++;
+      sum += value * cell.weights[k];
+      weight += cell.weights[k];
+      if (Number.isNaN(first)) first = value;
+    }
+    return count < 2 ? NaN : weight > 0 ? sum / weight : first;
+  }
+
+  /**
+   * The series at a place: bilinear between the 4 nodes around it (missing nodes skipped, fewer
+   * than 2 valid give NaN, as the tile sampler does), or the nearest node. Null outside the grid.
+   */
+  async series(lat: number, lon: number, interpolate = true): Promise<PointSeries | null> {
+    const cell = this.cell(lat, lon, interpolate);
+    if (!cell) return null;
+    const { variables, hours, grid } = this.header;
+    const S = hours.length;
     const n = this.recordValues;
-    const weights = [(1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy];
+    const records = await this.readCell(cell, this.dataOffset, n);
+    const values: Record<string, Float32Array> = {};
     variables.forEach((v, vi) => {
       const out = new Float32Array(S);
-      for (let s = 0; s < S; s++) {
-        const o = vi * S + s;
-        const qs = [top[o], top[n + o], bottom[o], bottom[n + o]];
-        let count = 0;
-        let sum = 0;
-        let weight = 0;
-        let first = NaN;
-        for (let k = 0; k < 4; k++) {
-          if (qs[k] === NO_DATA) continue;
-          const value = Math.fround(v.offset + v.scale * qs[k]);
-          count++;
-          sum += value * weights[k];
-          weight += weights[k];
-          if (Number.isNaN(first)) first = value;
-        }
-        out[s] = count < 2 ? NaN : weight > 0 ? sum / weight : first;
-      }
+      for (let s = 0; s < S; s++) out[s] = PointStoreReader.valueAt(cell, records, n, vi * S + s, v);
       values[v.ident] = out;
     });
-    return { refTime: this.header.refTime, hours, lat, lon, values };
+    if (interpolate) return { refTime: this.header.refTime, hours, lat, lon, values };
+    return { refTime: this.header.refTime, hours, lat: grid.lat0 - cell.j0 * grid.dLat, lon: wrapLon(grid.lon0 + cell.i0 * grid.dLon), values };
+  }
+
+  /**
+   * The run-constant values at a place (the model's terrain height), bilinear or the nearest node
+   * as series() does; NaN where missing. Empty for a store without them, null outside the grid.
+   */
+  async statics(lat: number, lon: number, interpolate = true): Promise<Record<string, number> | null> {
+    const cell = this.cell(lat, lon, interpolate);
+    if (!cell) return null;
+    const statics = this.header.statics ?? [];
+    if (!statics.length) return {};
+    const records = await this.readCell(cell, this.staticOffset, statics.length);
+    return Object.fromEntries(statics.map((v, w) => [v.ident, PointStoreReader.valueAt(cell, records, statics.length, w, v)]));
   }
 }
 

@@ -10,6 +10,8 @@
  *      start (derive.ts); the raw amounts stay in accum/ until publish, so a step that arrives
  *      late corrects the steps after it;
  *   3. dew point or relative humidity derived from the other and the temperature when missing;
+ *      run-constant fields (the model's terrain height, common/catalogue STATIC_VARIABLES) go to
+ *      the static slab the first time a step brings them, and are not decoded again;
  *   4. per tile file and level (common/catalogue FILE_VARIABLES): the native-grid tile, the
  *      pre-rendered pyramid tiles, and the point variables on the point grid (a slab per step);
  *      the pressure-level variables (temperature, wind, geopotential height) on a coarser level
@@ -23,7 +25,7 @@
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEVELS } from '../../common/catalogue/levels.ts';
-import { FILE_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
+import { FILE_VARIABLES, STATIC_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
 import type { Product } from '../../common/catalogue/products.ts';
 import { hourStamp, type Minifest } from '../../common/minifest.ts';
 import { tileByteLength } from '../../common/tile.ts';
@@ -37,7 +39,9 @@ import {
   layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
   type PointStoreInfo, type RunLayer, type RunManifest,
 } from './layout.ts';
-import { levelSlabPath, pointGridFor, slabPath, writePointStore, writeSlab, type PointGrid, type SlabStep } from './points.ts';
+import {
+  levelSlabPath, pointGridFor, slabPath, staticSlabPath, writePointStore, writeSlab, type PointGrid, type PointVariable, type SlabStep,
+} from './points.ts';
 import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
 
 const HOUR_MS = 3_600_000;
@@ -143,6 +147,8 @@ interface BuildState {
   levelPointGrid?: PointGrid | null;
   /** Level slabs by hour: `{ident}-{level}` names in column order. */
   levelSlabs?: Record<string, string[]>;
+  /** The static slab's variables in column order (run-constant fields on the point grid); absent = none yet. */
+  staticSlab?: string[];
   /** Raw precipitation amounts kept in accum/ (mm on the model grid). */
   accumulations: Accumulation[];
   /** Hours whose total since the start is kept in accum/. */
@@ -348,6 +354,20 @@ export class RunBuilder {
     const first = values.values().next().value;
     if (!this.state.bounds && first) await first();
 
+    // Run-constant fields: kept once in the static slab; another step's copy is not even decoded.
+    const statics = [...values.keys()].filter((key) => VARIABLES[key.split('@')[0]].static);
+    const newStatics = new Map<string, StepValue>();
+    for (const key of statics) {
+      if (!this.state.staticSlab?.includes(key.split('@')[0])) newStatics.set(key, values.get(key)!);
+      values.delete(key);
+    }
+    if (newStatics.size) await this.writeStaticSlab(newStatics);
+    if (statics.length && !values.size) {
+      // A file of constants only (DWD's time-invariant HSURF): no step of its own.
+      await this.saveState();
+      return { layers: [], tiles: 0 };
+    }
+
     // 2. Precipitation amounts -> rate since the previous step and total since the start.
     const later: number[] = [];
     const rain = best.get('rain@surface');
@@ -543,6 +563,19 @@ export class RunBuilder {
     }
   }
 
+  /** Regrids run-constant fields onto the point grid into the static slab (merged with what it holds). */
+  private async writeStaticSlab(values: Map<string, StepValue>): Promise<void> {
+    const pointGrid = this.state.pointGrid;
+    if (!pointGrid) return;
+    const columns: { name: string; values: Float32Array; grid: SourceGrid; quantization: Quantization }[] = [];
+    for (const [key, value] of values) {
+      const decoded = await value();
+      const ident = key.split('@')[0];
+      if (decoded) columns.push({ name: ident, ...decoded, quantization: VARIABLES[ident].quantization });
+    }
+    if (columns.length) this.state.staticSlab = await this.writeSlabColumns(staticSlabPath(this.dir), pointGrid, this.state.staticSlab ?? [], columns);
+  }
+
   /**
    * Regrids fields onto a point grid and writes them as the step's slab, merged with the columns of
    * the slab already there (a step completed by a later call, rain redone). Returns the slab's columns.
@@ -590,13 +623,14 @@ export class RunBuilder {
     let points: PointStoreInfo | null = null;
     const grid = state.pointGrid;
     const pointVariables = Object.values(VARIABLES).filter((v) => v.point && Object.values(state.slabs).some((vars) => vars.includes(v.ident)));
-    if (grid && pointVariables.length) {
+    const statics = STATIC_VARIABLES.filter((v) => state.staticSlab?.includes(v.ident));
+    if (grid && (pointVariables.length || statics.length)) {
       const steps: SlabStep[] = state.hours.map((hour) => ({ hour, path: slabPath(this.dir, hour), variables: state.slabs[hour] ?? [] }));
+      const quantized = (v: (typeof statics)[number]): PointVariable => ({ ident: v.ident, offset: Math.fround(v.quantization.offset), scale: Math.fround(v.quantization.scale) });
       const bytes = await writePointStore(join(this.dir, 'points.bin'), {
-        refTime, hours: state.hours, grid,
-        variables: pointVariables.map((v) => ({ ident: v.ident, offset: Math.fround(v.quantization.offset), scale: Math.fround(v.quantization.scale) })),
-      }, steps);
-      points = { file: 'points.bin', ...grid, variables: pointVariables.map((v) => v.ident), bytes };
+        refTime, hours: state.hours, grid, variables: pointVariables.map(quantized), ...(statics.length ? { statics: statics.map(quantized) } : {}),
+      }, steps, statics.length ? { path: staticSlabPath(this.dir), variables: state.staticSlab! } : undefined);
+      points = { file: 'points.bin', ...grid, variables: pointVariables.map((v) => v.ident), statics: statics.map((v) => v.ident), bytes };
     }
     const levelPoints = await this.writeLevelStore();
     for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });

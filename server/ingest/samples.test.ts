@@ -1,6 +1,7 @@
 /**
  * loadSamples: a sample already published is left alone, unless its run came from a build before
- * the level store (run.json without `levelPoints`): that one is loaded again.
+ * the level store (run.json without `levelPoints`) or before the point store's static section
+ * (`points` without `statics`): that one is loaded again.
  */
 
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -37,6 +38,16 @@ describeWithFixtures('loadSamples', () => {
     await writeFile(path, JSON.stringify(manifest));
     const again = await loadSamples(samples, dataDir);
     expect(again.loaded.map((r) => r.product)).toEqual([PRODUCT]);
-    expect(await readCurrentRunId(dataDir, PRODUCT)).not.toBe(id);
-  }, 60_000);
+    const second = (await readCurrentRunId(dataDir, PRODUCT))!;
+    expect(second).not.toBe(id);
+
+    // A run from a build before the point store kept the model's terrain height: loaded again too.
+    const secondPath = join(runDir(dataDir, PRODUCT, second), 'run.json');
+    const secondManifest = JSON.parse(await readFile(secondPath, 'utf8')) as { points: Record<string, unknown> };
+    expect(secondManifest.points.statics).toEqual(['elevation']);
+    delete secondManifest.points.statics;
+    await writeFile(secondPath, JSON.stringify(secondManifest));
+    expect((await loadSamples(samples, dataDir)).loaded.map((r) => r.product)).toEqual([PRODUCT]);
+    expect(await readCurrentRunId(dataDir, PRODUCT)).not.toBe(second);
+  }, 90_000);
 });

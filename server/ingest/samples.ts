@@ -41,13 +41,14 @@ export interface SampleLoad {
 
 /**
  * Whether the product has a current run this build can serve whole. A run published before the
- * level store existed (its run.json has no `levelPoints`) is loaded again, so the samples get
- * their airgram data without a manual clean-up.
+ * level store existed (its run.json has no `levelPoints`) or before the point store kept the
+ * model's terrain height (`points` without `statics`) is loaded again, so the samples get their
+ * airgram data and elevation without a manual clean-up.
  */
 async function hasCurrentRun(dataDir: string, directory: string): Promise<boolean> {
   const id = await readCurrentRunId(dataDir, directory);
   const manifest = id ? await readRunManifest(dataDir, directory, id) : null;
-  return manifest !== null && 'levelPoints' in manifest;
+  return manifest !== null && 'levelPoints' in manifest && (manifest.points === null || Array.isArray(manifest.points.statics));
 }
 
 /** Ingests every sample run that the data directory does not hold yet. */

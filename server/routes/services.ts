@@ -1,12 +1,16 @@
 /**
  * GET /services/umisteni (SPEC §7: "ll (lat, lon), country, city"): where the user probably is,
- * for the IP start-up position (SPEC §4). Without a GeoIP database this is the capital of the
- * country the browser's languages suggest (server/location/approximateLocation.ts), marked
- * approximate. Not cached by clients (the client keeps it 12 h itself, SPEC §9).
+ * for the IP start-up position (SPEC §4): the capital of the country of the client's public IPv4
+ * address (IP2Location LITE data), else of the country the browser's languages suggest
+ * (server/location/approximateLocation.ts), marked approximate, with `source` saying which. The
+ * client's address is the socket's, or the one a trusted reverse proxy forwards when
+ * ISOBAR_TRUST_PROXY is set (server/http/trustProxy.ts). Not cached by clients (the client keeps
+ * it 12 h itself, SPEC §9).
  */
 
 import type { FastifyInstance } from 'fastify';
-import { approximateLocation, loadCapitals } from '../location/approximateLocation.ts';
+import { loadCapitals, locateClient } from '../location/approximateLocation.ts';
+import { countryOfIp } from '../location/ipCountry.ts';
 
 const schema = {
   response: {
@@ -18,6 +22,7 @@ const schema = {
         country: { type: ['string', 'null'] },
         city: { type: ['string', 'null'] },
         approximate: { type: 'boolean' },
+        /** 'ip', 'accept-language' or 'none'. */
         source: { type: 'string' },
       },
     },
@@ -26,8 +31,15 @@ const schema = {
 
 export async function servicesRoutes(app: FastifyInstance): Promise<void> {
   app.get('/services/umisteni', { schema }, async (request, reply) => {
-    const capitals = await loadCapitals();
+    const [capitals, ipCountry] = await Promise.all([
+      loadCapitals(),
+      countryOfIp(request.ip).catch((error: unknown) => {
+        // Without the table the browser's languages still give a country.
+        request.log.warn({ err: error }, 'IP country lookup failed');
+        return null;
+      }),
+    ]);
     reply.header('cache-control', 'no-store').header('vary', 'accept-language');
-    return approximateLocation(request.headers['accept-language'], capitals);
+    return locateClient(ipCountry, request.headers['accept-language'], capitals);
   });
 }

@@ -138,7 +138,8 @@ describeWithFixtures('GFS source against the fixture server', () => {
     if (t === 103 && v === 10) return ['0.2.2', '0.2.3'].includes(id);
     if (t === 103 && v === 2) return ['0.0.0', '0.0.6', '0.1.1'].includes(id);
     if (t === 101) return id === '0.3.1';
-    if (t === 1) return ['0.2.22', '0.7.6', '0.1.8'].includes(id);
+    // Surface: gust, CAPE, precipitation, and the model's terrain height (HGT) at a run's first step.
+    if (t === 1) return ['0.2.22', '0.7.6', '0.1.8', '0.3.5'].includes(id);
     if (t === 214 || t === 224 || t === 234 || t === 200) return ['0.6.1', '0.6.3', '0.6.4', '0.6.5'].includes(id);
     return false;
   };
@@ -162,6 +163,18 @@ describeWithFixtures('GFS source against the fixture server', () => {
     // 36 of the file's 343 fields (u and v share messages), a small share of its bytes.
     expect(fields.length).toBeGreaterThan(30);
     expect(expected.length).toBeLessThan(full.length / 5);
+  });
+
+  it('fetches the model\'s terrain height (HGT at the surface) with the run\'s first step only', async () => {
+    const source = createGfsSource({ baseUrl: server.url, grid: '2p50', steps: [0, 3, 6], schedule: TEST_SCHEDULE });
+    const ctx = context(Date.UTC(2011, 0, 10, 14));
+    const files = await source.download((await source.findLatestRun(ctx))!, ctx);
+    const orography = (f: FieldIdentity) => f.discipline === 0 && f.category === 3 && f.number === 5 && f.surface1?.type === 1;
+    const counts = await Promise.all(files.map(async (file) => gribFields(await fileBytes(file)).filter(orography).length));
+    expect(counts).toEqual([1, 0, 0]);
+    // Everything else is fetched at every step.
+    const others = await Promise.all(files.map(async (file) => gribFields(await fileBytes(file)).filter((f) => !orography(f)).length));
+    expect(new Set(others).size).toBe(1);
   });
 
   it('downloads through 5xx, 429, resets and truncated bodies', async () => {
@@ -221,9 +234,12 @@ describeWithFixtures('GFS source against the fixture server', () => {
     expect(server.requests(/\.idx$/)).toHaveLength(indexRequests);
     const served = server.requests(undefined, true);
     expect(duplicates(served)).toEqual([]);
-    const expectedStep = await fileBytes(files[0]);
-    for (const file of files) expect(byteDifference(await fileBytes(file), expectedStep)).toBeNull();
-    expect(served.filter((r) => r.completed).reduce((n, r) => n + r.bytes, 0)).toBe(4 * expectedStep.length);
+    // Every step is the same file upstream; the first also brings the model's terrain height.
+    const laterStep = await fileBytes(files[1]);
+    for (const file of files.slice(1)) expect(byteDifference(await fileBytes(file), laterStep)).toBeNull();
+    const firstStep = await fileBytes(files[0]);
+    expect(gribFields(firstStep).length).toBe(gribFields(laterStep).length + 1);
+    expect(served.filter((r) => r.completed).reduce((n, r) => n + r.bytes, 0)).toBe(firstStep.length + 3 * laterStep.length);
 
     // A third call fetches nothing: every step is marked complete.
     server.clearLog();

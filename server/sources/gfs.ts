@@ -32,7 +32,9 @@ export function noaaField(variable: string | string[], level: string, optional =
 
 /**
  * Wind, temperature and pressure must be in every step; the rest is taken where present
- * (accumulations and cloud-layer averages have no analysis value at f000).
+ * (accumulations and cloud-layer averages have no analysis value at f000). The model's terrain
+ * height (HGT at the surface, the point forecast's model elevation) is the same in every step:
+ * it comes with the run's first step only.
  */
 export const GFS_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   noaaField('UGRD', '10 m above ground'),
@@ -50,6 +52,7 @@ export const GFS_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   noaaField(['MCDC', 'TCDC'], 'middle cloud layer', true),
   noaaField(['HCDC', 'TCDC'], 'high cloud layer', true),
   noaaField('TCDC', 'entire atmosphere', true),
+  { ...noaaField('HGT', 'surface', true), firstStepOnly: true },
 ];
 
 export const GFS_SCHEDULE: RunSchedule = { runHours: [0, 6, 12, 18], publishDelayMinutes: 4 * 60, lookbackHours: 48 };

@@ -21,6 +21,13 @@ export interface FieldSpec<E> {
   name: string;
   match: (entry: E) => boolean;
   optional?: boolean;
+  /** Constant through a run (the model's terrain height): fetched with the run's first step only. */
+  firstStepOnly?: boolean;
+}
+
+/** The fields wanted from one step of a run: the run-constant ones only at its first step. */
+export function fieldsForStep<E>(fields: readonly FieldSpec<E>[], step: number, steps: readonly number[]): readonly FieldSpec<E>[] {
+  return step === Math.min(...steps) ? fields : fields.filter((f) => !f.firstStepOnly);
 }
 
 export interface IndexedModel<E extends IndexEntry> {
@@ -139,7 +146,7 @@ export class IndexedSource<E extends IndexEntry> implements LiveSource<IndexedPl
         if (text === null) throw new Error(`${this.id} ${runLabel(plan.refTime)} f${step}: no index to plan the download from`);
         const where = `${this.id} ${runLabel(plan.refTime)} step ${step} index`;
         try {
-          const ranges = planRanges(selectFields(this.model.parseIndex(text), this.model.fields, where));
+          const ranges = planRanges(selectFields(this.model.parseIndex(text), fieldsForStep(this.model.fields, step, plan.steps), where));
           await downloadRanges(this.http(ctx), ctx.signal, this.model.dataUrl(plan.refTime, step), ranges, folder, step, (n) => {
             progress.bytes += n;
           });

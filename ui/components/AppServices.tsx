@@ -1,6 +1,7 @@
 /**
  * The services around the map (state/appServices.ts) and what they show: the top message banner
- * (SPEC §2: replaced when a new one comes; the offline and online messages of SPEC §8) and the
+ * (SPEC §2: replaced when a new one comes; the offline and online messages of SPEC §8, the data
+ * error with its Retry button) and the
  * bottom message area with the model provider. Loaded lazily right after the first render; once
  * loaded it works offline (its texts are core strings).
  */
@@ -30,7 +31,13 @@ export function TopMessage({ messages }: { messages: MessagesModel }) {
     const { onClick } = message;
     return <button type="button" {...common} onClick={onClick}>{text}</button>;
   }
-  return <div {...common}>{text}</div>;
+  const { action } = message;
+  return (
+    <div {...common}>
+      {text}
+      {action && <button type="button" className="top-message-action" data-testid="top-message-action" onClick={action.run}>{t(action.key)}</button>}
+    </div>
+  );
 }
 
 /** SPEC §2: "a bottom message area showing a model provider logo" (the provider's name as a wordmark). */
@@ -62,9 +69,26 @@ function useBottomControlsHeight() {
   }, []);
 }
 
+/**
+ * Publishes where the top bar ends as --topbar-bottom on <html>: the top message shows under it,
+ * also where the bar wraps onto a second row (a tablet in portrait).
+ */
+function useTopbarBottom() {
+  useEffect(() => {
+    const topbar = document.querySelector<HTMLElement>('.app > .topbar');
+    if (!topbar) return undefined;
+    const publish = () => document.documentElement.style.setProperty('--topbar-bottom', `${Math.round(topbar.getBoundingClientRect().bottom)}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(topbar);
+    return () => observer.disconnect();
+  }, []);
+}
+
 export default function AppServices({ app }: { app: AppState }) {
   // The services live as long as the page (StrictMode's trial unmount keeps them).
   const services = startAppServices(app);
   useBottomControlsHeight();
+  useTopbarBottom();
   return <TopMessage messages={services.messages} />;
 }

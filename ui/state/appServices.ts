@@ -6,7 +6,7 @@
  * keeps working offline.
  */
 
-import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { version } from '../../package.json';
 import type { ConsentRecord } from '../../common/consent.ts';
 import { BROWSER_SUPPORT_MESSAGE_MS, LAST_POSITION_SAVE_DEBOUNCE_MS } from '../../common/limits.ts';
@@ -15,10 +15,12 @@ import { renderClient } from '../map/renderClient.ts';
 import type { AppState } from './appState.ts';
 import { createConnectionModel, type ConnectionModel } from './connectionModel.ts';
 import { createConsentModel, type ConsentModel } from './consentModel.ts';
+import { startDataErrorMessage } from './dataErrorMessage.ts';
 import { createErrorReporter, fromErrorEvent, fromRejection, isReportedRejection, type ErrorReporter, type ReportContext } from './errorReporter.ts';
 import { createMessagesModel, type MessagesModel } from './messages.ts';
 import { createPageViewSender } from './pageViewBeacon.ts';
 import { onRequestFailure } from './requestFailures.ts';
+import { reportSettingsErrors } from './settingsErrors.ts';
 import {
   askDevicePosition, fetchIpLocation, isIos, resolveStartupPosition, type StartPosition, type StartUpSetting,
 } from './startupPosition.ts';
@@ -94,6 +96,11 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
     },
   });
   cleanups.push(onRequestFailure((error) => connection.reportRequestFailure(error)));
+  // The map's data error, with Retry (SPEC §8), while the connection is up.
+  cleanups.push(startDataErrorMessage({
+    messages, status: app.data.status, online: connection.online, reload: () => void app.data.reload(),
+    modelName: computed(() => app.layer.productDef.value.modelName),
+  }));
 
   // ---- error reports ---------------------------------------------------------------------------
   const context = (): ReportContext => {
@@ -120,6 +127,9 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
     if (event.type === 'error' && 'message' in event) reporter.report(fromErrorEvent(event as ErrorEvent));
     else if (isReportedRejection((event as PromiseRejectionEvent).reason)) reporter.report(fromRejection((event as PromiseRejectionEvent).reason));
   }
+  // The settings store's errors (an invalid stored value, the local database failing to open),
+  // those of the boot included: they belong to the loading phase too.
+  cleanups.push(reportSettingsErrors((msg) => reporter.report({ msg })));
   reporter.setPhase('2_dependenciesResolved');
   if (performance.getEntriesByName('isobar:first-particles').length > 0) reporter.setPhase('3_redrawFinished');
   cleanups.push(reporter.attach(window));

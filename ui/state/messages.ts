@@ -23,6 +23,8 @@ export interface MessageInput {
   durationMs?: number;
   /** The banner is clickable (a button) and runs this. */
   onClick?: () => void;
+  /** A button inside the banner (Retry): its label's translation key and what it runs. */
+  action?: { key: string; run: () => void };
   /** A stable name for tests and styles (offline, online, browserSupport ...). */
   name?: string;
 }

@@ -16,6 +16,7 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
 import { openDB, type IDBPDatabase } from 'idb';
 import { settingDef, type SettingKey, type SettingValue } from '../../common/settings.ts';
+import { logSettingsError } from './settingsErrors.ts';
 
 export interface StoredEntry {
   value: unknown;
@@ -61,7 +62,7 @@ export async function openIsobarDb(): Promise<IDBPDatabase> {
     },
     blocked() {
       // SPEC §8: a blocked upgrade asks the user to close other tabs (shown by the UI on this log).
-      console.error('Local database upgrade blocked: close other tabs and reload');
+      logSettingsError('Local database upgrade blocked: close other tabs and reload');
     },
   });
 }
@@ -73,7 +74,7 @@ export async function indexedDbBackend(): Promise<SettingsBackend | null> {
   try {
     db = await openIsobarDb();
   } catch (error) {
-    console.error('Local database cannot be opened; settings stay in memory', error);
+    logSettingsError('Local database cannot be opened; settings stay in memory', error);
     return null;
   }
   return {
@@ -120,7 +121,8 @@ export interface SettingsStoreOptions {
 
 export function createSettingsStore(options: SettingsStoreOptions = {}): SettingsStore {
   const now = options.now ?? Date.now;
-  const logError = options.logError ?? ((message: string) => console.error(message));
+  // Logged, and posted by the error reporter once it loads (settingsErrors.ts).
+  const logError = options.logError ?? ((message: string) => logSettingsError(message));
   const signals = new Map<string, Signal<unknown>>();
   const stamps = new Map<string, number>();
   const ready = signal(false);

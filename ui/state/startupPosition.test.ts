@@ -88,8 +88,11 @@ describe('start-up position (SPEC §4, §9)', () => {
   });
 
   it.each([
-    [{ ll: [51.5, -0.12], country: 'GB', city: 'London' }, { lat: 51.5, lon: -0.12, cc: 'gb', city: 'London', ts: NOW }],
-    [{ ll: [51.5, -0.12], country: null, city: null }, { lat: 51.5, lon: -0.12, cc: null, city: null, ts: NOW }],
+    // Located by the client's IP address.
+    [{ ll: [51.5, -0.12], country: 'GB', city: 'London', approximate: true, source: 'ip' }, { lat: 51.5, lon: -0.12, cc: 'gb', city: 'London', ts: NOW, source: 'ip' }],
+    // Only guessed from the browser's languages (a private or IPv6 address), or an older server without `source`.
+    [{ ll: [51.5, -0.12], country: 'GB', city: 'London', approximate: true, source: 'accept-language' }, { lat: 51.5, lon: -0.12, cc: 'gb', city: 'London', ts: NOW, source: 'fallback' }],
+    [{ ll: [51.5, -0.12], country: null, city: null }, { lat: 51.5, lon: -0.12, cc: null, city: null, ts: NOW, source: 'fallback' }],
     [{ ll: null, country: null, city: null }, null],
     [{ ll: [91, 0] }, null],
     [{ ll: ['a', 0] }, null],
@@ -101,8 +104,8 @@ describe('start-up position (SPEC §4, §9)', () => {
   });
 
   it('fetchIpLocation: GET /services/umisteni, null on failure', async () => {
-    const ok = vi.fn(async () => new Response(JSON.stringify({ ll: [1, 2], country: 'cz', city: 'X' })));
-    await expect(fetchIpLocation(() => NOW, ok as never)).resolves.toMatchObject({ lat: 1, lon: 2 });
+    const ok = vi.fn(async () => new Response(JSON.stringify({ ll: [1, 2], country: 'cz', city: 'X', approximate: true, source: 'ip' })));
+    await expect(fetchIpLocation(() => NOW, ok as never)).resolves.toMatchObject({ lat: 1, lon: 2, source: 'ip' });
     expect(ok).toHaveBeenCalledWith('/services/umisteni', expect.anything());
     await expect(fetchIpLocation(() => NOW, (async () => new Response('', { status: 500 })) as never)).resolves.toBeNull();
     await expect(fetchIpLocation(() => NOW, (async () => { throw new TypeError('offline'); }) as never)).resolves.toBeNull();

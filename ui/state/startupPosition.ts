@@ -19,11 +19,16 @@ import { reportRequestFailure } from './requestFailures.ts';
 
 export type StartUpSetting = 'ip' | 'gps' | 'location' | 'last';
 
-/** The IP location as stored in the setting ipLocation (SPEC §3 Location: source, timestamp, cc). */
+/**
+ * The IP location as stored in the setting ipLocation (SPEC §3 Location: source, timestamp, cc).
+ * `source` is 'ip' when the server found the country of the client's IP address, 'fallback' when
+ * it only guessed it from the browser's languages.
+ */
 export interface IpLocation extends LatLon {
   ts: number;
   city?: string | null;
   cc?: string | null;
+  source?: 'ip' | 'fallback';
 }
 
 export interface GpsFix extends LatLon {
@@ -95,14 +100,20 @@ export async function resolveStartupPosition(input: StartupInputs): Promise<Star
   return fromIp(input, zoomOr(BACK_TO_HOME_ZOOM));
 }
 
-/** Reads the answer of GET /services/umisteni (SPEC §7: ll, country, city). */
+/**
+ * Reads the answer of GET /services/umisteni (SPEC §7: ll, country, city; and `source`: 'ip' when
+ * the server located the client's IP address, else how it guessed).
+ */
 export function parseIpAnswer(body: unknown, now: number): IpLocation | null {
   if (typeof body !== 'object' || body === null) return null;
-  const { ll, country, city } = body as { ll?: unknown; country?: unknown; city?: unknown };
+  const { ll, country, city, source } = body as { ll?: unknown; country?: unknown; city?: unknown; source?: unknown };
   if (!Array.isArray(ll) || ll.length !== 2 || !ll.every((v) => typeof v === 'number' && Number.isFinite(v))) return null;
   const [lat, lon] = ll as [number, number];
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return { lat, lon, ts: now, city: typeof city === 'string' ? city : null, cc: typeof country === 'string' ? country.toLowerCase() : null };
+  return {
+    lat, lon, ts: now, city: typeof city === 'string' ? city : null, cc: typeof country === 'string' ? country.toLowerCase() : null,
+    source: source === 'ip' ? 'ip' : 'fallback',
+  };
 }
 
 export const IP_LOCATION_PATH = '/services/umisteni';

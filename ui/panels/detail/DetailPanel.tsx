@@ -4,7 +4,8 @@
  * (Premium) or 3-hour steps, with the place's name, time zone, sunrise and sunset.
  *
  *   header     place name (GET /reverse/v3/...; the coordinates when it has none), coordinates,
- *              time zone and local time, sunrise and sunset, the model
+ *              time zone and local time, sunrise and sunset, the model's terrain height there
+ *              (the point forecast's header.modelElevation, in the user's altitude unit), the model
  *   bar        display tabs (the choice is written into the path), step toggle
  *   body       label column (sticky) | day blocks: day and hour rows, then the display's rows,
  *              or a chart under the time header (charts.tsx)
@@ -17,6 +18,7 @@ import './detail.css';
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { METRICS } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/routes.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
@@ -30,7 +32,7 @@ import {
   type LevelForecast, type PointForecast,
 } from './forecast.ts';
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
-import { airQualityRows, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
+import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
 
 type Load<T> = { key: string; status: 'loading' } | { key: string; status: 'ready'; data: T } | { key: string; status: 'error'; error: Error };
 
@@ -291,6 +293,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
             {title !== coords && <span data-testid="detail-coords">{coords}</span>}
             <span data-testid="detail-zone" title={t('detail:place.timeZone')}>{clock.zone(Date.now())} · {t('detail:place.localTime')} {clock.time(Date.now())}</span>
             {sunShown && <SunFacts sun={sunShown} clock={clock} t={t} />}
+            {forecast && !forecast.header.demo && <ElevationFact metres={forecast.header.modelElevation} unit={units.altitude ?? 'm'} t={t} />}
           </div>
         </div>
         <div className="detail-model">
@@ -346,6 +349,20 @@ function SunFacts({ sun, clock, t }: { sun: SunDay; clock: PlaceClock; t: Transl
       <span title={t('detail:place.sunrise')}>☀↑ {sun.sunrise === null ? '—' : clock.time(sun.sunrise)}</span>
       {' '}
       <span title={t('detail:place.sunset')}>↓ {sun.sunset === null ? '—' : clock.time(sun.sunset)}</span>
+    </span>
+  );
+}
+
+/**
+ * The model's terrain height at the place (its grid's smoothed ground, not the place's own height),
+ * or that the model has none. The demo product shows neither: its badge says it is generated.
+ */
+function ElevationFact({ metres, unit, t }: { metres: number | undefined; unit: string; t: Translate }) {
+  if (metres === undefined) return <span data-testid="detail-elevation">{t('detail:noElevation')}</span>;
+  const def = METRICS.altitude.conv[unit] ?? METRICS.altitude.conv.m;
+  return (
+    <span className="detail-elevation" data-testid="detail-elevation" data-value={metres} title={t('detail:place.modelElevationHint')}>
+      {t('detail:place.modelElevation', { value: `${numberIn('altitude', unit, metres)}\u00a0${def.label}` })}
     </span>
   );
 }

@@ -14,7 +14,11 @@ const HOUR_MS = 3_600_000;
 
 /** GET /forecast/point/{product}/v2.9/{lat}/{lon} (server/data/sources.ts PointForecast). */
 export interface PointForecast {
-  header: { product: string; refTime: number; lat: number; lon: number; step: number; demo?: boolean; sample?: boolean; units: Record<string, string> };
+  header: {
+    product: string; refTime: number; lat: number; lon: number; step: number; demo?: boolean; sample?: boolean; units: Record<string, string>;
+    /** The model's terrain height at the place, m; absent when the model has no orography. */
+    modelElevation?: number;
+  };
   ts: number[];
   data: Record<string, (number | null)[]>;
 }
