@@ -7,6 +7,9 @@ const SAMPLES_PRESENT = existsSync(new URL('../shared/data/samples/', import.met
 /** server/ingest/samples.ts loads runs in product order: this one comes last. */
 const LAST_SAMPLE_DIRECTORY = 'gfswave-20260819';
 
+/** The webhook secret of the end-to-end server (not a real one). */
+export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_isobar_end_to_end';
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
@@ -38,6 +41,10 @@ export default defineConfig({
       PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e',
       // Accounts of the end-to-end tests live in their own database file.
       ISOBAR_DB_PATH: process.env.ISOBAR_E2E_DB_PATH ?? 'var/e2e/isobar.sqlite',
+      // Stripe's signed webhooks are tested with this secret (tests/subscription.spec.ts signs with
+      // the SDK's test signatures); no STRIPE_SECRET_KEY: checkout answers 503, no network is used.
+      STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
+      STRIPE_SECRET_KEY: '',
     },
     // With the samples there, the server is ready once it has loaded the last of them (the first
     // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.

@@ -19,6 +19,12 @@ export default defineConfig({
     sourcemap: true,
     // dist/.vite/manifest.json: the import graph, from which the bench sums the initial JS.
     manifest: true,
+    rolldownOptions: {
+      // The service worker (Web Push, ui/push/sw.ts) is its own entry at a fixed address: its scope
+      // is the folder it is served from, so it must be /sw.js, not a hashed asset.
+      input: { index: fileURLToPath(new URL('./ui/index.html', import.meta.url)), sw: fileURLToPath(new URL('./ui/push/sw.ts', import.meta.url)) },
+      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+    },
   },
   server: { port: 5173, fs: { allow: ['..'] } },
   test: {

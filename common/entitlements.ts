@@ -99,6 +99,13 @@ export function stepNeed(step: number | undefined): PremiumNeed {
 
 /** SPEC §8: subscription banners time out after 12 minutes. */
 export const SUBSCRIPTION_BANNER_MS = 12 * 60 * 1000;
+/**
+ * The pending-subscription window (SPEC §4 "A pending subscription opens the pending-subscription
+ * window"; the timings are not in SPEC): it asks /api/info this often while a payment is on its
+ * way, for up to this long, then says it is still being processed (it stays pending).
+ */
+export const PENDING_SUBSCRIPTION_POLL_MS = 3000;
+export const PENDING_SUBSCRIPTION_WAIT_MS = 5 * 60 * 1000;
 /** SPEC §4: a canceled subscription warns of expiry at 336 h or less remaining; §8 the text steps. */
 export const CANCELED_WARNING_HOURS = 336;
 export const CANCELED_HOURS_TEXT_UNDER = 2;

@@ -100,7 +100,8 @@ const toUser = (row: UserRow): User => ({
 });
 
 export class AccountStore {
-  private readonly now: () => number;
+  /** The clock of the store (the app's; tests set it): token expiry and Premium expiry read it. */
+  readonly now: () => number;
   private readonly kdf: KdfParams;
   private readonly tokenLifetimeMs: number;
   private dummyHash: Promise<string> | null = null;

@@ -11,11 +11,12 @@ import { HttpError } from '../http/httpError.ts';
 import { principalOf } from './bearer.ts';
 import type { AccountStore } from './accounts.ts';
 
-export async function isPremiumRequest(request: FastifyRequest, now: () => number = Date.now): Promise<boolean> {
+/** Whether the request is Premium at `now` (default: the account store's clock, the app's). */
+export async function isPremiumRequest(request: FastifyRequest, now?: () => number): Promise<boolean> {
   const accounts = (request.server as { accounts?: AccountStore }).accounts;
   if (!accounts || !request.headers.authorization) return false;
   const principal = await principalOf(request, accounts);
-  return principal !== null && isPremium(principal.user.subscription, now());
+  return principal !== null && isPremium(principal.user.subscription, (now ?? accounts.now)());
 }
 
 export const premiumRequired = (message: string) => new HttpError(403, message);

@@ -35,9 +35,9 @@ describe('Premium entitlements on the data routes', () => {
     db = await openDatabase(made.config);
     app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: null, accounts: { database: db, kdf: TEST_KDF } });
     [free, premium, canceled, expired] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
-    await app.accounts.setSubscription(premium.id, { status: 'active', tier: 'premium', isSubscription: true, expiresAt: Date.now() + 30 * 24 * HOUR });
-    await app.accounts.setSubscription(canceled.id, { status: 'canceled', tier: 'premium', expiresAt: Date.now() + 24 * HOUR });
-    await app.accounts.setSubscription(expired.id, { status: 'active', tier: 'premium', expiresAt: Date.now() - HOUR });
+    await app.accounts.setSubscription(premium.id, { status: 'active', tier: 'premium', isSubscription: true, expiresAt: NOW + 30 * 24 * HOUR });
+    await app.accounts.setSubscription(canceled.id, { status: 'canceled', tier: 'premium', expiresAt: NOW + 24 * HOUR });
+    await app.accounts.setSubscription(expired.id, { status: 'active', tier: 'premium', expiresAt: NOW - HOUR });
   });
   afterAll(async () => {
     await app.close();
@@ -46,6 +46,14 @@ describe('Premium entitlements on the data routes', () => {
   });
 
   const get = (url: string, user?: TestUser) => app.inject({ url, headers: user ? bearer(user.token) : {} });
+
+  it('expiry is read on the app clock, not the machine\'s', async () => {
+    // NOW is the app's time; the machine's own clock is far past these expiries.
+    const user = await registerUser(app);
+    await app.accounts.setSubscription(user.id, { status: 'active', tier: 'premium', expiresAt: NOW + HOUR });
+    expect(NOW + HOUR).toBeLessThan(Date.now());
+    expect((await get(tileUrl({ z: PREMIUM_Z }), user)).statusCode).toBe(200);
+  });
 
   it('serves tiles up to the free zoom to everyone, public', async () => {
     const response = await get(tileUrl({ z: FREE_Z }));

@@ -62,7 +62,7 @@ describe('Stripe Checkout and webhooks', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(create).toHaveBeenCalledWith(expect.objectContaining({
       mode: 'subscription', line_items: [{ price: 'price_premium', quantity: 1 }], client_reference_id: user.id, customer_email: user.email,
-      subscription_data: { metadata: { userId: user.id } }, success_url: 'https://isobar.test/subscription?checkout=success',
+      subscription_data: { metadata: { userId: user.id } }, success_url: 'https://isobar.test/pending-subscription', cancel_url: 'https://isobar.test/subscription',
     }));
   });
 

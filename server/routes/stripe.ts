@@ -6,7 +6,8 @@
  *
  *   POST /users/v1/subscription/checkout   (bearer token) {priceId?}
  *        -> 200 {id, url}: a Checkout Session in subscription mode for the user; the browser goes to
- *           `url`. 503 when STRIPE_SECRET_KEY (or STRIPE_PRICE_ID) is not set: Premium is then
+ *           `url`, and comes back to /pending-subscription (paid: the window waits for the webhook's
+ *           status) or /subscription (cancelled). 503 when STRIPE_SECRET_KEY (or STRIPE_PRICE_ID) is not set: Premium is then
  *           granted by hand (npm run admin -- premium grant <email>).
  *   POST /stripe/webhook                   (Stripe-Signature header, raw JSON body)
  *        -> 200 {received: true, handled}: the signature is checked with
@@ -167,8 +168,8 @@ export async function stripeRoutes(app: FastifyInstance, options: StripeRouteOpt
       customer_email: user.email,
       metadata: { userId: user.id },
       subscription_data: { metadata: { userId: user.id } },
-      success_url: `${site}/subscription?checkout=success`,
-      cancel_url: `${site}/subscription?checkout=cancel`,
+      success_url: `${site}/pending-subscription`,
+      cancel_url: `${site}/subscription`,
     });
     if (!session.url) throw new HttpError(502, 'Stripe did not answer a checkout address');
     return { id: session.id, url: session.url };

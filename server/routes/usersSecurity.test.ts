@@ -12,6 +12,7 @@ import { SYNC_COLLECTIONS } from '../../common/account.ts';
 import { tokenIdOf } from '../auth/accounts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { DeviceStore } from './devices.ts';
+import { stripeRoutes } from './stripe.ts';
 import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
 
 const MARKER = `secret-of-a-${randomBytes(6).toString('hex')}`;
@@ -22,7 +23,7 @@ interface UserPath {
   name: string;
   method: Method;
   url: (a: AState) => string;
-  body?: unknown;
+  body?: unknown | ((a: AState) => unknown);
   /** Status when another logged-in user calls it. */
   otherUser: number;
 }
@@ -31,6 +32,7 @@ interface AState {
   user: TestUser;
   items: Record<string, string>;
   deviceId: string;
+  notification: string;
 }
 
 /** An item of the collection holding the text (A's hold the marker; what others send does not). */
@@ -55,6 +57,15 @@ const USER_PATHS: UserPath[] = [
   { name: 'POST device of A', method: 'POST', url: (a) => `/users/v3/devices/${a.deviceId}`, body: { platform: 'evil', deactivated: true }, otherUser: 200 },
   { name: 'GET logout', method: 'GET', url: () => '/api/logout', otherUser: 200 },
   { name: 'POST password', method: 'POST', url: () => '/users/v1/password', body: { password: PASSWORD, newPassword: 'Hacked1Password' }, otherUser: 403 },
+  // Notifications and alert times (server/routes/notifications.ts).
+  { name: 'GET notifications', method: 'GET', url: () => '/notif/v1/notifications', otherUser: 200 },
+  { name: 'DELETE notifications', method: 'DELETE', url: () => '/notif/v1/notifications', otherUser: 200 },
+  { name: 'POST received {ids of A}', method: 'POST', url: () => '/notif/v1/interactions/received', body: (a: AState) => ({ ids: [a.notification] }), otherUser: 200 },
+  { name: 'POST opened {ids of A}', method: 'POST', url: () => '/notif/v1/interactions/opened', body: (a: AState) => ({ ids: [a.notification] }), otherUser: 200 },
+  { name: 'POST send-test to A\'s device', method: 'POST', url: () => '/notif/v1/notifications/send-test', body: (a: AState) => ({ deviceID: a.deviceId }), otherUser: 201 },
+  { name: 'GET timestamps of A\'s alert', method: 'GET', url: (a) => `/users/v4/alerts/${a.items.alerts}/timestamps`, otherUser: 404 },
+  // Premium checkout (server/routes/stripe.ts): a session for the caller only.
+  { name: 'POST checkout', method: 'POST', url: () => '/users/v1/subscription/checkout', body: {}, otherUser: 200 },
 ];
 
 type Credential = 'none' | 'malformed' | 'not bearer' | 'unknown' | 'expired' | 'revoked' | 'other user';
@@ -72,19 +83,25 @@ describe.each(testDatabases())('security matrix on $name', (backend) => {
     const collections = await Promise.all(SYNC_COLLECTIONS.map(async (c) => (await t.app.inject({ url: `/users/v1/data/${c}`, headers: auth })).json()));
     const devices = await new DeviceStore(t.db, t.clock.now).list(a.user.id);
     const info = (await t.app.inject({ url: '/api/info', headers: auth })).json();
-    return { settings, collections, devices, auth: info.auth, id: info.userInfo?.id };
+    const notifications = await t.app.alerts.list(a.user.id);
+    return { settings, collections, devices, notifications, auth: info.auth, id: info.userInfo?.id };
   };
   let before: Awaited<ReturnType<typeof snapshotOfA>>;
 
   beforeAll(async () => {
-    t = await accountsTestApp(backend);
+    t = await accountsTestApp(backend, {}, async (app) => void await app.register(stripeRoutes, {
+      accounts: app.accounts,
+      config: { secretKey: 'sk_test_matrix', priceId: 'price_matrix', publicUrl: 'https://isobar.test' },
+      client: { checkout: { sessions: { create: async (params) => ({ id: 'cs_test', url: `https://checkout.stripe.test/${params.client_reference_id}` }) } } },
+    }));
     const user = await registerUser(t.app, 'alice@example.test');
-    a = { user, items: {}, deviceId: 'alice-laptop' };
+    a = { user, items: {}, deviceId: 'alice-laptop', notification: '' };
     await t.app.inject({ method: 'POST', url: '/users/settings', headers: bearer(user.token), payload: { version: 4, data: { map: { value: 'sat', ts: T0 - 10 }, userInterests: { value: [MARKER], ts: T0 - 10 } } } });
     for (const c of SYNC_COLLECTIONS) {
       a.items[c] = (await t.app.inject({ method: 'POST', url: `/users/v1/data/${c}`, headers: bearer(user.token), payload: itemFor(c, MARKER) })).json().id;
     }
     await t.app.inject({ method: 'PUT', url: `/users/v3/devices/${a.deviceId}`, headers: bearer(user.token), payload: { platform: MARKER } });
+    a.notification = (await t.app.alerts.notify(user.id, 'test', { title: MARKER, body: MARKER })).id;
     b = await registerUser(t.app, 'bob@example.test', B_PASSWORD);
 
     const loginA = async () => (await t.app.inject({ method: 'POST', url: '/users/v1/login', payload: { email: 'alice@example.test', password: PASSWORD } })).json().token as string;
@@ -108,7 +125,8 @@ describe.each(testDatabases())('security matrix on $name', (backend) => {
   });
 
   const call = (path: UserPath, h: Record<string, string>): Promise<LightMyRequestResponse> => t.app.inject({
-    method: path.method, url: path.url(a), headers: h, ...(path.body === undefined ? {} : { payload: path.body as object }),
+    method: path.method, url: path.url(a), headers: h,
+    ...(path.body === undefined ? {} : { payload: (typeof path.body === 'function' ? path.body(a) : path.body) as object }),
   });
 
   const cases = USER_PATHS.flatMap((path) => REFUSED.map((credential) => [path.name, credential, path] as const));

@@ -34,12 +34,18 @@ export interface AccountsTestApp {
   close(): Promise<void>;
 }
 
-export async function accountsTestApp(backend: TestBackend, options: Omit<AccountsOptions, 'database'> = {}): Promise<AccountsTestApp> {
+export async function accountsTestApp(
+  backend: TestBackend,
+  options: Omit<AccountsOptions, 'database'> = {},
+  /** More routes beside the accounts' (registered before the app is ready). */
+  more?: (app: FastifyInstance, clock: TestClock) => Promise<void>,
+): Promise<AccountsTestApp> {
   const made = await backend.make();
   const db = await openDatabase(made.config);
   const clock = testClock();
   const app = Fastify();
   await registerAccounts(app, { database: db, kdf: TEST_KDF, now: clock.now, ...options });
+  await more?.(app, clock);
   await app.ready();
   return {
     app, db, clock, made,

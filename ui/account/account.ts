@@ -6,7 +6,7 @@
  * favourites window opens or a favourite is added.
  */
 
-import { effect, type ReadonlySignal } from '@preact/signals-core';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { version } from '../../package.json';
 import { FAVOURITES_SYNC_ERROR_MESSAGE_MS, type PendingLoginAction } from '../../common/account.ts';
 import { validateAlert, type Alert } from '../../common/alerts.ts';
@@ -21,9 +21,10 @@ import { createAlerts, type Alerts } from './alerts.ts';
 import { createSyncedCollection } from './collection.ts';
 import { createFavourites, type Favourites } from './favourites.ts';
 import { createAccountRequest, type AccountRequest } from './request.ts';
+import { browserPush, createPush, type Push } from './push.ts';
 import { createSession, type Session } from './session.ts';
 import { createSettingsCloud, type SettingsCloud } from './settingsCloud.ts';
-import { applySubscription, SUBSCRIPTION_BUNDLE } from './subscription.ts';
+import { applySubscription, asSubscriptionInfo, SUBSCRIPTION_BUNDLE, type SubscriptionInfo } from './subscription.ts';
 
 export interface Account {
   session: Session;
@@ -32,6 +33,10 @@ export interface Account {
   alerts: Alerts;
   settingsCloud: SettingsCloud;
   request: AccountRequest;
+  /** Web Push on this device (ui/account/push.ts): started while logged in. */
+  push: Push;
+  /** The last subscription info /api/info answered, whatever its status (null: none or logged out). */
+  subscriptionInfo: ReadonlySignal<SubscriptionInfo | null>;
   /** Resolves once the stored session is checked (at once when there is none). */
   started: Promise<void>;
 }
@@ -87,10 +92,19 @@ export function startAccount(app: AppState): Account {
   }));
   const favourites = createFavourites({ collection, onError: showSyncError });
   const alertCollection = createSyncedCollection<Alert>({ name: 'alerts', request, store, validate: (value) => validateAlert(value) });
-  const alerts = createAlerts({ collection: alertCollection, request, onError: (error) => console.error('Alerts sync failed', error) });
+  const alerts = createAlerts({
+    collection: alertCollection, request, onError: (error) => console.error('Alerts sync failed', error),
+    // Logged in as the session (made below) counts it: a stored user.
+    loggedIn: computed(() => settings.signal('user').value !== null),
+  });
+  // The menu button's badge (ui/components/MenuButton.tsx) reads the setting, not this chunk.
+  effect(() => {
+    settings.set('badgeNumber', alerts.newCount.value);
+  });
   const settingsCloud = createSettingsCloud({
     settings, request, store, keys: settingKeys().filter((key) => settingDef(key).storage === 'sync'),
   });
+  const subscriptionInfo = signal<SubscriptionInfo | null>(null);
   const session = createSession({
     settings,
     request,
@@ -109,17 +123,23 @@ export function startAccount(app: AppState): Account {
       cc: settings.get('country') as string | null,
       subscription: settings.get('subscription') as string | null,
       screen: { width: screen.width, height: screen.height, devicePixelRatio: window.devicePixelRatio },
+      pushSubscription: push.subscription.peek(),
     }),
     online: () => services.connection.online.peek(),
     reload: () => location.reload(),
     onCollectionError: (name) => {
       if (name === 'favs') showSyncError();
     },
-    onSubscriptionInfo: (info) => applySubscription(info, {
+    onSubscriptionInfo: (info) => {
+      subscriptionInfo.value = asSubscriptionInfo(info);
+      applySubscription(info, {
       settings,
       showMessage: (message) => void loadBundle(SUBSCRIPTION_BUNDLE).then(() => services.messages.show(message)),
-      open: (ident) => void app.router.navigate(`/${ident}`),
-    }),
+        open: (ident) => {
+          if (!app.panels.isOpen(ident)) void app.router.navigate(`/${ident}`);
+        },
+      });
+    },
   });
 
   // Another browser may have changed something while this page was hidden.
@@ -128,11 +148,35 @@ export function startAccount(app: AppState): Account {
   };
   document.addEventListener('visibilitychange', onVisible);
 
+  // Web Push: the worker is registered and an earlier subscription read while someone is logged
+  // in; a push that arrives refreshes the badge, a click on a notification opens its page here.
+  const push = createPush({
+    browser: browserPush(),
+    publicKey: () => request<{ publicKey?: unknown }>('GET', '/notif/v1/vapid-public-key').then((answer) => {
+      if (typeof answer.data?.publicKey !== 'string') throw new Error('The server sent no push key');
+      return answer.data.publicKey;
+    }),
+    saveDevice: () => session.registerDevice(),
+    onMessage: (message) => {
+      const ids = message.id ? { ids: [message.id] } : {};
+      if (message.kind === 'isobar-push') {
+        void request('POST', '/notif/v1/interactions/received', ids).catch(() => undefined).then(() => alerts.notifications()).catch(() => undefined);
+      } else {
+        void alerts.markOpened(message.id ? [message.id] : undefined).catch(() => undefined);
+        void app.router.navigate(message.url);
+      }
+    },
+  });
+  effect(() => {
+    if (session.loggedIn.value) void push.start();
+    else subscriptionInfo.value = null;
+  });
+
   // The stored token and user are read once the settings are in (a window may open before).
   const started = whenReady(settings.ready).then(() => Promise.all([collection.load(), alertCollection.load()])).then(() => session.start()).catch((error: unknown) => {
     console.error('Account start failed', error);
   });
-  const account: Account = { session, favourites, alerts, settingsCloud, request, started };
+  const account: Account = { session, favourites, alerts, settingsCloud, request, push, subscriptionInfo, started };
   accounts.set(app, account);
   // For end-to-end tests and the /debug window.
   const handle = (window as unknown as { isobar?: Record<string, unknown> }).isobar;

@@ -14,7 +14,7 @@ function fakeCollection() {
   const collection = {
     name: 'alerts', items, loaded: signal(true),
     load: vi.fn(async () => {}),
-    sync: vi.fn(async () => 'unchanged' as const),
+    sync: vi.fn(async (): Promise<'unchanged' | 'changed'> => 'unchanged'),
     add: vi.fn(async (value: Alert) => {
       const item = { id: `a${++n}`, value, updated: 1000 + n };
       items.value = [...items.value, item];
@@ -33,9 +33,10 @@ function fakeCollection() {
   return collection;
 }
 
-function setup() {
+function setup({ loggedIn = signal(true), items = [] as CloudItem<Alert>[] } = {}) {
   let t = 1_000_000;
   const collection = fakeCollection();
+  collection.items.value = items;
   const calls: Array<[string, string, unknown]> = [];
   let newCount = 3;
   const request = (async (method: string, path: string, body?: unknown) => {
@@ -47,7 +48,7 @@ function setup() {
   const intervals: Array<{ run: () => void; ms: number }> = [];
   const errors: unknown[] = [];
   const alerts = createAlerts({
-    collection, request, now: () => t, onError: (e) => errors.push(e), logError: () => {},
+    collection, request, now: () => t, onError: (e) => errors.push(e), logError: () => {}, loggedIn,
     setInterval: (run, ms) => intervals.push({ run, ms }), clearInterval: () => intervals.splice(0),
   });
   return { alerts, collection, calls, intervals, errors, advance: (ms: number) => void (t += ms) };
@@ -102,9 +103,63 @@ describe('alerts in the browser', () => {
   });
 
   it('does not poll when a change leaves no alerts', async () => {
-    const { alerts, collection, intervals } = setup();
-    collection.items.value = [{ id: 'z', value: ALERT, updated: 1 }];
+    const { alerts, collection, intervals } = setup({ items: [{ id: 'z', value: ALERT, updated: 1 }] });
     await alerts.remove('z');
+    expect(collection.remove).toHaveBeenCalledWith('z');
     expect(intervals).toEqual([]);
+    expect(alerts.polling.value).toBe(false);
+  });
+
+  it('the list it starts with is no change; the first list read from the store or the cloud is', async () => {
+    const { alerts, collection, calls, intervals } = setup({ items: [{ id: 'a', value: ALERT, updated: 1 }] });
+    expect(alerts.polling.value).toBe(false);
+    // The cloud answers the user's alerts (as after a login or a reload).
+    collection.sync.mockImplementationOnce(async () => {
+      collection.items.value = [{ id: 'a', value: ALERT, updated: 1 }, { id: 'b', value: { ...ALERT, name: 'Brno' }, updated: 2 }];
+      return 'changed';
+    });
+    await alerts.refresh();
+    expect(alerts.polling.value).toBe(true);
+    expect(intervals).toHaveLength(1);
+    await vi.waitFor(() => expect(alerts.newCount.value).toBe(3));
+    expect(calls.filter(([m, p]) => m === 'GET' && p === '/notif/v1/notifications')).toHaveLength(1);
+    // Each poll reads the badge again.
+    intervals[0].run();
+    await vi.waitFor(() => expect(calls.filter(([m, p]) => m === 'GET' && p === '/notif/v1/notifications')).toHaveLength(2));
+  });
+
+  it('stops when the last alert goes and starts again with a new one', async () => {
+    const { alerts, intervals } = setup();
+    const added = await alerts.add(ALERT);
+    expect(alerts.polling.value).toBe(true);
+    await alerts.remove(added!.id);
+    expect(alerts.polling.value).toBe(false);
+    expect(intervals).toEqual([]);
+    await alerts.add(ALERT);
+    expect(alerts.polling.value).toBe(true);
+    expect(intervals).toHaveLength(1);
+  });
+
+  it('never polls while nobody is logged in, and the badge is 0 then', async () => {
+    const loggedIn = signal(false);
+    const { alerts, collection, calls, intervals } = setup({ loggedIn });
+    collection.items.value = [{ id: 'a', value: ALERT, updated: 1 }];
+    expect(alerts.polling.value).toBe(false);
+    expect(intervals).toEqual([]);
+    loggedIn.value = true;
+    expect(alerts.polling.value).toBe(true);
+    await vi.waitFor(() => expect(alerts.newCount.value).toBe(3));
+    loggedIn.value = false;
+    expect(alerts.polling.value).toBe(false);
+    expect(alerts.newCount.value).toBe(0);
+    expect(calls.filter(([m]) => m === 'GET')).toHaveLength(1);
+  });
+
+  it('stop() ends polling for good', async () => {
+    const { alerts, collection } = setup();
+    await alerts.add(ALERT);
+    alerts.stop();
+    collection.items.value = [...collection.items.value];
+    expect(alerts.polling.value).toBe(false);
   });
 });

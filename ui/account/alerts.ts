@@ -7,7 +7,7 @@
  * Created by startAccount (account.ts) over the synced collection 'alerts'.
  */
 
-import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { ALERTS_CACHE_MS, validateAlert, type Alert, type AlertState } from '../../common/alerts.ts';
 import { attemptWrite, itemsWithIds, type SyncedCollection } from './collection.ts';
 import type { AccountRequest } from './request.ts';
@@ -26,6 +26,7 @@ export interface Alerts {
   readonly list: ReadonlySignal<readonly StoredAlert[]>;
   /** The notification badge number. */
   readonly newCount: ReadonlySignal<number>;
+  /** True while the badge is polled (SPEC §4: after the first alert change, while the user has alerts). */
   readonly polling: ReadonlySignal<boolean>;
   /** Reloads from the cloud when the local copy is older than 30 min (or `force`). */
   refresh(force?: boolean): Promise<boolean>;
@@ -38,6 +39,7 @@ export interface Alerts {
   /** Removes every notification: the badge goes to 0. */
   clearNotifications(): Promise<void>;
   markOpened(ids?: string[]): Promise<void>;
+  /** Stops polling and following the list, for good. */
   stop(): void;
 }
 
@@ -49,6 +51,8 @@ export interface AlertsDeps {
   setInterval?: (run: () => void, ms: number) => unknown;
   clearInterval?: (handle: unknown) => void;
   logError?: (message: string) => void;
+  /** Whether someone is logged in (default: always): no polling, and a badge of 0, while not. */
+  loggedIn?: ReadonlySignal<boolean>;
 }
 
 export function createAlerts(deps: AlertsDeps): Alerts {
@@ -72,14 +76,38 @@ export function createAlerts(deps: AlertsDeps): Alerts {
     return data;
   };
   const poll = () => void notifications().catch(() => undefined);
-
-  /** SPEC §4: polling starts after the first alert change, when the user has alerts. */
-  const changed = () => {
-    if (timer !== null || list.peek().length === 0) return;
+  const startPolling = () => {
+    if (timer !== null) return;
     polling.value = true;
     poll();
     timer = every(poll, NOTIFICATION_POLL_MS);
   };
+  const stopPolling = () => {
+    if (timer !== null) stopEvery(timer);
+    timer = null;
+    polling.value = false;
+  };
+
+  /**
+   * SPEC §4 "Notification polling starts after the first alert change if the user has alerts". A
+   * change is any new list: the local copy read at start, a sync with the cloud, the user's own
+   * edits; the list the alerts start with is not one. Polling stops while no alert is left or
+   * nobody is logged in (then the badge is 0), and starts again at the next change with alerts.
+   */
+  const loggedIn = deps.loggedIn ?? signal(true);
+  let previous = list.peek();
+  let changedOnce = false;
+  const stopWatching = effect(() => {
+    const items = list.value;
+    const on = loggedIn.value;
+    if (items !== previous) {
+      previous = items;
+      changedOnce = true;
+    }
+    if (!on) newCount.value = 0;
+    if (on && changedOnce && items.length > 0) startPolling();
+    else stopPolling();
+  });
 
   return {
     list,
@@ -101,7 +129,6 @@ export function createAlerts(deps: AlertsDeps): Alerts {
         const item = await collection.add(value);
         added = { ...item.value, id: item.id, updated: item.updated };
       });
-      if (added) changed();
       return added;
     },
     async update(id, edit) {
@@ -109,17 +136,13 @@ export function createAlerts(deps: AlertsDeps): Alerts {
       if (!item) return false;
       const next = validateAlert({ ...edit(structuredClone(item.value)), updated: now() }, logError);
       if (!next) return false;
-      const ok = await attempt(() => collection.update(id, next));
-      if (ok) changed();
-      return ok;
+      return attempt(() => collection.update(id, next));
     },
     setState(id, state) {
       return this.update(id, (a) => ({ ...a, state }));
     },
     async remove(id) {
-      const ok = await attempt(() => collection.remove(id));
-      if (ok) changed();
-      return ok;
+      return attempt(() => collection.remove(id));
     },
     async timestamps(id) {
       const answer = await request<{ timestamps: number[] }>('GET', `/users/v4/alerts/${encodeURIComponent(id)}/timestamps`);
@@ -135,9 +158,8 @@ export function createAlerts(deps: AlertsDeps): Alerts {
       if (answer.data) newCount.value = answer.data.newCount;
     },
     stop() {
-      if (timer !== null) stopEvery(timer);
-      timer = null;
-      polling.value = false;
+      stopWatching();
+      stopPolling();
     },
   };
 }

@@ -25,6 +25,7 @@ import {
 import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
 import { ACCOUNT_KEYS, type AccountStore } from './accountStore.ts';
+import type { PushSubscriptionJson } from './push.ts';
 import { HttpError, type AccountRequest } from './request.ts';
 import type { SettingsCloud } from './settingsCloud.ts';
 
@@ -56,6 +57,8 @@ export interface DeviceInfo {
   subscription: string | null;
   screen: { width: number; height: number; devicePixelRatio: number };
   deactivated: boolean;
+  /** The browser's Web Push subscription on this device (ui/account/push.ts); null: none. */
+  pushSubscription?: PushSubscriptionJson | null;
 }
 
 export interface RegisterInput {
@@ -112,6 +115,10 @@ export interface Session {
   requireLogin(action: PendingLoginActionName, params?: Record<string, unknown>): Promise<boolean>;
   /** Pulls settings and syncs collections again (page visible again, a panel opened). */
   refresh(): Promise<void>;
+  /** Registers this device again (its push subscription changed); nothing when logged out. */
+  registerDevice(): Promise<void>;
+  /** Asks /api/info again for the subscription info (a payment on its way); false when logged out or unanswered. */
+  refreshSubscription(): Promise<boolean>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -289,6 +296,16 @@ export function createSession(deps: SessionDeps): Session {
       if (!loggedIn.peek()) return;
       await deps.settingsCloud.pull();
       await syncCollections();
+    },
+    async registerDevice() {
+      if (loggedIn.peek()) await putDevice(false);
+    },
+    async refreshSubscription() {
+      if (!loggedIn.peek()) return false;
+      const answer = await info();
+      if (!answer?.auth) return false;
+      deps.onSubscriptionInfo?.(answer.subscriptionInfo ?? null);
+      return true;
     },
   };
   return session;

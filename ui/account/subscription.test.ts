@@ -111,5 +111,15 @@ describe('applySubscription', () => {
     const open = vi.fn();
     applySubscription(null, { settings, showMessage: vi.fn(), open, now: () => NOW });
     expect(open).toHaveBeenCalledWith('pending-subscription');
+    expect(settings.values.get('pendingSubscription')).toEqual({ plan: 'year' });
+  });
+
+  it('an active one ends a pending subscription instead of opening its window', () => {
+    const settings = fakeSettings({ pendingSubscription: { since: NOW - 1000 } });
+    const open = vi.fn();
+    applySubscription({ status: 'active' }, { settings, showMessage: vi.fn(), open, now: () => NOW });
+    expect(open).not.toHaveBeenCalled();
+    expect(settings.values.has('pendingSubscription')).toBe(false);
+    expect(settings.values.get('subscription')).toBe('premium');
   });
 });

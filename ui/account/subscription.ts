@@ -100,5 +100,9 @@ export function applySubscription(value: unknown, deps: SubscriptionDeps): void 
   }
   const banner = subscriptionBanner(info, (deps.now ?? Date.now)(), () => deps.open('subscription'));
   if (banner) deps.showMessage(banner);
-  if (deps.settings.get('pendingSubscription') !== null && deps.settings.get('pendingSubscription') !== undefined) deps.open('pending-subscription');
+  const pending = deps.settings.get('pendingSubscription');
+  if (pending === null || pending === undefined) return;
+  // The payment went through: nothing is pending any more. Else the window says it is on its way.
+  if (info?.status === ACTIVE_STATUS) deps.settings.reset('pendingSubscription');
+  else deps.open('pending-subscription');
 }

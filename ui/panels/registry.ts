@@ -42,5 +42,8 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/LoginPanel.tsx') }),
   register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/RegisterPanel.tsx') }),
   favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', load: () => import('./favs/FavsPanel.tsx') }),
+  subscription: panel({ ident: 'subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', load: () => import('./subscription/SubscriptionPanel.tsx') }),
+  'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', load: () => import('./alerts/AlertsPanel.tsx') }),
+  'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', load: () => import('./alerts/AlertEditPanel.tsx') }),
 };

@@ -1,11 +1,16 @@
 /** The menu (routes /menu, /overlays, /tools, /pois): the app's windows and tools that exist today. */
 
+import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { badgeText } from '../../components/menuBadge.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
 
 export default function MenuPanel({ app, close }: PanelProps) {
+  useSignals();
   const { t } = useTranslation('menu');
+  // The new notifications of the menu button's badge belong to the alerts entry.
+  const badge = badgeText(app.settings.signal('badgeNumber').value);
   // Routed windows replace the menu in its pane (and in the history); others close it first.
   const entries: { ident: string; label: string; run(): void }[] = [
     { ident: 'search', label: t('search'), run: () => {
@@ -14,6 +19,8 @@ export default function MenuPanel({ app, close }: PanelProps) {
     } },
     { ident: 'settings', label: t('settings'), run: () => void app.router.navigate('/settings') },
     { ident: 'favs', label: t('favs'), run: () => void app.router.navigate('/favs') },
+    { ident: 'alerts', label: t('alerts'), run: () => void app.router.navigate('/alerts') },
+    { ident: 'subscription', label: t('subscription'), run: () => void app.router.navigate('/subscription') },
     ...(app.settings.get('userToken') ? [] : [{ ident: 'login', label: t('login'), run: () => void app.router.navigate('/login') }]),
     { ident: 'debug', label: t('debug'), run: () => {
       close();
@@ -25,7 +32,10 @@ export default function MenuPanel({ app, close }: PanelProps) {
       <ul className="menu-list">
         {entries.map((e) => (
           <li key={e.ident}>
-            <button type="button" data-menu={e.ident} onClick={e.run}>{e.label}</button>
+            <button type="button" data-menu={e.ident} onClick={e.run}>
+              {e.label}
+              {e.ident === 'alerts' && badge && <span className="menu-badge menu-entry-badge" data-testid="menu-alerts-badge">{badge}</span>}
+            </button>
           </li>
         ))}
       </ul>
