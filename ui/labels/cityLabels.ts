@@ -41,6 +41,12 @@ const CACHE_TILES = 600;
 const RETRY_MS = 30_000;
 /** While playing, the next day's values are asked for this many hours before they are shown. */
 const PREFETCH_HOURS = 6;
+/**
+ * Work per frame: a pan into a new area or a new time touches many labels at once; each frame binds
+ * and writes at most this many, the rest follow in the next frames (no long main-thread task).
+ */
+const NEW_LABELS_PER_FRAME = 24;
+const VALUES_PER_FRAME = 60;
 /** A tap: moved at most this far, released this soon (as the map's camera counts a click). */
 const TAP_SLOP_PX = 5;
 const TAP_MAX_MS = 500;
@@ -319,6 +325,9 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       anchor.oy = oy;
       plane.style.transform = `translate3d(${ox}px, ${oy}px, 0)`;
     }
+    let newBudget = NEW_LABELS_PER_FRAME;
+    let valueBudget = VALUES_PER_FRAME;
+    let more = false;
     for (const { key, tile } of ready) {
       for (const label of tile.labels) {
         const { x, y } = lonLatToScreen(view, label.lon, label.lat);
@@ -327,6 +336,11 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         seen.add(label.id);
         let node = nodes.get(label.id);
         if (!node) {
+          if (newBudget === 0) {
+            more = true;
+            continue;
+          }
+          newBudget--;
           node = acquire();
           bind(node, label, key);
           nodes.set(label.id, node);
@@ -335,7 +349,14 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
           node.tileKey = key;
           node.version = 0;
         }
-        if (node.version !== valueVersion) writeValue(node, source);
+        if (node.version !== valueVersion) {
+          if (valueBudget > 0) {
+            valueBudget--;
+            writeValue(node, source);
+          } else {
+            more = true;
+          }
+        }
         // On the plane: the world pixel from the anchor (unchanged by a pan).
         const rx = Math.round(x + left - anchor.x);
         const ry = Math.round(y + top - anchor.y);
@@ -347,6 +368,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       }
     }
     for (const [id, node] of nodes) if (!seen.has(id)) release(id, node);
+    if (more) schedule();
     pump();
   }
 

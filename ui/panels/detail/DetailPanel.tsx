@@ -15,7 +15,7 @@
  */
 
 import './detail.css';
-import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { METRICS } from '../../../common/catalogue/metrics.ts';
@@ -75,7 +75,8 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     const abort = new AbortController();
     setPoint({ key, status: 'loading' });
     fetchPointForecast(product, lat, lon, abort.signal, premiumToken).then(
-      (data) => setPoint({ key, status: 'ready', data }),
+      // A transition: React renders the table in slices and yields to input and frames between them.
+      (data) => startTransition(() => setPoint({ key, status: 'ready', data })),
       (error: Error) => {
         if (!abort.signal.aborted) setPoint({ key, status: 'error', error });
       },
@@ -88,7 +89,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     const abort = new AbortController();
     setLevels({ key, status: 'loading' });
     fetchMeteogram(product, lat, lon, abort.signal, premiumToken).then(
-      (data) => setLevels({ key, status: 'ready', data }),
+      (data) => startTransition(() => setLevels({ key, status: 'ready', data })),
       (error: Error) => {
         if (!abort.signal.aborted) setLevels({ key, status: 'error', error });
       },
@@ -153,7 +154,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
   }
   useEffect(() => {
     if (limit >= days.length) return;
-    const handle = setTimeout(() => setLimit((l) => l + DAYS_PER_FRAME), 16);
+    const handle = setTimeout(() => startTransition(() => setLimit((l) => l + DAYS_PER_FRAME)), 16);
     return () => clearTimeout(handle);
   }, [limit, days.length]);
 
