@@ -49,6 +49,39 @@ async function longTasks(page: Page): Promise<number[]> {
   });
 }
 
+/** Records the page's long tasks (durations, ms) in window.__longTasks from its first script on. */
+export async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** Drags the map around its centre for 3 s, a move every 16 ms. */
+export async function panAround(page: Page): Promise<void> {
+  const box = { x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 };
+  await page.mouse.move(box.x, box.y);
+  await page.mouse.down();
+  const started = performance.now();
+  let i = 0;
+  while (performance.now() - started < 3000) {
+    i++;
+    await page.mouse.move(box.x + 200 * Math.sin(i / 15), box.y + 80 * Math.cos(i / 20), { steps: 1 });
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+}
+
+/** Opens the point forecast of the view's centre and waits until its table is drawn. */
+export async function openForecast(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { isobar: { app: { router: { navigate(path: string): Promise<boolean> } } } }).isobar.app.router.navigate('/45.000/-30.000'));
+  await page.waitForSelector('[data-testid="detail-table"]', { timeout: 30_000 });
+  await page.waitForTimeout(500);
+}
+
 /** Main-thread share busy and its long tasks over `run`. */
 async function mainThreadDuring(page: Page, cdp: CDPSession, run: () => Promise<void>): Promise<MainThread> {
   await longTasks(page);
@@ -64,13 +97,7 @@ async function mainThreadDuring(page: Page, cdp: CDPSession, run: () => Promise<
 export async function measureFrames(browser: Browser, baseUrl: string, throttle: number, options: { quick?: boolean } = {}): Promise<FrameResult> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longTasks: number[] };
-    w.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
@@ -96,24 +123,8 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   // Frames over the whole window, not the last second only.
   const fps = ((stats.frames - before.frames) * 1000) / (performance.now() - t0);
 
-  const box = { x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 };
-  const panning = await mainThreadDuring(page, cdp, async () => {
-    await page.mouse.move(box.x, box.y);
-    await page.mouse.down();
-    const started = performance.now();
-    let i = 0;
-    while (performance.now() - started < 3000) {
-      i++;
-      await page.mouse.move(box.x + 200 * Math.sin(i / 15), box.y + 80 * Math.cos(i / 20), { steps: 1 });
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
-  });
-  const forecast = await mainThreadDuring(page, cdp, async () => {
-    await page.evaluate(() => (window as unknown as { isobar: { app: { router: { navigate(path: string): Promise<boolean> } } } }).isobar.app.router.navigate('/45.000/-30.000'));
-    await page.waitForSelector('[data-testid="detail-table"]', { timeout: 30_000 });
-    await page.waitForTimeout(500);
-  });
+  const panning = await mainThreadDuring(page, cdp, () => panAround(page));
+  const forecast = await mainThreadDuring(page, cdp, () => openForecast(page));
   await context.close();
   return {
     throttle,

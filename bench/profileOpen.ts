@@ -8,6 +8,7 @@
 
 import { chromium, type CDPSession } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { openForecast, panAround, watchLongTasks } from './frames.ts';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
@@ -61,13 +62,7 @@ const [baseUrl = 'http://127.0.0.1:8300', rateText = '4'] = process.argv.slice(2
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
-await page.addInitScript(() => {
-  const w = window as unknown as { __longTasks: number[] };
-  w.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__longTasks.push(e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-});
+await watchLongTasks(page);
 const readTasks = () => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
 const cdp = await context.newCDPSession(page);
 await cdp.send('Profiler.enable');
@@ -77,22 +72,6 @@ await page.goto(`${baseUrl}/?45.000,-30.000,3`, { waitUntil: 'commit' });
 await page.waitForFunction(() => performance.getEntriesByName('isobar:first-particles').length > 0, undefined, { timeout: 60_000, polling: 50 });
 await page.waitForTimeout(6000);
 console.log(`start-up long tasks: ${(await readTasks()).map((t) => Math.round(t)).join(', ')}`);
-await phase(cdp, 'panning', async () => {
-  const box = { x: 640, y: 360 };
-  await page.mouse.move(box.x, box.y);
-  await page.mouse.down();
-  const started = Date.now();
-  let i = 0;
-  while (Date.now() - started < 3000) {
-    i++;
-    await page.mouse.move(box.x + 200 * Math.sin(i / 15), box.y + 80 * Math.cos(i / 20), { steps: 1 });
-    await page.waitForTimeout(16);
-  }
-  await page.mouse.up();
-}, readTasks);
-await phase(cdp, 'opening the point forecast', async () => {
-  await page.evaluate(() => (window as unknown as { isobar: { app: { router: { navigate(path: string): Promise<boolean> } } } }).isobar.app.router.navigate('/45.000/-30.000'));
-  await page.waitForSelector('[data-testid="detail-table"]', { timeout: 30_000 });
-  await page.waitForTimeout(500);
-}, readTasks);
+await phase(cdp, 'panning', () => panAround(page), readTasks);
+await phase(cdp, 'opening the point forecast', () => openForecast(page), readTasks);
 await browser.close();

@@ -34,6 +34,9 @@ describe('paths and routes (SPEC §2)', () => {
     expect(parsePath('/zh-TW/settings')).toMatchObject({ lang: 'zh-TW', route: { window: 'settings' } });
     expect(parsePath('/de/-Wetter-Temperatur-temp/48.853/2.349')).toMatchObject({ lang: 'de', seoOverlay: 'temp', path: '/48.853/2.349', route: { window: 'detail' } });
     expect(parsePath('/-Rain-thunder-rain')).toMatchObject({ seoOverlay: 'rain', route: { home: true } });
+    // An id that begins with a dash is the id, not an SEO segment.
+    expect(parsePath('/alerts-edit/-XjbhEzpAKU-Xwmt')).toMatchObject({ seoOverlay: null, route: { window: 'alerts-edit', params: { id: '-XjbhEzpAKU-Xwmt' } } });
+    expect(parsePath('/fr/alerts-edit/-Wind-wind')).toMatchObject({ lang: 'fr', seoOverlay: null, route: { window: 'alerts-edit', params: { id: '-Wind-wind' } } });
   });
 
   it.each(['/48/2', '/48.853', '/48.853/2.349/nomodel', '/95.000/2.000', '/nothing/here', '/station', '/webcams/x', '/settings/extra', '/route-planner/vfr/1,2/junk/id:1'])(

@@ -47,6 +47,9 @@ const NAMED_WINDOWS: Readonly<Record<string, string>> = {
   menu: 'menu', overlays: 'menu', tools: 'menu', pois: 'menu',
 };
 
+/** Paths whose next segment is an id (server ids are base64url: they may begin with '-'). */
+const ID_WINDOWS: ReadonlySet<string> = new Set(['alerts-edit', 'station', 'radiosonde', 'articles', 'hurricanes', 'stories', 'upload', 'uploader', 'plugin']);
+
 const ok = (window: string, params: Route['params'] = {}): Route => ({ window, params });
 const unknown = (): Route => ({ window: null, params: {}, unknown: true });
 const isCoord = (lat: string | undefined, lon: string | undefined) =>
@@ -138,7 +141,8 @@ export function parsePath(pathname: string, options: { mobile?: boolean } = {}):
     parts = parts.slice(1);
   }
   let seoOverlay: string | null = null;
-  const seo = parts.findIndex((p) => /^-\D/.test(p));
+  // A segment that is the id of the window before it (an alert id may begin with a dash) is no SEO segment.
+  const seo = parts.findIndex((p, i) => /^-\D/.test(p) && !(i > 0 && ID_WINDOWS.has(parts[i - 1])));
   if (seo >= 0) {
     const words = parts[seo].slice(1).split('-');
     const last = words[words.length - 1];

@@ -143,9 +143,10 @@ export class Camera {
     const p = this.local(e);
     this.pointers.set(e.pointerId, p);
     if (this.pointers.size === 1) {
-      this.pressAt = { t: this.now(), ...p };
+      const t = this.eventTime(e);
+      this.pressAt = { t, ...p };
       this.moved = 0;
-      this.samples = [{ t: this.now(), ...p }];
+      this.samples = [{ t, ...p }];
     } else if (this.pointers.size === 2) {
       const [a, b] = [...this.pointers.values()];
       this.pinchDistance = Math.hypot(a.x - b.x, a.y - b.y);
@@ -163,7 +164,7 @@ export class Camera {
       this.moved += Math.abs(dx) + Math.abs(dy);
       this.pointers.set(e.pointerId, p);
       if (this.moved > CLICK_SLOP_PX || !this.pressAt) this.panBy(dx, dy);
-      const t = this.now();
+      const t = this.eventTime(e);
       this.samples.push({ t, ...p });
       while (this.samples.length > 2 && t - this.samples[0].t > VELOCITY_WINDOW_MS) this.samples.shift();
     } else if (this.pointers.size === 2) {
@@ -196,20 +197,29 @@ export class Camera {
     if (this.pointers.size > 0) return;
     const press = this.pressAt;
     this.pressAt = null;
-    if (e.type === 'pointerup' && press && this.moved <= CLICK_SLOP_PX && this.now() - press.t <= CLICK_MAX_MS) {
+    const released = this.eventTime(e);
+    if (e.type === 'pointerup' && press && this.moved <= CLICK_SLOP_PX && released - press.t <= CLICK_MAX_MS) {
       this.options.onClick?.(press.x, press.y);
       return;
     }
-    this.startInertia();
+    this.startInertia(released);
   };
 
-  private startInertia(): void {
+  /**
+   * When the input happened: the event's own time stamp (the finger lifted then, even when a busy
+   * main thread handles it later), or the injected clock of the tests.
+   */
+  private eventTime(e: Event): number {
+    return this.options.now === undefined && e.timeStamp > 0 ? e.timeStamp : this.now();
+  }
+
+  private startInertia(released: number): void {
     const s = this.samples;
     if (s.length < 2) return;
     const first = s[0];
     const last = s[s.length - 1];
     const dt = last.t - first.t;
-    if (dt <= 0 || this.now() - last.t > VELOCITY_WINDOW_MS) return;
+    if (dt <= 0 || released - last.t > VELOCITY_WINDOW_MS) return;
     let vx = (last.x - first.x) / dt;
     let vy = (last.y - first.y) / dt;
     const speed = Math.hypot(vx, vy);

@@ -6,6 +6,7 @@
  */
 
 import { effect } from '@preact/signals-core';
+import { PRODUCTS } from '../../common/catalogue/products.ts';
 import type { AppState } from './appState.ts';
 
 export function startSettingsSync(app: AppState): () => void {
@@ -25,8 +26,10 @@ export function startSettingsSync(app: AppState): () => void {
       settings.set('level', layer.level.value);
     }),
     effect(() => {
-      // Files opened in the browser are not catalogue products: never saved.
-      if (!app.data.local.value) settings.set('product', layer.product.value);
+      // Files opened in the browser are not catalogue products: never saved (the product of a file
+      // may change a moment before the data model says it is local).
+      const product = layer.product.value;
+      if (!app.data.local.value && Object.prototype.hasOwnProperty.call(PRODUCTS, product)) settings.set('product', product);
     }),
   ];
   return () => stops.forEach((stop) => stop());
