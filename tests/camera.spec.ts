@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openMap, stats } from './helpers.ts';
+import { mainThreadQuiet, openMap, stats } from './helpers.ts';
 
 /** The camera's centre and zoom as the app state holds them. */
 async function camera(page: Page): Promise<{ lat: number; lon: number; zoom: number }> {
@@ -41,6 +41,9 @@ test.describe('camera', () => {
 
   test('a flick keeps moving after release (inertia), and zoom is clamped to 3..16', async ({ page }) => {
     await openMap(page, '/?temp,40.000,0.000,5');
+    // Inertia is judged over the last 100 ms of the gesture: the synthetic touches must not queue
+    // behind the start-up work that follows the first particles.
+    await mainThreadQuiet(page);
     const frames: Parameters<typeof touch>[1] = [{ type: 'touchStart', points: [{ x: 800, y: 360, id: 1 }] }];
     for (let i = 1; i <= 6; i++) frames.push({ type: 'touchMove', points: [{ x: 800 - 40 * i, y: 360, id: 1 }] });
     frames.push({ type: 'touchEnd', points: [] });

@@ -67,6 +67,31 @@ export async function openMap(page: Page, path = '/'): Promise<void> {
   }, { timeout: 30_000 }).toBe(true);
 }
 
+/**
+ * Waits until the page's main thread has had `quietMs` without a long task (the lazily loaded UI,
+ * labels and language bundles settle after the first particles): input timing tests start then.
+ */
+export async function mainThreadQuiet(page: Page, quietMs = 500, timeoutMs = 15_000): Promise<void> {
+  await page.evaluate(([quiet, timeout]) => new Promise<void>((resolve) => {
+    const started = performance.now();
+    let last = performance.now();
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) last = Math.max(last, e.startTime + e.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    const check = () => {
+      const now = performance.now();
+      if (now - last >= quiet || now - started >= timeout) {
+        observer.disconnect();
+        resolve();
+      } else {
+        setTimeout(check, 50);
+      }
+    };
+    setTimeout(check, 50);
+  }), [quietMs, timeoutMs] as const);
+}
+
 /** The map area without the UI panels on it: a band across the middle of the screen. */
 export function mapClip(page: Page): { x: number; y: number; width: number; height: number } {
   const { width, height } = page.viewportSize()!;
