@@ -22,6 +22,15 @@ export interface SubscriptionLike {
   expiresAt?: number | string | null;
 }
 
+/** SPEC §3 "Subscription info: state, platform, status, tier, isSubscription, isTrial, expiresAt" (server and client). */
+export interface SubscriptionInfo extends SubscriptionLike {
+  state?: string;
+  platform?: string;
+  tier?: string;
+  isSubscription?: boolean;
+  isTrial?: boolean;
+}
+
 function expiryMs(expiresAt: SubscriptionLike['expiresAt']): number | null {
   if (expiresAt === undefined || expiresAt === null || expiresAt === '') return null;
   const ms = typeof expiresAt === 'number' ? expiresAt : Date.parse(expiresAt);

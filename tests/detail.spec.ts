@@ -13,6 +13,7 @@ import { openMap } from './helpers.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
 const samplesPresent = existsSync(SAMPLES);
+if (!samplesPresent && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`Samples missing under ${SAMPLES} (ISOBAR_REQUIRE_FIXTURES=1)`);
 const HOUR = 3_600_000;
 
 /**

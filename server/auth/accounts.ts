@@ -15,16 +15,9 @@ import type { Database, Queryable } from '../db/database.ts';
 import { DEFAULT_KDF, hashPassword, needsRehash, verifyPassword, type KdfParams } from './passwords.ts';
 import { TOKEN_BYTES, TOKEN_LIFETIME_MS, TOKEN_RETENTION_MS } from './limits.ts';
 
-/** SPEC §3 "Subscription info". */
-export interface SubscriptionInfo {
-  state?: string;
-  platform?: string;
-  status?: string;
-  tier?: string;
-  isSubscription?: boolean;
-  isTrial?: boolean;
-  expiresAt?: number | string | null;
-}
+import type { SubscriptionInfo } from '../../common/entitlements.ts';
+
+export type { SubscriptionInfo };
 
 /** SPEC §3 "User info" (without the subscription, answered beside it). */
 export interface UserInfo {

@@ -17,21 +17,12 @@
 
 import {
   ACTIVE_STATUS, CANCELED_DAYS_TEXT_UP_TO, CANCELED_HOURS_TEXT_UNDER, CANCELED_HOURS_TEXT_UP_TO, CANCELED_WARNING_HOURS,
-  msUntilExpiry, SUBSCRIPTION_BANNER_MS, type SubscriptionIssue, SUBSCRIPTION_ISSUE_STATUSES,
+  msUntilExpiry, SUBSCRIPTION_BANNER_MS, type SubscriptionInfo, type SubscriptionIssue, SUBSCRIPTION_ISSUE_STATUSES,
 } from '../../common/entitlements.ts';
 import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
 
-/** SPEC §3 "Subscription info: state, platform, status, tier, isSubscription, isTrial, expiresAt". */
-export interface SubscriptionInfo {
-  state?: string;
-  platform?: string;
-  status?: string;
-  tier?: string;
-  isSubscription?: boolean;
-  isTrial?: boolean;
-  expiresAt?: number | string | null;
-}
+export type { SubscriptionInfo };
 
 /** The language bundle of the banners (assets/lang/subscription/en.json). */
 export const SUBSCRIPTION_BUNDLE = 'subscription';
