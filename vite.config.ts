@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './assets/build/precompress.ts';
 
 const root = fileURLToPath(new URL('./ui', import.meta.url));
 
 export default defineConfig({
   root,
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),
-  plugins: [react()],
+  // precompress: .br and .gz beside the built files, sent as stored by the server (staticApp.ts).
+  plugins: [react(), precompress()],
   // The render worker is an ES module worker (DESIGN: workers/), so it can import the WASM loader.
   worker: { format: 'es' },
   build: {

@@ -12,7 +12,7 @@
  *      200 requests/s on loopback, p50 / p99.
  *   6. The frame harness: the real app in headless Chromium on SwiftShader at 1280x720 DPR 1 with
  *      15 000 particles over the raster layer; worker frame rate and frame time, main-thread busy
- *      share and long tasks while animating and while panning, first particles on screen; again
+ *      share and long tasks while animating and while panning, first particles on screen (median of 5 loads); again
  *      with the CPU throttled 4x.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
@@ -274,7 +274,7 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
     out.push({ what: `longest main-thread task while panning${tag}`, budget: '<= 50 ms', measured: `${fmt(f.panning.longestTaskMs, 0)} ms (${f.panning.longTasks} over 50 ms)`, ok: f.panning.longTasks === 0 });
     out.push({ what: `longest main-thread task opening the point forecast${tag}`, budget: '<= 50 ms', measured: `${fmt(f.forecast.longestTaskMs, 0)} ms (${f.forecast.longTasks} over 50 ms)`, ok: f.forecast.longTasks === 0 });
     const limit = f.throttle > 1 ? 1500 : 1000;
-    out.push({ what: `first particles on screen, localhost${tag}`, budget: `<= ${limit} ms`, measured: `${fmt(f.firstParticlesMs, 0)} ms`, ok: f.firstParticlesMs <= limit });
+    out.push({ what: `first particles on screen, localhost${tag}`, budget: `<= ${limit} ms`, measured: `${fmt(f.firstParticlesMs, 0)} ms (median of ${f.firstParticlesLoadsMs.length} loads: ${f.firstParticlesLoadsMs.map((ms) => fmt(ms, 0)).join(', ')})`, ok: f.firstParticlesMs <= limit });
   }
   return out;
 }

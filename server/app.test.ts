@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeDataTile } from '../common/tile.ts';
@@ -213,6 +213,9 @@ describe('static app', () => {
     writeFileSync(join(dist, 'assets', 'index-3f9a1c.js'), SCRIPT);
     writeFileSync(join(dist, 'assets', 'engine-77ab.wasm'), new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    // A file with its build-time Brotli sibling (assets/build/precompress.ts).
+    writeFileSync(join(dist, 'assets', 'worker-9c1d.js'), SCRIPT);
+    writeFileSync(join(dist, 'assets', 'worker-9c1d.js.br'), brotliCompressSync(SCRIPT));
     app = await buildApp({ now: () => NOW, distDir: dist, prewarm: false, dataDir: null });
   });
   afterAll(async () => {
@@ -244,6 +247,22 @@ describe('static app', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(response.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('sends the stored Brotli copy of a precompressed asset as it is', async () => {
+    const response = await app.inject({ url: '/assets/worker-9c1d.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.rawPayload.equals(readFileSync(join(dist, 'assets', 'worker-9c1d.js.br')))).toBe(true);
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(SCRIPT);
+    // A client without Brotli gets gzip made on the fly, one without any encoding the file itself.
+    const gzipped = await app.inject({ url: '/assets/worker-9c1d.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(SCRIPT);
+    const plain = await app.inject({ url: '/assets/worker-9c1d.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
   });
 
   it('sends WebAssembly as application/wasm', async () => {

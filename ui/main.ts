@@ -4,6 +4,8 @@
  * tiles — and only then loads React and the UI, which parse in parallel with that work.
  */
 
+// First: starts the render worker before the rest of this bundle is evaluated.
+import './boot/early.ts';
 import { bootGuards } from './boot/guards.ts';
 import { startMapCanvas } from './map/mapCanvas.ts';
 import { renderClient } from './map/renderClient.ts';

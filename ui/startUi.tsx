@@ -1,7 +1,7 @@
 /** The UI half of the boot (main.ts): languages, the address bar, React. */
 
 import { effect, untracked } from '@preact/signals-core';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { PRODUCTS } from '../common/catalogue/products.ts';
 import { isPremiumDayExempt, premiumDaysFrom } from '../common/entitlements.ts';
 import { createRoot } from 'react-dom/client';
@@ -47,9 +47,14 @@ export async function startUi(app: AppState, settingsLoaded: Promise<void>): Pro
   const i18n = await initI18n(chooseLanguage(app.router.initial.lang, app.settings.get('lang'), navigator.languages ?? [navigator.language]));
   app.router.start();
   startUrlSync(app, (overlay) => `${i18n.t(`overlay.${overlay}`)} · ${i18n.t('app.name')}`);
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App app={app} />
-    </StrictMode>,
-  );
+  // Rendered in a transition, React yields to the page every few ms while it builds the UI, so
+  // the worker's messages, the minifest and the first tiles are not held behind one long task.
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App app={app} />
+      </StrictMode>,
+    );
+  });
 }

@@ -11,8 +11,24 @@ import { OverlayIcon } from './icons.tsx';
 
 const DAY = 86_400_000;
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One formatter per language and options, kept: making an Intl.DateTimeFormat costs far more than
+ * formatting with it (the first one of a language loads its locale data, tens of ms on a slow phone).
+ */
+function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    formats.set(key, format);
+  }
+  return format;
+}
+
 export function formatTime(ms: number, hour12: boolean, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12 }).format(ms);
+  return dateFormat(locale, { weekday: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12 }).format(ms);
 }
 
 export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
@@ -26,8 +42,8 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
     const out: { at: number; day: string; weekday: string }[] = [];
     const first = new Date(calendar.start);
     first.setHours(0, 0, 0, 0);
-    const day = new Intl.DateTimeFormat(i18n.language, { day: 'numeric' });
-    const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short' });
+    const day = dateFormat(i18n.language, { day: 'numeric' });
+    const weekday = dateFormat(i18n.language, { weekday: 'short' });
     for (let d = first.getTime() + DAY; d < calendar.end; d += DAY) {
       out.push({ at: d, day: day.format(d), weekday: weekday.format(d) });
     }

@@ -7,6 +7,7 @@
 import { signal } from '@preact/signals-core';
 import { proxy, wrap, type Remote } from 'comlink';
 import type { InitResult, RenderApi, RenderEvent } from '../../workers/api.ts';
+import { renderWorker } from './renderWorker.ts';
 
 type Listener = (event: RenderEvent) => void;
 
@@ -17,16 +18,17 @@ export const renderInfo = signal<InitResult | null>(null);
 export const renderError = signal<string | null>(null);
 
 function emit(event: RenderEvent): void {
-  if (event.type === 'firstParticles') performance.mark('isobar:first-particles');
+  // The worker draws to its OffscreenCanvas without this thread: the particles are on screen at
+  // the worker's time, however late a busy main thread reads the message.
+  if (event.type === 'firstParticles') performance.mark('isobar:first-particles', { startTime: Math.max(0, event.at - performance.timeOrigin) });
   listeners.forEach((l) => l(event));
 }
 
 export const renderClient = {
-  /** The worker, started on first use. */
+  /** The worker's API (the worker starts with boot/early.ts, or here on first use). */
   api(): Remote<RenderApi> {
     if (!remote) {
-      const worker = new Worker(new URL('../../workers/render.worker.ts', import.meta.url), { type: 'module', name: 'render' });
-      remote = wrap<RenderApi>(worker);
+      remote = wrap<RenderApi>(renderWorker());
       void remote.listen(proxy(emit));
     }
     return remote;
