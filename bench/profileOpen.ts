@@ -1,9 +1,11 @@
 /**
  * Where main-thread time goes (a diagnosis aid, not a benchmark): at a CPU throttling rate, opens the
- * map, pans it and opens the point forecast while the DevTools CPU profiler runs, and prints the
+ * map, lets it animate, pans it and opens the point forecast while the DevTools CPU profiler runs, and prints the
  * long tasks and the functions with the most self time in each phase.
  *
  *   npx tsx bench/profileOpen.ts <baseUrl> [rate]
+ *
+ * Phases: start-up (long tasks only), animating (5 s from when the view is drawn), panning, opening the point forecast.
  */
 
 import { chromium, type CDPSession } from '@playwright/test';
@@ -70,8 +72,13 @@ await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
 await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(rateText) });
 await page.goto(`${baseUrl}/?45.000,-30.000,3`, { waitUntil: 'commit' });
 await page.waitForFunction(() => performance.getEntriesByName('isobar:first-particles').length > 0, undefined, { timeout: 60_000, polling: 50 });
-await page.waitForTimeout(6000);
 console.log(`start-up long tasks: ${(await readTasks()).map((t) => Math.round(t)).join(', ')}`);
+// As the frame harness measures 'animating': from when the view's tiles are in and 30 frames drawn.
+await page.waitForFunction(async () => {
+  const s = await (window as unknown as { isobar: { render(): { stats(): Promise<{ tiles: { loading: number }; frames: number }> } } }).isobar.render().stats();
+  return s.tiles.loading === 0 && s.frames > 30;
+}, undefined, { timeout: 30_000, polling: 200 });
+await phase(cdp, 'animating', () => page.waitForTimeout(5000), readTasks);
 await phase(cdp, 'panning', () => panAround(page), readTasks);
 await phase(cdp, 'opening the point forecast', () => openForecast(page), readTasks);
 await browser.close();

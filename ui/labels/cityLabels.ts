@@ -43,10 +43,13 @@ const RETRY_MS = 30_000;
 const PREFETCH_HOURS = 6;
 /**
  * Work per frame: a pan into a new area or a new time touches many labels at once; each frame binds
- * and writes at most this many, the rest follow in the next frames (no long main-thread task).
+ * and writes at most this many, and stops sooner once FRAME_WORK_MS of script has gone by (a slow
+ * phone gets fewer per frame; style, layout and paint of what changed follow the script). The rest
+ * follow in the next frames, so there is no long main-thread task.
  */
 const NEW_LABELS_PER_FRAME = 24;
 const VALUES_PER_FRAME = 60;
+const FRAME_WORK_MS = 4;
 /** A tap: moved at most this far, released this soon (as the map's camera counts a click). */
 const TAP_SLOP_PX = 5;
 const TAP_MAX_MS = 500;
@@ -327,6 +330,9 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     }
     let newBudget = NEW_LABELS_PER_FRAME;
     let valueBudget = VALUES_PER_FRAME;
+    const deadline = performance.now() + FRAME_WORK_MS;
+    /** Whether this frame may still bind or write one more label (always one at least). */
+    const inTime = (budget: number, full: number) => budget > 0 && (budget === full || performance.now() < deadline);
     let more = false;
     for (const { key, tile } of ready) {
       for (const label of tile.labels) {
@@ -336,7 +342,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         seen.add(label.id);
         let node = nodes.get(label.id);
         if (!node) {
-          if (newBudget === 0) {
+          if (!inTime(newBudget, NEW_LABELS_PER_FRAME)) {
+            newBudget = 0;
             more = true;
             continue;
           }
@@ -350,10 +357,11 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
           node.version = 0;
         }
         if (node.version !== valueVersion) {
-          if (valueBudget > 0) {
+          if (inTime(valueBudget, VALUES_PER_FRAME)) {
             valueBudget--;
             writeValue(node, source);
           } else {
+            valueBudget = 0;
             more = true;
           }
         }
@@ -363,7 +371,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         if (rx !== node.x || ry !== node.y) {
           node.x = rx;
           node.y = ry;
-          node.el.style.transform = `translate3d(${rx}px, ${ry}px, 0) translate(-50%, -50%)`;
+          // A 2D translate: the labels paint into the plane's one layer, not a composited layer each.
+          node.el.style.transform = `translate(${rx}px, ${ry}px) translate(-50%, -50%)`;
         }
       }
     }
