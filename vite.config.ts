@@ -25,7 +25,15 @@ export default defineConfig({
       // The service worker (Web Push, ui/push/sw.ts) is its own entry at a fixed address: its scope
       // is the folder it is served from, so it must be /sw.js, not a hashed asset.
       input: { index: fileURLToPath(new URL('./ui/index.html', import.meta.url)), sw: fileURLToPath(new URL('./ui/push/sw.ts', import.meta.url)) },
-      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+        // What the page's entry imports statically is one chunk (not a file per module shared with
+        // a lazy panel): each module request costs the main thread while the page starts. The entry
+        // module itself stays out (it awaits startUi, which imports this chunk: a cycle through a
+        // top-level await never settles), and so do the service worker's modules (ui/push/): a
+        // classic script, it shares no chunk.
+        codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'], test: (id: string) => !/[\\/]ui[\\/](?:push[\\/]|main\.ts$|index\.html)/.test(id) }] },
+      },
     },
   },
   server: { port: 5173, fs: { allow: ['..'] } },
