@@ -7,6 +7,7 @@
 
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import type { RenderStats } from '../workers/api.ts';
+import { median } from './stats.ts';
 
 export interface FrameResult {
   throttle: number;
@@ -36,15 +37,10 @@ const VIEWPORT = { width: 1280, height: 720 };
 /** Page loads behind the first-particles figure: the measured load and this many minus one more. */
 export const FIRST_PARTICLES_LOADS = 5;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /**
  * Opens the map in a fresh browser context (a first visit: nothing cached in the browser) and
- * returns when the worker drew its first particles, in ms after navigation start. The page keeps running; the caller closes the context.
+ * returns when the worker drew its first particles, in ms after navigation start. The page keeps
+ * running; the caller closes the context.
  */
 async function loadToFirstParticles(browser: Browser, baseUrl: string, throttle: number): Promise<{ page: Page; cdp: CDPSession; firstParticlesMs: number; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });

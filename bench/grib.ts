@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Engine } from '../engine/engine.ts';
 import { decodeField, inventory, type GribFieldInfo } from '../engine/grib/index.ts';
+import { median } from './stats.ts';
 
 export interface GribBenchResult {
   name: string;
@@ -54,12 +55,6 @@ const MIN_SAMPLES = 30;
 const FEWEST_SAMPLES = 5;
 const MAX_TIME_FACTOR = 3;
 const MIN_TIME_MS = 1000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 export interface GribBenchOptions {
   /** The engine module; defaults to engine/build/release.wasm. */

@@ -13,6 +13,7 @@ import { PARTICLE_CAP, PARTICLE_MAX_AGE, worldSize, type View } from '../common/
 import { tileBounds, TILE_NODES } from '../common/tiling.ts';
 import { particleView, type DecodedTileHandle, type Engine, type FieldGrid } from '../engine/engine.ts';
 import { packTexelsReference, ReferenceField, ReferenceParticles } from '../engine/reference.ts';
+import { median } from './stats.ts';
 
 export interface BenchCase {
   name: string;
@@ -212,12 +213,6 @@ export interface SelfTimedOptions {
   minSampleMs?: number;
   /** Untimed runs of every case first, for the JIT tiers. */
   warmupRuns?: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Adds speedups relative to the suite's baseline. */

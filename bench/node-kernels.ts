@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { Engine } from '../engine/engine.ts';
 import { createKernelSuites, formatResults, runSelfTimed, withSpeedups, type BenchSuite, type SuiteResult } from './kernels.ts';
+import { median } from './stats.ts';
 
 export interface NodeKernelOptions {
   /** The engine module; defaults to engine/build/release.wasm. */
@@ -25,12 +26,6 @@ export interface NodeKernelReport {
   results: SuiteResult[];
   /** The benchmark sink (finite when every case did its work). */
   sink: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Each case through Benchmark.js; its per-cycle samples (seconds per op) give the median. */

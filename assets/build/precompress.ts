@@ -6,7 +6,7 @@
  * ~200 ms at start-up on a 2-core machine, and every request queued behind it.
  */
 
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -26,6 +26,7 @@ export function shouldPrecompress(fileName: string, size: number): boolean {
 
 /** Writes file.br and file.gz beside one file; a copy that is not smaller than the file is not written. */
 export async function precompressFile(path: string): Promise<{ br: number; gz: number } | null> {
+  if (!COMPRESSIBLE.test(path)) return null;
   const bytes = await readFile(path);
   if (!shouldPrecompress(path, bytes.length)) return null;
   const [b, g] = await Promise.all([
@@ -48,13 +49,10 @@ export function precompress(): Plugin {
     },
     async writeBundle(options, bundle) {
       const dir = options.dir ?? outDir;
-      const files = Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name));
+      const files = Object.keys(bundle);
       // The thread pool compresses four at a time; more in flight only holds more buffers.
       for (let i = 0; i < files.length; i += 8) {
-        await Promise.all(files.slice(i, i + 8).map(async (name) => {
-          const path = join(dir, name);
-          if ((await stat(path)).size >= PRECOMPRESS_MIN_BYTES) await precompressFile(path);
-        }));
+        await Promise.all(files.slice(i, i + 8).map((name) => precompressFile(join(dir, name))));
       }
     },
   };

@@ -14,7 +14,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import { DEFAULT_KDF, hashPassword, needsRehash, verifyPassword, type KdfParams } from './passwords.ts';
 import { TOKEN_BYTES, TOKEN_LIFETIME_MS, TOKEN_RETENTION_MS } from './limits.ts';
-
 import type { SubscriptionInfo } from '../../common/entitlements.ts';
 
 export type { SubscriptionInfo };
