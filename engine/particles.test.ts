@@ -141,8 +141,10 @@ describe('particle behaviour', () => {
     const view = particleView({ lon: 20, lat: 45, zoom: 5, width: 800, height: 600 });
     const maxAge = 7;
     engine.initParticles({ ...view, count: 5001, seed: 3, maxAge });
-    const relWest = view.west - view.centerLon;
-    const relEast = view.east - view.centerLon;
+    // The kernels' view test: f32 offsets from the view's centre (particles.ts).
+    const f32 = Math.fround;
+    const [viewWest, viewEast] = [f32(view.west - view.centerLon), f32(view.east - view.centerLon)];
+    const [viewSouth, viewNorth] = [f32(view.south - view.centerLat), f32(view.north - view.centerLat)];
     let agedOut = 0;
     let leftView = 0;
     for (let s = 0; s < 40; s++) {
@@ -152,14 +154,19 @@ describe('particle behaviour', () => {
       const vertices = engine.vertices();
       const wrong: number[] = [];
       for (let k = 0; k < lon.length; k++) {
-        const rel = wrapHalfTurn(lon[k] - view.centerLon);
-        let ok = rel >= relWest && rel <= relEast && lat[k] >= view.south && lat[k] <= view.north && age[k] <= maxAge;
+        const rel = f32(wrapHalfTurn(lon[k] - view.centerLon));
+        const relLat = f32(lat[k] - view.centerLat);
+        let ok = rel >= viewWest && rel <= viewEast && relLat >= viewSouth && relLat <= viewNorth && age[k] <= maxAge
+          && vertices[4 * k + 2] === rel && vertices[4 * k + 3] === relLat;
         if (age[k] === 0) {
           ok &&= vertices[4 * k] === vertices[4 * k + 2] && vertices[4 * k + 1] === vertices[4 * k + 3];
           if (before.age[k] === maxAge) agedOut++;
           else leftView++;
         } else {
-          ok &&= age[k] === before.age[k] + 1 && vertices[4 * k + 1] === Math.fround(before.lat[k] - view.centerLat);
+          // The segment starts where the particle was (prev = new - the f32 displacement, within
+          // f32 roundings of the old position's offset).
+          ok &&= age[k] === before.age[k] + 1
+            && Math.abs(vertices[4 * k + 1] - (before.lat[k] - view.centerLat)) < 1e-5;
         }
         if (!ok) wrong.push(k);
       }
@@ -281,7 +288,9 @@ describe('particle behaviour', () => {
       const gy = reference.gridY(before.lat[k]);
       reference.sampleGridInto(reference.wrapColumn(Math.fround(gx + Math.fround(kx * u1))), Math.fround(gy + Math.fround(ky * v1)));
       const [u2, v2] = reference.sampled;
-      if (after.lon[k] !== before.lon[k] + speed * u2 || after.lat[k] !== before.lat[k] + speed * v2) wrong.push(k);
+      // The displacement is f32(speed) * sample in f32, added to the f64 position.
+      const speedF = Math.fround(speed);
+      if (after.lon[k] !== before.lon[k] + Math.fround(speedF * u2) || after.lat[k] !== before.lat[k] + Math.fround(speedF * v2)) wrong.push(k);
       // ... which is the geographic midpoint up to the f32 rounding of grid coordinates.
       const [geoU2, geoV2] = engine.sampleField({ lon: before.lon[k] + half * u1, lat: before.lat[k] + half * v1 });
       offGeographicMidpoint = Math.max(offGeographicMidpoint, Math.abs(speed * (u2 - geoU2)), Math.abs(speed * (v2 - geoV2)));

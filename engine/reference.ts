@@ -262,6 +262,13 @@ export class ReferenceParticles {
     // The midpoint p + (speed / 2) (U1, V1) in grid coordinates (particles.ts).
     const kx = f32(half * field.invDlon);
     const ky = f32(-half * field.invDlat);
+    // The step and the view test in f32 (particles.ts): the displacement f32(speed) * sample, the
+    // view's bounds relative to its centre.
+    const speedF = f32(speed);
+    const viewWest = f32(relWest);
+    const viewEast = f32(relEast);
+    const viewSouth = f32(south - centerLat);
+    const viewNorth = f32(north - centerLat);
     const { lon: lons, lat: lats, age: ages, vertices } = this;
     const sampled = field.sampled;
     for (let k = 0; k < this.count; k++) {
@@ -276,11 +283,13 @@ export class ReferenceParticles {
       field.sampleGridInto(field.wrapColumn(f32(gx + f32(kx * u1))), f32(gy + f32(ky * v1)));
       const u2 = sampled[0];
       const v2 = sampled[1];
-      const dLon = speed * u2;
+      const dLon = f32(speedF * u2);
+      const dLat = f32(speedF * v2);
       const newLon = wrapHalfTurn(lon + dLon);
-      const newLat = lat + speed * v2;
-      const rel = wrapHalfTurn(newLon - centre);
-      if (age > maxAge || !(rel >= relWest && rel <= relEast && newLat >= south && newLat <= north)) {
+      const newLat = lat + dLat;
+      const rel = f32(wrapHalfTurn(newLon - centre));
+      const relLat = f32(newLat - centerLat);
+      if (age > maxAge || !(rel >= viewWest && rel <= viewEast && relLat >= viewSouth && relLat <= viewNorth)) {
         this.respawn(k, centre, centerLat, relWest, relEast, yTop, yBottom);
         continue;
       }
@@ -289,9 +298,9 @@ export class ReferenceParticles {
       ages[k] = age;
       const v = k * 4;
       vertices[v] = rel - dLon;
-      vertices[v + 1] = lat - centerLat;
+      vertices[v + 1] = relLat - dLat;
       vertices[v + 2] = rel;
-      vertices[v + 3] = newLat - centerLat;
+      vertices[v + 3] = relLat;
     }
   }
 }
