@@ -25,6 +25,7 @@ import {
 } from '../common/tile.ts';
 import { TILE_NODES } from '../common/tiling.ts';
 import { PARTICLE_CAP, mercY, viewBounds, type View } from '../common/map.ts';
+import { spawnLatitudeTable } from './spawn.ts';
 
 export type Kernel = 'simd' | 'scalar';
 
@@ -78,6 +79,7 @@ interface EngineExports {
     centerLon: number, centerLat: number, west: number, east: number, north: number, south: number, yTop: number, yBottom: number,
     speed: number, maxAge: number,
   ): void;
+  particlesSpawnTable(): number;
 }
 
 /** A decoded tile whose channels live in WASM memory until releaseTile. */
@@ -333,6 +335,8 @@ export class Engine {
     this.tileInput = this.allocator.alloc(TILE_INPUT_BYTES);
     this.texelScratch = this.allocator.alloc(BLOCK_FLOATS * TEXEL_BYTES);
     this.sampleScratch = this.allocator.alloc(SAMPLE_BYTES);
+    const table = spawnLatitudeTable();
+    new Float64Array(this.memory.buffer, exports.particlesSpawnTable(), table.length).set(table);
   }
 
   /**

@@ -2,8 +2,8 @@
  * Plain-TypeScript twins of the engine's WASM kernels over ordinary typed arrays: the baseline
  * for tests and benchmarks, and the 'ts' particle kernel of the /debug window. Each function
  * repeats the WASM arithmetic operation for operation (f32 steps through Math.fround), so results
- * agree bit for bit; the only exception is the respawn latitude, where V8's Math.atan / Math.exp
- * and AssemblyScript's may differ in the last bit.
+ * agree bit for bit; respawn latitudes come from the same spawn table (engine/spawn.ts) that the
+ * wrapper writes into WASM memory.
  *
  * Tile floats come from decodeDataTile (common/tile.ts), the format's own reference decoder.
  * Layouts are those of engine/assembly: field nodes are [U, V] f32 pairs, row-major, row 0 north,
@@ -13,10 +13,10 @@
 
 import { Predictor, readTileHeader, type DecodedTile } from '../common/tile.ts';
 import type { FieldGrid, InitParticlesParams, StepParticlesParams } from './engine.ts';
+import { spawnLatitude, spawnLatitudeTable } from './spawn.ts';
 
 const f32 = Math.fround;
 const DEG = Math.PI / 180;
-const DEG_PER_RAD = 180 / Math.PI;
 const DEFAULT_SEED = 0x9e3779b9; // as in particles.ts: seed 0 would stay 0 under xorshift
 const INV_2_32 = 1 / 4294967296;
 
@@ -209,6 +209,7 @@ export class ReferenceParticles {
   /** count * 4: [prevRelLon, prevRelLat, newRelLon, newRelLat] per particle. */
   readonly vertices: Float32Array;
   private rng: number;
+  private readonly spawnTable = spawnLatitudeTable();
 
   constructor(params: InitParticlesParams) {
     const { count, seed, maxAge, centerLon, centerLat, west, east, yTop, yBottom } = params;
@@ -239,8 +240,7 @@ export class ReferenceParticles {
     const r1 = this.random();
     const r2 = this.random();
     const lon = wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
-    const y = yTop + r2 * (yBottom - yTop);
-    const lat = (2 * Math.atan(Math.exp(Math.PI * (1 - 2 * y))) - Math.PI / 2) * DEG_PER_RAD;
+    const lat = spawnLatitude(this.spawnTable, yTop + r2 * (yBottom - yTop));
     const rel = wrapHalfTurn(lon - centre);
     this.lon[k] = lon;
     this.lat[k] = lat;

@@ -5,7 +5,8 @@
  *
  *   linear memory (little-endian, grows upward with memory.grow, 64 KiB pages)
  *   +--------------------+ 0
- *   | static data        |  AssemblyScript's constants and particles.ts's per-step vectors
+ *   | static data        |  AssemblyScript's constants, particles.ts's per-step vectors and
+ *   |                    |  its spawn table (written once by the wrapper, engine/spawn.ts)
  *   +--------------------+ __heap_base (heapBase(), rounded up to 16 by the wrapper)
  *   | tile input scratch |  the tile bytes being decoded, + 16 bytes of slack       (tile.ts)
  *   | texel scratch      |  u8[256*256*4] texels of the last decoded tile            (tile.ts)
@@ -22,7 +23,7 @@
 
 export { decodeTile } from './tile';
 export { blend, fieldWriteTile, fieldFinish, fieldSample } from './field';
-export { particlesInit, particlesStepSimd, particlesStepScalar } from './particles';
+export { particlesInit, particlesStepSimd, particlesStepScalar, particlesSpawnTable } from './particles';
 
 /** First byte the wrapper may use: everything below holds the module's static data. */
 export function heapBase(): usize {

@@ -46,7 +46,6 @@ import {
 
 const DEFAULT_SEED: u32 = 0x9e3779b9; // used for seed 0, which xorshift cannot leave
 const INV_2_32: f64 = 1.0 / 4294967296.0;
-const DEG_PER_RAD: f64 = 180.0 / Math.PI;
 /** Bits of f32 2^23: adding it to a whole number below 2^23 leaves that number in the low bits. */
 const MAGIC_BITS: i32 = 0x4b000000;
 
@@ -199,65 +198,40 @@ let rngState: u32 = DEFAULT_SEED;
   return f64x2.sub(a, v128.and(minusTurn, f64x2.lt(a, minusHalfTurn)));
 }
 
-/**
- * Per region of fdlibm's atan (musl atan.c, AssemblyScript's Math.atan), region 0 being its
- * "id = -1" (|x| < 7/16): the reduced argument is x' = (A x + B) / (C x + D) and the result
- * HI - ((s3 - LO) - x'). Rows A, B, C, D, HI, LO; columns regions 0 to 4.
- */
-const ATAN_TABLE = memory.data<f64>([
-  1, 2, 1, 1, 0,
-  0, -1, -1, -1.5, -1,
-  0, 1, 1, 1.5, 1,
-  1, 2, 1, 1, 0,
-  0, reinterpret<f64>(0x3FDDAC670561BB4F), reinterpret<f64>(0x3FE921FB54442D18), reinterpret<f64>(0x3FEF730BD281F69B), reinterpret<f64>(0x3FF921FB54442D18),
-  0, reinterpret<f64>(0x3C7A2B7F222F65E2), reinterpret<f64>(0x3C81A62633145C07), reinterpret<f64>(0x3C7007887AF0CBBD), reinterpret<f64>(0x3C91A62633145C07),
-]);
-
-/**
- * Math.atan(x), bit for bit: for x in [2^-27, 2^66) the operations of AssemblyScript's (fdlibm's)
- * atan, with its region picked by arithmetic and a table instead of its branches, which
- * mispredict for the random arguments of a respawn. The region formulas map exactly onto the
- * table rows (1 x + 0 = x, x / 1 = x, 0 - ((s3 - 0) - x') = x' - s3, 1.0 + 1.5 x = 1.5 x + 1).
- * Anything else (negative, tiny, huge, NaN) takes Math.atan itself.
- */
-@inline function atanOfPositive(x: f64): f64 {
-  const hx = <u32>(reinterpret<u64>(x) >> 32);
-  if (hx - 0x3e400000 >= 0x44100000 - 0x3e400000) return Math.atan(x);
-  const id = <usize>(<u32>(hx >= 0x3fdc0000) + <u32>(hx >= 0x3fe60000) + <u32>(hx >= 0x3ff30000) + <u32>(hx >= 0x40038000));
-  const t = ATAN_TABLE + (id << 3);
-  const r = (load<f64>(t) * x + load<f64>(t, 40)) / (load<f64>(t, 80) * x + load<f64>(t, 120));
-  const z = r * r;
-  const w = z * z;
-  const s1 = z * (reinterpret<f64>(0x3FD555555555550D) + w * (reinterpret<f64>(0x3FC24924920083FF)
-    + w * (reinterpret<f64>(0x3FB745CDC54C206E) + w * (reinterpret<f64>(0x3FB10D66A0D03D51)
-    + w * (reinterpret<f64>(0x3FA97B4B24760DEB) + w * reinterpret<f64>(0x3F90AD3AE322DA11))))));
-  const s2 = w * (reinterpret<f64>(0xBFC999999998EBC4) + w * (reinterpret<f64>(0xBFBC71C6FE231671)
-    + w * (reinterpret<f64>(0xBFB3B0F2AF749A6D) + w * (reinterpret<f64>(0xBFADDE2D52DEFD9A)
-    + w * reinterpret<f64>(0xBFA2B4442C6A6C2F)))));
-  const s3 = r * (s1 + s2);
-  return load<f64>(t, 160) - ((s3 - load<f64>(t, 200)) - r);
-}
-
 /*
  * A fresh particle uniformly over the view on screen: longitude uniform in [west, east], Web
  * Mercator y uniform in [yTop, yBottom], latitude = gd(pi (1 - 2y)) (inverse Mercator; gd the
- * Gudermannian function), in three steps shared by respawn and respawnBatch so that both compute
- * the same bits.
+ * Gudermannian function) from the spawn table, shared by respawn and respawnBatch so that both
+ * compute the same bits.
+ *
+ *   SPAWN_TABLE: f64[SPAWN_SEGMENTS][4], written once by the wrapper (engine/spawn.ts, which
+ *   draws it): per segment i of y in [0, 1], the coefficients (a, b, c, d) of the cubic Hermite
+ *   interpolant of the latitude, lat = a + t (b + t (c + t d)), t = y SPAWN_SEGMENTS - i.
+ *   Within 6e-9 degrees of gd; an exp and an atan per respawn cost more than the rest of a step's
+ *   respawns together.
  */
+const SPAWN_SEGMENTS: i32 = 512;
+const SPAWN_TABLE = memory.data(SPAWN_SEGMENTS * 32, 16);
+
+/** Where the wrapper writes the spawn table (engine/spawn.ts). */
+export function particlesSpawnTable(): usize {
+  return SPAWN_TABLE;
+}
+
 @inline function spawnLongitude(r1: f64, centre: f64, relWest: f64, relEast: f64): f64 {
   return wrapLongitude(centre + (relWest + r1 * (relEast - relWest)));
 }
-/** The Mercator exponent pi (1 - 2y) of a uniform y; the latitude is gd of it. */
-@inline function spawnExponent(r2: f64, yTop: f64, yBottom: f64): f64 {
-  const y = yTop + r2 * (yBottom - yTop);
-  return Math.PI * (1 - 2 * y);
-}
 /**
- * gd(x) in degrees from e = e^x: atan(sinh(x)) as 2 atan(e^x) - pi/2, a third faster than
- * atan(sinh(x)) here and within 1e-14 degrees of it (the subtraction loses at most an ulp of pi/2).
+ * The latitude of y = yTop + r2 (yBottom - yTop) from the spawn table: segment floor(y n) clamped
+ * to [0, n - 1] (NaN to 0), so a y outside [0, 1] extends an end segment's cubic.
  */
-@inline function spawnLatitude(e: f64): f64 {
-  return (2 * atanOfPositive(e) - Math.PI / 2) * DEG_PER_RAD;
+@inline function spawnLatitude(r2: f64, yTop: f64, yBottom: f64): f64 {
+  const s = (yTop + r2 * (yBottom - yTop)) * <f64>SPAWN_SEGMENTS;
+  const f = Math.floor(s);
+  const i = f >= 0 ? (f <= <f64>(SPAWN_SEGMENTS - 1) ? f : <f64>(SPAWN_SEGMENTS - 1)) : 0;
+  const t = s - i;
+  const c = SPAWN_TABLE + (<usize>(<i32>i) << 5);
+  return load<f64>(c) + t * (load<f64>(c, 8) + t * (load<f64>(c, 16) + t * load<f64>(c, 24)));
 }
 /** Stores a spawned particle: age 0 and a degenerate segment (prev = new). */
 @inline function storeSpawned(particles: usize, cap: usize, o: usize, lon: f64, lat: f64, centre: f64, centreLat: f64): void {
@@ -273,49 +247,29 @@ const ATAN_TABLE = memory.data<f64>([
   store<f32>(v, relLat, 12);
 }
 
-/** Respawns particle k (two draws of the generator). Kept out of line: it calls into Math. */
-function respawn(
+/** Respawns particle k (two draws of the generator). */
+@inline function respawn(
   particles: usize, cap: usize, k: i32,
   centre: f64, centreLat: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
 ): void {
   const r1 = nextRandom();
   const r2 = nextRandom();
   const lon = spawnLongitude(r1, centre, relWest, relEast);
-  const lat = spawnLatitude(Math.exp(spawnExponent(r2, yTop, yBottom)));
+  const lat = spawnLatitude(r2, yTop, yBottom);
   storeSpawned(particles, cap, <usize>k, lon, lat, centre, centreLat);
 }
 
 /**
  * respawn for each of the n particle indices at `list`, in list order (the generator's draws are
- * those of n respawn calls), in passes over the list: the draws, Math.exp, the latitudes, the
- * stores. Each pass is a short loop of independent iterations that the CPU overlaps, where one
- * respawn after another would wait out each exp -> atan dependency chain. The latitude array holds
- * the exponent, then e^x, until the latitude replaces it.
+ * those of n respawn calls).
  */
 function respawnBatch(
   particles: usize, cap: usize, list: usize, n: i32,
   centre: f64, centreLat: f64, relWest: f64, relEast: f64, yTop: f64, yBottom: f64,
 ): void {
-  const lats = latBase(particles, cap);
   const end = list + (<usize>n << 2);
   for (let at = list; at < end; at += 4) {
-    const o = <usize>load<i32>(at);
-    const r1 = nextRandom();
-    const r2 = nextRandom();
-    store<f64>(particles + (o << 3), spawnLongitude(r1, centre, relWest, relEast));
-    store<f64>(lats + (o << 3), spawnExponent(r2, yTop, yBottom));
-  }
-  for (let at = list; at < end; at += 4) {
-    const a = lats + (<usize>load<i32>(at) << 3);
-    store<f64>(a, Math.exp(load<f64>(a)));
-  }
-  for (let at = list; at < end; at += 4) {
-    const a = lats + (<usize>load<i32>(at) << 3);
-    store<f64>(a, spawnLatitude(load<f64>(a)));
-  }
-  for (let at = list; at < end; at += 4) {
-    const o = <usize>load<i32>(at);
-    storeSpawned(particles, cap, o, load<f64>(particles + (o << 3)), load<f64>(lats + (o << 3)), centre, centreLat);
+    respawn(particles, cap, load<i32>(at), centre, centreLat, relWest, relEast, yTop, yBottom);
   }
 }
 
