@@ -15,8 +15,7 @@
  *               displacement (in f32), so a segment across the antimeridian stays short.
  *               A respawned particle gets a degenerate segment (prev = new). The SIMD kernel
  *               uses a group's 64 bytes as scratch between its passes (table further down).
- *   +36 cap     i32 respawn[cap]   scratch of the SIMD kernel: indices to respawn after its loop,
- *                                  and a group's 16 bytes between its passes
+ *   +36 cap     i32 respawn[cap]   scratch of the SIMD kernel: indices to respawn after its loop
  *
  *   rngState: a module global, xorshift32, seeded by particlesInit; respawns draw from it strictly
  *   in particle index order in every kernel, so SIMD, scalar and engine/reference.ts agree.
@@ -151,6 +150,8 @@ const GROUP_I32_BYTES: usize = 16;
  * block's positions and scratch are still in L1 when the next pass reads them.
  */
 const BLOCK_GROUPS: i32 = 32;
+/** W: each group's wy (cellsPass) for the block being stepped (table below). */
+const BLOCK_SCRATCH = memory.data(BLOCK_GROUPS * 16, 16);
 
 let rngState: u32 = DEFAULT_SEED;
 
@@ -384,22 +385,19 @@ export function particlesStepScalar(
  * The SIMD kernel runs in passes over blocks of BLOCK_GROUPS groups of 4 particles, each pass a
  * short loop with few live vectors, so the CPU overlaps many groups (one long loop body leaves
  * the out-of-order window full of one group's dependency chain). Per group g, scratch lives in
- * the particle region itself: the group's 64 vertex bytes (V) and its 16 respawn-list bytes (R).
+ * the group's 64 vertex bytes (V) and in 16 bytes (W) of BLOCK_SCRATCH, which the next block
+ * reuses: it stays in L1, where a particle-sized array would stream 60 KB through the caches.
  *
  *   pass         reads                         writes
  *   coordinates  lon, lat                      V+0 gx (raw), V+16 gy        f32x4 each
  *   cells        V+0 gx, V+16 gy               V+0 gx (wrapped), V+32 i32x4 address of the
  *                                              north-west node of the (clamped) cell, V+48 wx,
- *                                              R+0 wy (NaN when outside the grid)
- *   midpoints    V+0..63, R+0..15              V+0 gx + kx U1 (raw), V+16 gy + ky V1
+ *                                              W+0 wy (NaN when outside the grid)
+ *   midpoints    V+0..63, W+0..15              V+0 gx + kx U1 (raw), V+16 gy + ky V1
  *   cells        (again, on the midpoints)
- *   samples      V+32..63, R+0..15             V+0 f32(speed) (U0, U1, V0, V1), V+16 (U2, U3,
+ *   samples      V+32..63, W+0..15             V+0 f32(speed) (U0, U1, V0, V1), V+16 (U2, U3,
  *                                              V2, V3): the displacements (dLon0, dLon1, dLat0, ...)
  *   step         V+0..31, lon, lat, age        lon, lat, age, V+0..63 vertices, respawn list
- *
- * The respawn list only ever holds entries of particles already stepped, so its writes land in R
- * bytes of groups whose scratch is spent; the next block's cells pass writes R bytes of groups
- * beyond every entry.
  *
  * Cost per 15 000-particle step, Chromium worker (bench/kernels.ts field and view, passes timed
  * by removing the later ones): coordinates ~10 us, cells ~10 us each, midpoints ~30 us, samples
@@ -659,7 +657,7 @@ export function particlesStepSimd(
     const g = <usize>first;
     const v = vertices + g * GROUP_VERTEX_BYTES;
     const vEnd = v + n * GROUP_VERTEX_BYTES;
-    const w = respawnList + g * GROUP_I32_BYTES;
+    const w = BLOCK_SCRATCH;
     const lon = particles + g * GROUP_F64_BYTES;
     const lat = lats + g * GROUP_F64_BYTES;
     coordinatesPass(lon, lat, v, vEnd);
