@@ -399,17 +399,19 @@ export function particlesStepScalar(
  *                                              V2, V3): the displacements (dLon0, dLon1, dLat0, ...)
  *   step         V+0..31, lon, lat, age        lon, lat, age, V+0..63 vertices, respawn list
  *
- * Cost per 15 000-particle step, Chromium worker (bench/kernels.ts field and view, passes timed
- * by removing the later ones): coordinates ~10 us, cells ~10 us each, midpoints ~30 us, samples
- * ~17 us, step ~33 us, respawns ~4 us. The loops run near the CPU's vector throughput; the first
- * gather (midpoints) also waits on L2 (the field's nodes in the view span ~370 KB, over L1): with
- * every read inside 16 KB the step is ~11 % faster. Fusing passes was slower every way tried
+ * Cost per 15 000-particle step (bench/kernels.ts field and view; passes timed by removing the
+ * later ones, in Node, quiet machine, whole step ~118 us): coordinates ~10 us, cells ~11 us each,
+ * midpoints ~29 us, samples ~22 us, step and respawns ~33 us. The loops run near the CPU's vector
+ * throughput; the gathers also wait on L2 (the field's nodes in the view span ~370 KB, over L1,
+ * and particles visit them in no spatial order): with every read inside 16 KB the step is ~11 %
+ * faster. Fusing passes was slower every way tried
  * (coordinates + cells, midpoints + cells, samples + step, midpoints with the previous block's
  * samples), as was loading the next block's nodes early in the step pass (the loads hold up
  * retirement); unrolling the passes by two groups gained nothing (the loop's scalar work runs
  * beside the vectors). The step pass tests the view and forms the segment starts in f32, 4 lanes
- * at once, where f64 took 2: the whole step ~4.5 % faster than with those in f64 (A/B in one
- * process, alternating).
+ * at once, where f64 took 2: the whole step ~4 % faster than with those in f64 (A/B in one
+ * process, alternating). Forming the node index in f32 instead of the i32 multiply gained ~1 %
+ * (not kept: fields over 2^23 nodes would need the multiply anyway).
  */
 
 /** Grid coordinates of the positions: f32 of the f64 (lon - lon0) / dlon, (lat0 - lat) / dlat. */
