@@ -129,7 +129,13 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     if (!frame && !disposed) frame = requestAnimationFrame(draw);
   };
 
+  /**
+   * Starts the next queued request. One per task: the fetch call itself costs a slow phone several
+   * milliseconds of main thread (the request's setup), so starting four in one frame made one long
+   * task of it; the next one starts in a task of its own.
+   */
   const pump = () => {
+    pumpQueued = false;
     while (inFlight < MAX_IN_FLIGHT && queue.length) {
       const job = queue.shift()!;
       if (!wanted.has(job.key)) {
@@ -139,9 +145,17 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       inFlight++;
       void job.run().finally(() => {
         inFlight--;
-        pump();
+        pumpSoon();
       });
+      break;
     }
+    if (inFlight < MAX_IN_FLIGHT && queue.length) pumpSoon();
+  };
+  let pumpQueued = false;
+  const pumpSoon = () => {
+    if (pumpQueued || disposed) return;
+    pumpQueued = true;
+    setTimeout(pump, 0);
   };
 
   const fetchJson = async <T>(url: string): Promise<T> => {
@@ -150,8 +164,11 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     return response.json() as Promise<T>;
   };
 
-  /** Starts loading a tile unless it is loaded, loading, or failed a short while ago. */
-  const request = <T>(cache: Lru<Entry<T>>, key: string, url: string, onReady: () => void) => {
+  /**
+   * Starts loading a tile unless it is loaded, loading, or failed a short while ago. The address is
+   * made only then: every frame asks again for every tile in view.
+   */
+  const request = <T>(cache: Lru<Entry<T>>, key: string, url: () => string, onReady: () => void) => {
     const entry = cache.get(key);
     if (entry && (entry.state !== 'failed' || performance.now() - entry.at < RETRY_MS)) return;
     cache.set(key, { state: 'loading' });
@@ -160,7 +177,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       drop: () => cache.delete(key),
       run: async () => {
         try {
-          const data = await fetchJson<T>(url);
+          const data = await fetchJson<T>(url());
           cache.set(key, { state: 'ready', data });
           onReady();
         } catch {
@@ -265,6 +282,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
   /** The label tiles of a zoom in view, requested where missing; whether all are in. */
   const tilesOf = (view: ReturnType<typeof app.map.view.peek>, z: number, source: ReturnType<typeof valueSource>) => {
     const tiles = labelTilesInView(view, z, TILE_MARGIN_PX);
+    const query = source && { refTime: hourStamp(source.refTime), hours: source.hours, labelsVersion: LABELS_VERSION };
     let complete = true;
     const ready: { key: string; tile: LabelsTile }[] = [];
     for (const t of tiles) {
@@ -273,22 +291,22 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       const entry = labelTiles.get(key);
       if (entry?.state === 'ready') {
         ready.push({ key, tile: entry.data });
-        if (source && entry.data.labels.length) {
+        if (source && query && entry.data.labels.length) {
           const ck = cityKey(source, z, t);
           wanted.add(ck);
-          const query = { refTime: hourStamp(source.refTime), hours: source.hours, labelsVersion: LABELS_VERSION };
-          request(cityTiles, ck, cityTilePath(source.product, z, t.x, t.y, query), () => valueVersion++);
+          request(cityTiles, ck, () => cityTilePath(source.product, z, t.x, t.y, query), () => valueVersion++);
           if (source.next) {
             // Near the end of the day while playing: the next day's values, before they are needed.
             const next = { ...source, hours: source.next };
             const nk = cityKey(next, z, t);
             wanted.add(nk);
-            request(cityTiles, nk, cityTilePath(source.product, z, t.x, t.y, { ...query, hours: source.next }), () => undefined);
+            const hours = source.next;
+            request(cityTiles, nk, () => cityTilePath(source.product, z, t.x, t.y, { ...query, hours }), () => undefined);
           }
         }
       } else {
         if (entry?.state !== 'failed') complete = false;
-        request(labelTiles, key, labelsPath(language(), z, t.x, t.y), () => undefined);
+        request(labelTiles, key, () => labelsPath(language(), z, t.x, t.y), () => undefined);
       }
     }
     return { ready, complete };
@@ -378,7 +396,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     }
     for (const [id, node] of nodes) if (!seen.has(id)) release(id, node);
     if (more) schedule();
-    pump();
+    pumpSoon();
   }
 
   // ---- input: a tap on a label opens its forecast ---------------------------------------------
