@@ -15,19 +15,16 @@
  *   lat(t) = a + t (b + t (c + t d)) in degrees, t = y SPAWN_SEGMENTS - i in [0, 1].
  */
 
+import { latFromMercY } from '../common/map.ts';
+
 const DEG_PER_RAD = 180 / Math.PI;
 
 export const SPAWN_SEGMENTS = 512;
 export const SPAWN_TABLE_BYTES = SPAWN_SEGMENTS * 4 * 8;
 
-/** gd(pi (1 - 2y)) in degrees: the latitude of Web Mercator y (0 north edge, 1 south edge). */
-export function mercatorLatitude(y: number): number {
-  return Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * DEG_PER_RAD;
-}
-
 /** d latitude / dy in degrees: gd'(x) = cos(gd(x)), times dx/dy = -2 pi. */
 function mercatorLatitudeSlope(y: number): number {
-  return -2 * Math.PI * Math.cos(mercatorLatitude(y) / DEG_PER_RAD) * DEG_PER_RAD;
+  return -2 * Math.PI * Math.cos(latFromMercY(y) / DEG_PER_RAD) * DEG_PER_RAD;
 }
 
 let table: Float64Array | null = null;
@@ -38,8 +35,8 @@ export function spawnLatitudeTable(): Float64Array {
   const n = SPAWN_SEGMENTS;
   const out = new Float64Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const p0 = mercatorLatitude(i / n);
-    const p1 = mercatorLatitude((i + 1) / n);
+    const p0 = latFromMercY(i / n);
+    const p1 = latFromMercY((i + 1) / n);
     // Slopes per unit t: dlat/dy times dy/dt = 1 / n.
     const m0 = mercatorLatitudeSlope(i / n) / n;
     const m1 = mercatorLatitudeSlope((i + 1) / n) / n;
