@@ -80,6 +80,7 @@ interface EngineExports {
     speed: number, maxAge: number,
   ): void;
   particlesSpawnTable(): number;
+  particlesSpawnTableBytes(): number;
 }
 
 /** A decoded tile whose channels live in WASM memory until releaseTile. */
@@ -336,6 +337,9 @@ export class Engine {
     this.texelScratch = this.allocator.alloc(BLOCK_FLOATS * TEXEL_BYTES);
     this.sampleScratch = this.allocator.alloc(SAMPLE_BYTES);
     const table = spawnLatitudeTable();
+    if (exports.particlesSpawnTableBytes() !== table.byteLength) {
+      throw new Error(`Engine WASM expects a ${exports.particlesSpawnTableBytes()}-byte spawn table, engine/spawn.ts makes ${table.byteLength}`);
+    }
     new Float64Array(this.memory.buffer, exports.particlesSpawnTable(), table.length).set(table);
   }
 

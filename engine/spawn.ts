@@ -20,7 +20,6 @@ import { latFromMercY } from '../common/map.ts';
 const DEG_PER_RAD = 180 / Math.PI;
 
 export const SPAWN_SEGMENTS = 512;
-export const SPAWN_TABLE_BYTES = SPAWN_SEGMENTS * 4 * 8;
 
 /** d latitude / dy in degrees: gd'(x) = cos(gd(x)), times dx/dy = -2 pi. */
 function mercatorLatitudeSlope(y: number): number {

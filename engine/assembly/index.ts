@@ -23,7 +23,7 @@
 
 export { decodeTile } from './tile';
 export { blend, fieldWriteTile, fieldFinish, fieldSample } from './field';
-export { particlesInit, particlesStepSimd, particlesStepScalar, particlesSpawnTable } from './particles';
+export { particlesInit, particlesStepSimd, particlesStepScalar, particlesSpawnTable, particlesSpawnTableBytes } from './particles';
 
 /** First byte the wrapper may use: everything below holds the module's static data. */
 export function heapBase(): usize {

@@ -208,15 +208,17 @@ let rngState: u32 = DEFAULT_SEED;
  *   SPAWN_TABLE: f64[SPAWN_SEGMENTS][4], written once by the wrapper (engine/spawn.ts, which
  *   draws it): per segment i of y in [0, 1], the coefficients (a, b, c, d) of the cubic Hermite
  *   interpolant of the latitude, lat = a + t (b + t (c + t d)), t = y SPAWN_SEGMENTS - i.
- *   Within 6e-9 degrees of gd; an exp and an atan per respawn cost more than the rest of a step's
- *   respawns together.
+ *   Within 6e-9 degrees of gd: a lookup and a cubic per respawn instead of an exp and an atan.
  */
 const SPAWN_SEGMENTS: i32 = 512;
 const SPAWN_TABLE = memory.data(SPAWN_SEGMENTS * 32, 16);
 
-/** Where the wrapper writes the spawn table (engine/spawn.ts). */
+/** Where the wrapper writes the spawn table (engine/spawn.ts), and its size in bytes. */
 export function particlesSpawnTable(): usize {
   return SPAWN_TABLE;
+}
+export function particlesSpawnTableBytes(): i32 {
+  return SPAWN_SEGMENTS * 32;
 }
 
 @inline function spawnLongitude(r1: f64, centre: f64, relWest: f64, relEast: f64): f64 {
