@@ -74,7 +74,11 @@ describeWithFixtures('ECMWF open data sources against the fixture server', () =>
   it('reports a required parameter missing from the index by name', async () => {
     const source = createEcmwfSource({ baseUrl: server.url, steps: STEPS, fields: [...FIELDS, ecmwfField('msl')], schedule: SCHEDULE });
     const ctx = context(RUN_12 + 3 * 3_600_000);
-    await expect(source.download((await source.findLatestRun(ctx))!, ctx)).rejects.toThrow(/step 0 index has no msl/);
+    const plan = (await source.findLatestRun(ctx))!;
+    const before = server.requests(/\.grib2$/, true).length;
+    // Every step's index lacks it: the first step is named, and nothing is fetched for the run.
+    await expect(source.download(plan, ctx)).rejects.toThrow(/step 0 index has no msl/);
+    expect(server.requests(/\.grib2$/, true).length).toBe(before);
   });
 
   it('downloads AIFS from its own path', async () => {

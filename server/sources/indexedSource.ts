@@ -139,15 +139,28 @@ export class IndexedSource<E extends IndexEntry> implements LiveSource<IndexedPl
     for (const [step, text] of plan.indexes) {
       if ((await folder.readIndex(step)) === null) await folder.writeIndex(step, text);
     }
+    // Every step's byte ranges first, in step order: an index without a required field fails the
+    // run before any byte is fetched, and always names the first such step.
+    const ranges = new Map<number, ByteRange[]>();
+    for (const step of plan.steps) {
+      if (await folder.isStepComplete(step)) continue;
+      const text = plan.indexes.get(step) ?? (await folder.readIndex(step));
+      if (text === null) throw new Error(`${this.id} ${runLabel(plan.refTime)} f${step}: no index to plan the download from`);
+      const where = `${this.id} ${runLabel(plan.refTime)} step ${step} index`;
+      try {
+        ranges.set(step, planRanges(selectFields(this.model.parseIndex(text), fieldsForStep(this.model.fields, step, plan.steps), where)));
+      } catch (error) {
+        // A bad index: plan the step afresh next round.
+        if (error instanceof IndexFormatError) await folder.discardStep(step);
+        throw error;
+      }
+    }
     const progress: DownloadProgress = { source: this.id, refTime: plan.refTime, stepsDone: 0, steps: plan.steps.length, bytes: 0 };
     await forEachConcurrent(plan.steps, this.model.concurrency ?? DEFAULT_CONCURRENCY, async (step) => {
-      if (!(await folder.isStepComplete(step))) {
-        const text = plan.indexes.get(step) ?? (await folder.readIndex(step));
-        if (text === null) throw new Error(`${this.id} ${runLabel(plan.refTime)} f${step}: no index to plan the download from`);
-        const where = `${this.id} ${runLabel(plan.refTime)} step ${step} index`;
+      const stepRanges = ranges.get(step);
+      if (stepRanges) {
         try {
-          const ranges = planRanges(selectFields(this.model.parseIndex(text), fieldsForStep(this.model.fields, step, plan.steps), where));
-          await downloadRanges(this.http(ctx), ctx.signal, this.model.dataUrl(plan.refTime, step), ranges, folder, step, (n) => {
+          await downloadRanges(this.http(ctx), ctx.signal, this.model.dataUrl(plan.refTime, step), stepRanges, folder, step, (n) => {
             progress.bytes += n;
           });
         } catch (error) {
