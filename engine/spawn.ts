@@ -17,14 +17,9 @@
 
 import { latFromMercY } from '../common/map.ts';
 
-const DEG_PER_RAD = 180 / Math.PI;
+const DEG = Math.PI / 180;
 
 export const SPAWN_SEGMENTS = 512;
-
-/** d latitude / dy in degrees: gd'(x) = cos(gd(x)), times dx/dy = -2 pi. */
-function mercatorLatitudeSlope(y: number): number {
-  return -2 * Math.PI * Math.cos(latFromMercY(y) / DEG_PER_RAD) * DEG_PER_RAD;
-}
 
 let table: Float64Array | null = null;
 
@@ -32,13 +27,13 @@ let table: Float64Array | null = null;
 export function spawnLatitudeTable(): Float64Array {
   if (table) return table;
   const n = SPAWN_SEGMENTS;
+  // At each segment end: the latitude, and its slope per unit t, dlat/dy / n, where
+  // dlat/dy = gd'(x) dx/dy in degrees = cos(lat) (-2 pi) (180 / pi) = -360 cos(lat).
+  const lat = Float64Array.from({ length: n + 1 }, (_, i) => latFromMercY(i / n));
+  const slope = lat.map((l) => (-360 * Math.cos(l * DEG)) / n);
   const out = new Float64Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const p0 = latFromMercY(i / n);
-    const p1 = latFromMercY((i + 1) / n);
-    // Slopes per unit t: dlat/dy times dy/dt = 1 / n.
-    const m0 = mercatorLatitudeSlope(i / n) / n;
-    const m1 = mercatorLatitudeSlope((i + 1) / n) / n;
+    const [p0, p1, m0, m1] = [lat[i], lat[i + 1], slope[i], slope[i + 1]];
     out[i * 4] = p0;
     out[i * 4 + 1] = m0;
     out[i * 4 + 2] = 3 * (p1 - p0) - 2 * m0 - m1;

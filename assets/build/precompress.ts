@@ -28,7 +28,7 @@ export function shouldPrecompress(fileName: string, size: number): boolean {
 export async function precompressFile(path: string): Promise<{ br: number; gz: number } | null> {
   if (!COMPRESSIBLE.test(path)) return null;
   const bytes = await readFile(path);
-  if (!shouldPrecompress(path, bytes.length)) return null;
+  if (bytes.length < PRECOMPRESS_MIN_BYTES) return null;
   const [b, g] = await Promise.all([
     brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
     gz(bytes, { level: 9 }),
@@ -50,7 +50,8 @@ export function precompress(): Plugin {
     async writeBundle(options, bundle) {
       const dir = options.dir ?? outDir;
       const files = Object.keys(bundle);
-      // The thread pool compresses four at a time; more in flight only holds more buffers.
+      // Eight files (sixteen compressions) at a time: libuv's pool runs four at once; more in
+      // flight would only hold more buffers.
       for (let i = 0; i < files.length; i += 8) {
         await Promise.all(files.slice(i, i + 8).map((name) => precompressFile(join(dir, name))));
       }

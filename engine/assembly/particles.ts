@@ -202,8 +202,7 @@ let rngState: u32 = DEFAULT_SEED;
 /*
  * A fresh particle uniformly over the view on screen: longitude uniform in [west, east], Web
  * Mercator y uniform in [yTop, yBottom], latitude = gd(pi (1 - 2y)) (inverse Mercator; gd the
- * Gudermannian function) from the spawn table, shared by respawn and respawnBatch so that both
- * compute the same bits.
+ * Gudermannian function) from the spawn table.
  *
  *   SPAWN_TABLE: f64[SPAWN_SEGMENTS][4], written once by the wrapper (engine/spawn.ts, which
  *   draws it): per segment i of y in [0, 1], the coefficients (a, b, c, d) of the cubic Hermite
