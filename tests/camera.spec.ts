@@ -15,8 +15,12 @@ type TouchPoint = { x: number; y: number; id: number };
 /** Real touch input through the DevTools protocol: the browser turns it into pointer events. */
 async function touch(page: Page, frames: { type: 'touchStart' | 'touchMove' | 'touchEnd'; points: TouchPoint[] }[], gapMs = 16): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
-  for (const { type, points } of frames) {
-    await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+  // Each event carries its own time, gapMs after the one before: the gesture's speed (and whether
+  // the finger rested before lifting) is the one written here, however late a busy test machine
+  // delivers the events.
+  const start = Date.now() / 1000;
+  for (const [i, { type, points }] of frames.entries()) {
+    await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points, timestamp: start + (i * gapMs) / 1000 });
     await page.waitForTimeout(gapMs);
   }
   await cdp.detach();
