@@ -65,6 +65,16 @@ describe('data API', () => {
     });
   });
 
+  describe('products', () => {
+    it('lists only the products with data, each with the minifest its own address answers', async () => {
+      const response = await app.inject({ url: '/metadata/v1.0/products.json' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=60');
+      const own = (await app.inject({ url: minifestPath('demo') })).json();
+      expect(response.json()).toEqual({ products: [{ ident: 'demo', directory: 'demo', ref: '2025112600', demo: true, minifest: own }] });
+    });
+  });
+
   describe('tiles', () => {
     it('sends the stored gzip bytes with immutable caching, and the tile decodes to the point values', async () => {
       const response = await app.inject({ url: tileUrl(), headers: { 'accept-encoding': 'gzip, deflate, br' } });

@@ -324,6 +324,11 @@ export interface ServedProduct {
   ref: string;
   demo?: true;
   sample?: true;
+  /**
+   * The product's minifest, as GET /metadata/v1.0/{directory}/minifest.json answers it for everyone:
+   * the page starts from this one answer instead of asking every product it might show.
+   */
+  minifest: Record<string, unknown>;
 }
 
 export class DataSources {
@@ -379,6 +384,7 @@ export class DataSources {
       out.push({
         ident: product.ident, directory: product.directory, ref: hourStamp(run.refTime),
         ...(product.demo ? { demo: true as const } : {}), ...(product.sample ? { sample: true as const } : {}),
+        minifest: await data.minifest(),
       });
     }
     return out;

@@ -4,7 +4,8 @@
  * (server/data/sources.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
  *
  * GET /metadata/v1.0/products.json: the products this server has data for (the product picker's
- * list), `{ products: [{ ident, directory, ref, demo?, sample? }] }`, cached 1 minute.
+ * list), `{ products: [{ ident, directory, ref, demo?, sample?, minifest }] }`, each with its free
+ * minifest, so a page starts from one request; cached 1 minute.
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,23 @@ import type { DataSources } from '../data/sources.ts';
 
 export const MINIFEST_MAX_AGE_S = 600;
 export const PRODUCTS_MAX_AGE_S = 60;
+
+/** A minifest as this server answers it (common/minifest.ts reads it). */
+const MINIFEST_SCHEMA = {
+  type: 'object',
+  required: ['ref', 'dst', 'v'],
+  properties: {
+    ref: { type: 'string' },
+    dst: { type: 'array', items: { type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 3 } },
+    update: { type: 'string' },
+    v: { type: 'string' },
+    demo: { type: 'boolean' },
+    /** Ingested runs: a fixed historical sample, shown with its own dates. */
+    sample: { type: 'boolean' },
+    /** Ingested runs: the levels each tile file has. */
+    layers: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+  },
+} as const;
 
 const productsSchema = {
   response: {
@@ -25,10 +43,10 @@ const productsSchema = {
           type: 'array',
           items: {
             type: 'object',
-            required: ['ident', 'directory', 'ref'],
+            required: ['ident', 'directory', 'ref', 'minifest'],
             properties: {
               ident: { type: 'string' }, directory: { type: 'string' }, ref: { type: 'string' },
-              demo: { type: 'boolean' }, sample: { type: 'boolean' },
+              demo: { type: 'boolean' }, sample: { type: 'boolean' }, minifest: MINIFEST_SCHEMA,
             },
           },
         },
@@ -51,21 +69,7 @@ const minifestSchema = {
     properties: { premium: { type: 'boolean' } },
   },
   response: {
-    200: {
-      type: 'object',
-      required: ['ref', 'dst', 'v'],
-      properties: {
-        ref: { type: 'string' },
-        dst: { type: 'array', items: { type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 3 } },
-        update: { type: 'string' },
-        v: { type: 'string' },
-        demo: { type: 'boolean' },
-        /** Ingested runs: a fixed historical sample, shown with its own dates. */
-        sample: { type: 'boolean' },
-        /** Ingested runs: the levels each tile file has. */
-        layers: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-      },
-    },
+    200: MINIFEST_SCHEMA,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;

@@ -63,19 +63,42 @@ async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<C
   return parseMinifest(await response.json());
 }
 
-/** The served products the catalogue knows; an unreadable answer is an empty list (the picker then shows the current product only). */
-async function fetchServed(): Promise<ServedProduct[]> {
+/**
+ * The served products the catalogue knows, with the calendar of each readable minifest the list
+ * carries; null when the answer cannot be read (the picker then shows the current product only).
+ */
+async function fetchServed(): Promise<{ products: ServedProduct[]; calendars: Map<string, Calendar> } | null> {
   try {
     const response = await fetch(PRODUCTS_PATH, { headers: { Accept: 'application/json' } });
-    if (!response.ok) return [];
+    if (!response.ok) return null;
     const body = await response.json() as { products?: unknown };
-    if (!Array.isArray(body.products)) return [];
-    return body.products.filter((p): p is ServedProduct =>
-      typeof p === 'object' && p !== null && typeof (p as ServedProduct).ident === 'string' && typeof (p as ServedProduct).ref === 'string'
-      && Object.prototype.hasOwnProperty.call(PRODUCTS, (p as ServedProduct).ident));
+    if (!Array.isArray(body.products)) return null;
+    const products: ServedProduct[] = [];
+    const calendars = new Map<string, Calendar>();
+    for (const entry of body.products as unknown[]) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const { ident, ref, demo, sample, minifest } = entry as ServedProduct & { minifest?: unknown };
+      if (typeof ident !== 'string' || typeof ref !== 'string' || !Object.prototype.hasOwnProperty.call(PRODUCTS, ident)) continue;
+      products.push({ ident, ref, ...(demo === true ? { demo } : {}), ...(sample === true ? { sample } : {}) });
+      try {
+        calendars.set(ident, parseMinifest(minifest));
+      } catch {
+        // Listed without a readable minifest: start-up asks the product's own address instead.
+      }
+    }
+    return { products, calendars };
   } catch {
-    return [];
+    return null;
   }
+}
+
+/** Asks for each product's minifest at once: the first in order that answers wins, else the first one's error. */
+async function firstAnswering(order: string[]): Promise<{ ident: string; calendar: Calendar } | { error: string }> {
+  const results = await Promise.allSettled(order.map((p) => fetchCalendar(PRODUCTS[p].directory)));
+  const index = results.findIndex((r) => r.status === 'fulfilled');
+  if (index >= 0) return { ident: order[index], calendar: (results[index] as PromiseFulfilledResult<Calendar>).value };
+  const first = results[0];
+  return { error: first?.status === 'rejected' ? String((first.reason as Error).message) : 'No product available' };
 }
 
 export function createDataModel(layer: LayerModel, timeline: TimelineModel): DataModel {
@@ -165,21 +188,23 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     },
     async start(candidates) {
       const order = [...new Set([...candidates, ...PREFERRED_PRODUCTS, 'demo'])].filter((p) => PRODUCTS[p]);
-      // Ask for every candidate at once; the first in order of preference that answers wins.
-      void fetchServed().then((list) => {
-        served.value = list;
-      });
-      const results = await Promise.allSettled(order.map((p) => fetchCalendar(PRODUCTS[p].directory)));
-      const index = results.findIndex((r) => r.status === 'fulfilled');
-      if (index < 0) {
-        error.value = results[0].status === 'rejected' ? String((results[0].reason as Error).message) : 'No product available';
+      // The product list carries each served product's minifest: one request picks the first
+      // product in order of preference that the server has. Without a readable list, every
+      // candidate's own minifest is asked for at once and the first in order that answers wins.
+      const list = await fetchServed();
+      served.value = list?.products ?? [];
+      const listed = list ? order.filter((p) => list.products.some((s) => s.ident === p)) : order;
+      const inline = listed.find((p) => list?.calendars.has(p));
+      const choice = inline ? { ident: inline, calendar: list!.calendars.get(inline)! } : await firstAnswering(listed);
+      if ('error' in choice) {
+        error.value = choice.error;
         status.value = 'error';
         return;
       }
-      const ident = order[index];
+      const { ident, calendar } = choice;
       layer.setProduct(ident);
       startProduct.value = ident;
-      enterCalendar(ident, (results[index] as PromiseFulfilledResult<Calendar>).value, !!PRODUCTS[ident].sample);
+      enterCalendar(ident, calendar, !!PRODUCTS[ident].sample);
       demo.value = !!PRODUCTS[ident].demo;
       status.value = 'ready';
       loaded = ident;
