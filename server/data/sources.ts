@@ -17,6 +17,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRODUCTS, type Product } from '../../common/catalogue/index.ts';
 import { LEVEL_IDENTS } from '../../common/catalogue/levels.ts';
+import type { LevelForecast, PointForecast } from '../../common/forecast.ts';
 import { hourStamp, parseHourStamp } from '../../common/minifest.ts';
 import type { TileAddress } from '../../common/tiling.ts';
 import { badRequest, notFound } from '../http/httpError.ts';
@@ -32,40 +33,6 @@ export interface TileAnswer {
   gzip: Buffer;
   etagGzip: string;
   etagIdentity: string;
-}
-
-/** The point forecast answer (GET /forecast/point/...): base units, one value per step, null = no data. */
-export interface PointForecast {
-  header: {
-    product: string;
-    refTime: number;
-    lat: number;
-    lon: number;
-    step: number;
-    demo?: true;
-    sample?: true;
-    units: Record<string, string>;
-    /**
-     * The forecast model's terrain height at the place, m above mean sea level (bilinear between
-     * its grid points, as the values): what the model's surface values are for, which may differ
-     * from the place's real height by hundreds of metres in the mountains. Absent when the run has
-     * no orography (the demo product, waves, air quality) or the request did not ask for it.
-     */
-    modelElevation?: number;
-  };
-  ts: number[];
-  data: Record<string, (number | null)[]>;
-}
-
-/**
- * The meteogram answer (GET /forecast/meteogram/...): pressure-level series in base units keyed
- * `{ident}-{level}` (temp-850h, wind_u-850h, wind_v-850h, gh-850h), one value per step, null = no
- * data. `levels` lists the levels present from the ground up; empty when the product has none.
- */
-export interface LevelForecast {
-  header: PointForecast['header'] & { levels: string[] };
-  ts: number[];
-  data: Record<string, (number | null)[]>;
 }
 
 export interface PointOptions {

@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
-import type { DataSources, PointForecast } from '../data/sources.ts';
+import type { PointForecast } from '../../common/forecast.ts';
+import type { DataSources } from '../data/sources.ts';
 import {
   AnswerCache, POINT_HEADER_PROPERTIES, POINT_PARAMS_SCHEMA, POINT_QUERY_PROPERTIES, resolvePointRequest, SERIES_SCHEMA,
   setForecastCaching, type PointParams, type PointQuery,

@@ -15,7 +15,7 @@ import { hourStamp } from '../../common/minifest.ts';
 import { buildApp } from '../app.ts';
 import { demoRun } from '../demo/demoRun.ts';
 import { maxPerTile, minPopulation } from '../geo/labels.ts';
-import type { PointForecast } from '../data/sources.ts';
+import type { PointForecast } from '../../common/forecast.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 7, 30);
 const HOUR_MS = 3_600_000;

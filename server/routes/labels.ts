@@ -24,7 +24,8 @@ import {
   CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, LABELS_VERSION, parseHoursRange,
   type CityTile, type LabelsTile,
 } from '../../common/labels.ts';
-import { hourStampParam, type DataSources, type PointForecast } from '../data/sources.ts';
+import type { PointForecast } from '../../common/forecast.ts';
+import { hourStampParam, type DataSources } from '../data/sources.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { LabelIndex } from '../geo/labels.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA, HttpError, notFound } from '../http/httpError.ts';

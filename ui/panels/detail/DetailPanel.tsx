@@ -22,6 +22,7 @@ import { METRICS } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/routes.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
+import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import {
@@ -29,7 +30,6 @@ import {
 } from './charts.tsx';
 import {
   detailStep, fetchMeteogram, fetchPlaceName, fetchPointForecast, ForecastError, hasHourly, hasValues, nativeStepHours, stepAt, stepIndices,
-  type LevelForecast, type PointForecast,
 } from './forecast.ts';
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
 import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';

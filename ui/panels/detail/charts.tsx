@@ -6,7 +6,8 @@
 
 import { COLOR_SCALES, colorAt } from '../../../common/catalogue/colors.ts';
 import { LEVELS } from '../../../common/catalogue/levels.ts';
-import { hasValues, windOf, windSeries, type LevelForecast, type PointForecast } from './forecast.ts';
+import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
+import { hasValues, windOf, windSeries } from './forecast.ts';
 import { numberIn, type Translate } from './rows.tsx';
 
 /** Width of one step's column, px. */

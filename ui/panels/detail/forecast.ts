@@ -9,26 +9,9 @@
  */
 
 import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
+import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
 
 const HOUR_MS = 3_600_000;
-
-/** GET /forecast/point/{product}/v2.9/{lat}/{lon} (server/data/sources.ts PointForecast). */
-export interface PointForecast {
-  header: {
-    product: string; refTime: number; lat: number; lon: number; step: number; demo?: boolean; sample?: boolean; units: Record<string, string>;
-    /** The model's terrain height at the place, m; absent when the model has no orography. */
-    modelElevation?: number;
-  };
-  ts: number[];
-  data: Record<string, (number | null)[]>;
-}
-
-/** GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}: series keyed `{ident}-{level}`, levels from the ground up. */
-export interface LevelForecast {
-  header: PointForecast['header'] & { levels: string[] };
-  ts: number[];
-  data: Record<string, (number | null)[]>;
-}
 
 /** A failed request (SPEC §8 HttpError): status 0 for network failures. */
 export class ForecastError extends Error {

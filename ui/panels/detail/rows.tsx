@@ -8,7 +8,8 @@ import type { ReactNode } from 'react';
 import { aqiClass } from '../../../common/catalogue/classes.ts';
 import { AIR_QUALITY_COLORS, COLOR_SCALES, colorAt, type Rgba } from '../../../common/catalogue/colors.ts';
 import { METRICS } from '../../../common/catalogue/metrics.ts';
-import { aqiOf, hasValues, weatherSymbol, windSeries, type PointForecast, type WeatherSymbol } from './forecast.ts';
+import type { PointForecast } from '../../../common/forecast.ts';
+import { aqiOf, hasValues, weatherSymbol, windSeries, type WeatherSymbol } from './forecast.ts';
 
 export type RowKind = 'weather' | 'num' | 'wind' | 'aqi';
 
