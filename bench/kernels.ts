@@ -10,6 +10,7 @@
 
 import { decodeDataTile, encodeDataTile, type DecodedTile } from '../common/tile.ts';
 import { PARTICLE_CAP, PARTICLE_MAX_AGE, worldSize, type View } from '../common/map.ts';
+import { seededRandom } from '../common/seededRandom.ts';
 import { tileBounds, TILE_NODES } from '../common/tiling.ts';
 import { particleView, type DecodedTileHandle, type Engine, type FieldGrid } from '../engine/engine.ts';
 import { packTexelsReference, ReferenceField, ReferenceParticles } from '../engine/reference.ts';
@@ -61,18 +62,6 @@ const BENCH_VIEW: View = { lon: 165, lat: 20, zoom: 3, width: 1280, height: 720 
 /** Screen pixels per step per (m/s). */
 const PIXELS_PER_STEP = 0.25;
 const FIELD_BLEND = 0.4;
-
-/** mulberry32, for the seeded inputs. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A realistic wind (m/s): westerlies and trade winds by latitude plus 12 seeded vortices drifting

@@ -11,6 +11,8 @@ import {
 import { tileBounds, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import { Engine } from './engine.ts';
 
+export { seededRandom } from '../common/seededRandom.ts';
+
 export type EngineTarget = 'release' | 'debug';
 
 const ASSEMBLY_DIR = new URL('./assembly/', import.meta.url);
@@ -32,18 +34,6 @@ export async function compileEngine(target: EngineTarget = 'release'): Promise<W
 
 export async function createEngine(target: EngineTarget = 'release'): Promise<Engine> {
   return Engine.create(await compileEngine(target));
-}
-
-/** mulberry32: a small seeded generator for test inputs (not the engine's xorshift). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface RawTileOptions {

@@ -5,6 +5,8 @@
  * testdata/aec/<name>.aec; the tests regenerate the samples here and compare value for value.
  */
 
+import { seededRandom } from '../../../common/seededRandom.ts';
+
 /** libaec flags (libaec.h), as GRIB2 template 5.42's ccsdsFlags octet carries them. */
 export const AEC_FLAG = {
   signed: 1, threeByte: 2, msb: 4, preprocess: 8, restricted: 16, padRsi: 32,
@@ -60,18 +62,6 @@ export function aecSampleBytes(v: AecVector): number {
   return v.bitsPerSample <= 24 && v.flags & threeByte ? 3 : 4;
 }
 
-/** mulberry32 */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The samples of `v` as 32-bit two's complement (signed vectors) or plain unsigned values: runs
  * chosen to reach every code option — long zero and constant runs (zero blocks, remainder of
@@ -80,7 +70,7 @@ function seeded(seed: number): () => number {
  * boundary cases).
  */
 export function aecSamples(v: AecVector): Uint32Array {
-  const random = seeded(v.seed);
+  const random = seededRandom(v.seed);
   const n = v.bitsPerSample;
   const isSigned = (v.flags & signed) !== 0;
   const min = isSigned ? -(2 ** (n - 1)) : 0;
