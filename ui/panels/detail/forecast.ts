@@ -10,6 +10,7 @@
 
 import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
 import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
+import type { ReverseResult } from '../../../common/search.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -50,20 +51,11 @@ export function fetchMeteogram(product: string, lat: number, lon: number, signal
   return getJson<LevelForecast>(meteogramUrl(product, lat, lon), signal, token);
 }
 
-/** SPEC §7 reverse geocoding answer: locality, suburb, city, county, district, state, country, island. */
-export interface ReverseAnswer {
-  name?: string;
-  nameValid?: boolean;
-  locality?: string;
-  suburb?: string;
-  city?: string;
-  county?: string;
-  district?: string;
-  state?: string;
-  island?: string;
-  region?: string;
-  country?: string;
-}
+/**
+ * The reverse geocoding answer (SPEC §7, common/search.ts), and the name, nameValid and region of
+ * SPEC §3's reverse-geocode result where a server sends them.
+ */
+export type ReverseAnswer = ReverseResult & { name?: string; nameValid?: boolean; region?: string };
 
 /** The most local name the answer has, with its country: "Paris, France". Null when it names nothing. */
 export function placeName(answer: ReverseAnswer | null): string | null {
