@@ -36,7 +36,7 @@ export function describeWithFixtures(name: string, body: () => void): void {
       });
     });
   } else {
-    console.warn(`[grib] ${fileURLToPath(FIXTURES_DIR)} is absent: "${name}" is skipped (set ISOBAR_REQUIRE_FIXTURES=1 to fail instead)`);
+    console.warn(`[fixtures] ${fileURLToPath(FIXTURES_DIR)} is absent: "${name}" is skipped (set ISOBAR_REQUIRE_FIXTURES=1 to fail instead)`);
     describe.skip(`${name} (skipped: ../shared/data is absent)`, body);
   }
 }

@@ -5,16 +5,14 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
+import { concatBytes as concatParts, FIXTURES_DIR as FIXTURES_URL } from '../../../engine/grib/testing.ts';
 import { gribFields } from './gribIndex.ts';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
-export const fixturesPresent = existsSync(`${FIXTURES_DIR}expected-eccodes.json`);
-/** CI sets ISOBAR_REQUIRE_FIXTURES=1: missing fixtures then fail the run instead of skipping. */
-export const fixturesRequired = process.env.ISOBAR_REQUIRE_FIXTURES === '1';
+// Where the fixtures are and what their absence means are the engine's test rules (engine/grib/testing.ts).
+export { describeWithFixtures, fixturesPresent, fixturesRequired, readFixture } from '../../../engine/grib/testing.ts';
+/** ../shared/data as a folder path ending in a slash. */
+export const FIXTURES_DIR = fileURLToPath(FIXTURES_URL);
 
 export const FIXTURE = {
   gfsWindSeries: 'samples/gfs-1p0-wind-2018-10/gfs1p0_10m-uv_2018100618-2018101621_3h.grib2',
@@ -28,37 +26,8 @@ export const FIXTURE = {
   iconIcosahedral: 'grib2/icon-global-icosahedral_tot_prec_20211120T18_f000_t5.0-constant.grib2',
 } as const;
 
-/**
- * describe() when the fixtures are present; otherwise a failing test when they are required, or a
- * skipped suite whose name says why.
- */
-export function describeWithFixtures(name: string, body: () => void): void {
-  if (fixturesPresent) {
-    describe(name, body);
-  } else if (fixturesRequired) {
-    describe(name, () => {
-      it('finds the fixtures in ../shared/data', () => {
-        throw new Error(`ISOBAR_REQUIRE_FIXTURES=1 but ${FIXTURES_DIR}expected-eccodes.json is missing`);
-      });
-    });
-  } else {
-    console.warn(`[sources] ${FIXTURES_DIR} is absent: "${name}" is skipped (set ISOBAR_REQUIRE_FIXTURES=1 to fail instead)`);
-    describe.skip(`${name} (skipped: ../shared/data is absent)`, body);
-  }
-}
-
-export async function readFixture(path: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(`${FIXTURES_DIR}${path}`));
-}
-
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatParts(...parts);
 }
 
 /** The messages of a file grouped by run and forecast hour, as an upstream would publish them. */
