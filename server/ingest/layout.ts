@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { hourStamp } from '../../common/minifest.ts';
+import type { PointGrid } from './points.ts';
 
 export const DEFAULT_DATA_DIR = 'var/data';
 /** Published runs kept per product: the current one and the one before (clients still on its minifest). */
@@ -52,17 +53,10 @@ export interface RunLayer {
   prerendered: number;
 }
 
-export interface PointStoreInfo {
+/** A point store: its file and grid (PointGrid), and what it holds. */
+export interface PointStoreInfo extends PointGrid {
   /** points.bin: surface variables on the point grid; levels.bin: pressure-level variables (`temp-850h`) on the level point grid. */
   file: 'points.bin' | 'levels.bin';
-  /** Regular grid of the store: node (i, j) at lon0 + i * dLon, lat0 - j * dLat. */
-  nx: number;
-  ny: number;
-  lon0: number;
-  dLon: number;
-  lat0: number;
-  dLat: number;
-  global: boolean;
   variables: string[];
   /**
    * points.bin: run-constant variables in its static section (the model's terrain height), [] for

@@ -40,6 +40,7 @@ import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises
 import { join } from 'node:path';
 import { NO_DATA } from '../../common/tile.ts';
 import { wrapLon } from '../../common/tiling.ts';
+import type { TargetGrid } from '../../engine/regrid.ts';
 
 export const POINTS_MAGIC = 0x50425349; // 'ISBP' read as a little-endian u32
 export const POINTS_VERSION = 2;
@@ -50,13 +51,8 @@ const ALIGN = 16;
 /** Output band of the transposition, bytes: bounds the memory publishing takes. */
 const BAND_BYTES = 64 * 1024 * 1024;
 
-export interface PointGrid {
-  nx: number;
-  ny: number;
-  lon0: number;
-  dLon: number;
-  lat0: number;
-  dLat: number;
+/** A regular grid (node (i, j) at lon0 + i * dLon, lat0 - j * dLat) that may wrap. */
+export interface PointGrid extends TargetGrid {
   /** Columns go all the way round: the cell east of column nx-1 is (nx-1, 0). */
   global: boolean;
 }

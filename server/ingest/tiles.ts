@@ -13,15 +13,15 @@
  * 0.6 s of regrid and 0.4 s of quantize (one core, unloaded).
  */
 
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Quantization } from '../../common/catalogue/variables.ts';
 import { Predictor, TILE_CHANNEL_BYTES, TILE_HEADER_BYTES, TILE_MAGIC, TILE_VERSION, tileByteLength } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds, tileColumns, tileRows, type TileAddress, type TileBounds } from '../../common/tiling.ts';
 import type { Regridder, SourceGrid, TargetGrid } from '../../engine/regrid.ts';
+import { writeFileAtomic } from './layout.ts';
 
 /**
  * zlib level of the tiles the ingest writes. Level 1 costs a sixth of level 6's time for about 10 %
@@ -361,12 +361,5 @@ export class TileFileWriter {
 /** Writes a file readers may be reading: temporary file, then rename (a tile rendered on request). */
 export async function writeFileReplacing(path: string, data: Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, data);
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, data);
 }
