@@ -28,7 +28,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { hourStamp } from '../../common/minifest.ts';
 import type { PointGrid } from './points.ts';
@@ -148,6 +148,37 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Takes the lock file at `path` (holding this process's pid), or answers the pid of the live
+ * process that holds it. A lock left by a process that is gone, or by this one, is taken over.
+ */
+export async function acquirePidLock(path: string): Promise<{ release(): Promise<void> } | { heldBy: number }> {
+  for (let tries = 0; ; tries++) {
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return { release: () => rm(path, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(path, 'utf8').catch(() => ''));
+      const live = Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid);
+      // A second refusal: another process took the lock over between the two tries.
+      if (live || tries > 0) return { heldBy: pid };
+      await rm(path, { force: true });
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

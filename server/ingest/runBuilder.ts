@@ -22,7 +22,7 @@
  * the next layer.
  */
 
-import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEVELS } from '../../common/catalogue/levels.ts';
 import { FILE_VARIABLES, STATIC_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
@@ -36,7 +36,7 @@ import { addIncrement, dewPointFrom, incrementOf, rateFrom, relativeHumidityFrom
 import { IngestError, type FieldInfo } from './fields.ts';
 import type { VariableMatch } from '../../common/catalogue/variables.ts';
 import {
-  layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
+  acquirePidLock, layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
   type PointStoreInfo, type RunLayer, type RunManifest,
 } from './layout.ts';
 import {
@@ -191,15 +191,6 @@ function sameGrid(a: SourceGrid, b: SourceGrid): boolean {
     && Math.abs(a.dLon - b.dLon) < 1e-12 && Math.abs(a.dLat - b.dLat) < 1e-12;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export class RunBuilder {
   readonly dir: string;
   private state!: BuildState;
@@ -246,18 +237,9 @@ export class RunBuilder {
   private async lock(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, '.lock');
-    try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(await readFile(path, 'utf8').catch(() => ''));
-      if (pid && pid !== process.pid && processAlive(pid)) {
-        throw new IngestError(`Run ${hourStamp(this.options.refTime)} of ${this.options.product.ident} is being built by process ${pid} (${path})`);
-      }
-      // A lock left by a process that is gone: take it over.
-      await writeFile(path, String(process.pid));
+    const lock = await acquirePidLock(path);
+    if ('heldBy' in lock) {
+      throw new IngestError(`Run ${hourStamp(this.options.refTime)} of ${this.options.product.ident} is being built by process ${lock.heldBy} (${path})`);
     }
   }
 

@@ -13,8 +13,9 @@
  * `signal` (the server's close) stops the waits, the downloads and the ingest.
  */
 
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { acquirePidLock } from '../ingest/layout.ts';
 import { sourcesConfigFromEnv } from './config.ts';
 import { realSleep, SourceHttp, type Sleep } from './http.ts';
 import { removeRunFolders } from './runFolder.ts';
@@ -115,34 +116,6 @@ async function writeSourceState(downloadDir: string, state: SourceState): Promis
   await rename(join(downloadDir, 'state.json.tmp'), join(downloadDir, 'state.json'));
 }
 
-/** Takes the machine-wide lock, or returns null while another live process holds it. */
-async function acquireLock(path: string): Promise<(() => Promise<void>) | null> {
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(await readFile(path, 'utf8').catch(() => ''));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) return null;
-      // Left by a process that died (or by this one before a crash): take it over.
-      await rm(path, { force: true });
-    }
-  }
-  return null;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Logs a long task's progress at each phase change and every tenth of it, no more. */
 function progressLogger(log: SourceLogger, base: object, msg: string): (p: { phase?: string; done: number; total: number }) => void {
   let lastPhase: string | undefined;
@@ -186,8 +159,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   async function round(source: LiveSource): Promise<RoundOutcome> {
     const downloadDir = join(downloadsRoot, source.id);
     await mkdir(downloadDir, { recursive: true });
-    const release = await acquireLock(lockPath);
-    if (!release) {
+    const lock = await acquirePidLock(lockPath);
+    if (!('release' in lock)) {
       log.info({ source: source.id }, 'another Isobar process is downloading; trying later');
       return { kind: 'busy' };
     }
@@ -219,7 +192,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       if (!options.keepDownloads) await removeRunFolders(downloadDir);
       return { kind: 'ingested', refTime: plan.refTime };
     } finally {
-      await release();
+      await lock.release();
     }
   }
 
