@@ -26,6 +26,8 @@
  * tiles travel with; undoing it is a 16-bit wrapping prefix sum, so it is lossless for every q.
  */
 
+import type { TileBounds } from './tiling.ts';
+
 export const TILE_MAGIC = 0x54425349; // 'ISBT' read as a little-endian u32
 export const TILE_VERSION = 1;
 export const TILE_HEADER_BYTES = 48;
@@ -38,16 +40,16 @@ export const MAX_CHANNELS = 3;
 export const Predictor = { None: 0, RowDelta: 1 } as const;
 export type Predictor = (typeof Predictor)[keyof typeof Predictor];
 
-export interface TileHeader {
+/** Where a tile's nodes are: its bounds in degrees (corner nodes) and its size in nodes. */
+export interface TileGeometry extends TileBounds {
+  width: number;
+  height: number;
+}
+
+export interface TileHeader extends TileGeometry {
   version: number;
   channels: number;
   predictor: Predictor;
-  width: number;
-  height: number;
-  west: number;
-  north: number;
-  east: number;
-  south: number;
   /** Per channel: value = offsets[c] + scales[c] * q. */
   offsets: number[];
   scales: number[];
@@ -162,13 +164,7 @@ export function decodeDataTile(data: ArrayBuffer | ArrayBufferView): DecodedTile
   return { header, channels: out };
 }
 
-export interface EncodeTileOptions {
-  west: number;
-  north: number;
-  east: number;
-  south: number;
-  width: number;
-  height: number;
+export interface EncodeTileOptions extends TileGeometry {
   /** One array of width * height values per channel, row 0 north; NaN (or non-finite) = no data. */
   channels: ArrayLike<number>[];
   predictor?: Predictor;
@@ -186,13 +182,7 @@ export interface QuantizedChannel {
   q: ArrayLike<number>;
 }
 
-export interface PackTileOptions {
-  west: number;
-  north: number;
-  east: number;
-  south: number;
-  width: number;
-  height: number;
+export interface PackTileOptions extends TileGeometry {
   predictor?: Predictor;
   channels: QuantizedChannel[];
 }
