@@ -19,7 +19,7 @@ import i18next from 'i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import {
   LABELS_VERSION, cityTilePath, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, labelsPath, valueAt,
-  type CityLabel, type CityTile, type LabelsTile, type TileXY,
+  type CityLabel, type CityTile, type LabelsTile,
 } from '../../common/labels.ts';
 import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
 import { hourStamp } from '../../common/minifest.ts';
@@ -64,8 +64,12 @@ interface LabelNode {
   tileKey: string;
   x: number;
   y: number;
-  /** valueVersion when the value was last written, and the series it shows. */
+  /**
+   * valueVersion when the value was last written, the city tile entry it was written from (a tile
+   * that arrives is a new entry: only its own labels are written again), and the series it shows.
+   */
   version: number;
+  entry: Entry<CityTile> | undefined;
   variable: string;
 }
 
@@ -168,7 +172,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
    * Starts loading a tile unless it is loaded, loading, or failed a short while ago. The address is
    * made only then: every frame asks again for every tile in view.
    */
-  const request = <T>(cache: Lru<Entry<T>>, key: string, url: () => string, onReady: () => void) => {
+  const request = <T>(cache: Lru<Entry<T>>, key: string, url: () => string) => {
     const entry = cache.get(key);
     if (entry && (entry.state !== 'failed' || performance.now() - entry.at < RETRY_MS)) return;
     cache.set(key, { state: 'loading' });
@@ -179,7 +183,6 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         try {
           const data = await fetchJson<T>(url());
           cache.set(key, { state: 'ready', data });
-          onReady();
         } catch {
           cache.set(key, { state: 'failed', at: performance.now() });
         }
@@ -204,8 +207,9 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     return { ...spec, product, time, refTime: calendar.refTime, hours, next };
   };
 
-  const cityKey = (source: NonNullable<ReturnType<typeof valueSource>>, z: number, t: TileXY) =>
-    `${source.product}/${source.refTime}/${z}/${t.x}/${t.y}/${source.hours[0]}-${source.hours[1]}`;
+  /** The city tile of a label tile (key `z/x/y`) for the shown values. */
+  const cityKey = (source: NonNullable<ReturnType<typeof valueSource>>, tileKey: string, hours = source.hours) =>
+    `${source.product}/${source.refTime}/${tileKey}/${hours[0]}-${hours[1]}`;
 
   const acquire = (): LabelNode => {
     const pooled = pool.pop();
@@ -220,13 +224,14 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const value = document.createElement('span');
     value.className = 'city-label-value';
     el.append(name, value);
-    return { el, name, value, label: null, tileKey: '', x: NaN, y: NaN, version: 0, variable: '' };
+    return { el, name, value, label: null, tileKey: '', x: NaN, y: NaN, version: 0, entry: undefined, variable: '' };
   };
 
   const bind = (node: LabelNode, label: CityLabel, tileKey: string) => {
     node.label = label;
     node.tileKey = tileKey;
     node.version = 0;
+    node.entry = undefined;
     node.variable = '';
     node.x = NaN;
     node.y = NaN;
@@ -247,15 +252,15 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     pool.push(node);
   };
 
-  const writeValue = (node: LabelNode, source: ReturnType<typeof valueSource>) => {
+  /** Writes the label's value from `entry`, its city tile for `source` (absent without one). */
+  const writeValue = (node: LabelNode, source: ReturnType<typeof valueSource>, entry: Entry<CityTile> | undefined) => {
     node.version = valueVersion;
+    node.entry = entry;
     const label = node.label!;
     let text = '';
     let base: number | null = null;
     let direction: number | null = null;
     if (source) {
-      const [z, x, y] = node.tileKey.split('/').map(Number);
-      const entry = cityTiles.get(cityKey(source, z, { x, y }));
       // The next day's values are on their way (playback): the shown value stays until they come.
       if (entry?.state === 'loading' && node.variable === source.variable) return;
       if (entry?.state === 'ready') {
@@ -292,21 +297,20 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       if (entry?.state === 'ready') {
         ready.push({ key, tile: entry.data });
         if (source && query && entry.data.labels.length) {
-          const ck = cityKey(source, z, t);
+          const ck = cityKey(source, key);
           wanted.add(ck);
-          request(cityTiles, ck, () => cityTilePath(source.product, z, t.x, t.y, query), () => valueVersion++);
+          request(cityTiles, ck, () => cityTilePath(source.product, z, t.x, t.y, query));
           if (source.next) {
             // Near the end of the day while playing: the next day's values, before they are needed.
-            const next = { ...source, hours: source.next };
-            const nk = cityKey(next, z, t);
+            const nk = cityKey(source, key, source.next);
             wanted.add(nk);
             const hours = source.next;
-            request(cityTiles, nk, () => cityTilePath(source.product, z, t.x, t.y, { ...query, hours }), () => undefined);
+            request(cityTiles, nk, () => cityTilePath(source.product, z, t.x, t.y, { ...query, hours }));
           }
         }
       } else {
         if (entry?.state !== 'failed') complete = false;
-        request(labelTiles, key, () => labelsPath(language(), z, t.x, t.y), () => undefined);
+        request(labelTiles, key, () => labelsPath(language(), z, t.x, t.y));
       }
     }
     return { ready, complete };
@@ -353,6 +357,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const inTime = (budget: number, full: number) => budget > 0 && (budget === full || performance.now() < deadline);
     let more = false;
     for (const { key, tile } of ready) {
+      const cityEntry = source ? cityTiles.get(cityKey(source, key)) : undefined;
       for (const label of tile.labels) {
         const { x, y } = lonLatToScreen(view, label.lon, label.lat);
         const half = label.width / 2;
@@ -374,10 +379,10 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
           node.tileKey = key;
           node.version = 0;
         }
-        if (node.version !== valueVersion) {
+        if (node.version !== valueVersion || node.entry !== cityEntry) {
           if (inTime(valueBudget, VALUES_PER_FRAME)) {
             valueBudget--;
-            writeValue(node, source);
+            writeValue(node, source, cityEntry);
           } else {
             valueBudget = 0;
             more = true;
