@@ -24,6 +24,7 @@ import { reportSettingsErrors } from './settingsErrors.ts';
 import {
   askDevicePosition, fetchIpLocation, isIos, resolveStartupPosition, type StartPosition, type StartUpSetting,
 } from './startupPosition.ts';
+import { trailing } from './trailing.ts';
 import { countryOf } from './unitsModel.ts';
 
 export interface AppServices {
@@ -208,21 +209,18 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
   const initial = { lat: app.map.lat.peek(), lon: app.map.lon.peek(), zoom: app.map.zoom.peek() };
   const route = app.router.initial.route;
   const urlPosition = app.initialUrl.lat !== undefined || (typeof route.params?.lat === 'number' && typeof route.params?.lon === 'number');
-  let saveTimer: ReturnType<typeof setTimeout> | null = null;
   const startSavingLastPosition = () => {
+    const save = trailing(() => {
+      const [lat, lon, zoom] = [app.map.lat.peek(), app.map.lon.peek(), app.map.zoom.peek()];
+      settings.set('startUpLastPosition', { lat: Math.round(lat * 1e4) / 1e4, lon: Math.round(lon * 1e4) / 1e4, zoom: Math.round(zoom), source: 'maps' });
+    }, LAST_POSITION_SAVE_DEBOUNCE_MS);
     cleanups.push(effect(() => {
-      const lat = app.map.lat.value;
-      const lon = app.map.lon.value;
-      const zoom = app.map.zoom.value;
-      if (saveTimer) clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => {
-        saveTimer = null;
-        settings.set('startUpLastPosition', { lat: Math.round(lat * 1e4) / 1e4, lon: Math.round(lon * 1e4) / 1e4, zoom: Math.round(zoom), source: 'maps' });
-      }, LAST_POSITION_SAVE_DEBOUNCE_MS);
+      void app.map.lat.value;
+      void app.map.lon.value;
+      void app.map.zoom.value;
+      save.poke();
     }));
-    cleanups.push(() => {
-      if (saveTimer) clearTimeout(saveTimer);
-    });
+    cleanups.push(() => save.cancel());
   };
 
   // SPEC §2: the start-up weather shows until the user clicks, touches or presses a key: not after.

@@ -7,14 +7,13 @@
 import { effect } from '@preact/signals-core';
 import { formatSearch } from '../../common/url.ts';
 import type { AppState } from './appState.ts';
+import { trailing } from './trailing.ts';
 
 // SPEC §9: URL update debounce 200 ms.
 export const URL_DEBOUNCE_MS = 200;
 
 export function startUrlSync(app: AppState, title: (overlay: string) => string): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
   const write = () => {
-    timer = null;
     const product = app.layer.product.peek();
     // The product goes into the URL when it was asked for (in the URL or the picker), never a file opened locally.
     const named = !app.data.local.peek() && (app.initialUrl.product || product !== app.data.startProduct.peek());
@@ -34,6 +33,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     const url = `${location.pathname}${search}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
   };
+  const debounced = trailing(write, URL_DEBOUNCE_MS);
   const stop = effect(() => {
     void app.map.lat.value;
     void app.map.lon.value;
@@ -42,8 +42,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.layer.level.value;
     void app.layer.product.value;
     void app.picker.position.value;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(write, URL_DEBOUNCE_MS);
+    debounced.poke();
   });
   const stopTitle = effect(() => {
     document.title = title(app.layer.overlay.value);
@@ -51,6 +50,6 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
   return () => {
     stop();
     stopTitle();
-    if (timer) clearTimeout(timer);
+    debounced.cancel();
   };
 }
