@@ -15,6 +15,7 @@ import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
 import { PaneHost } from './panels/PaneHost.tsx';
+import { PANELS } from './panels/registry.ts';
 import { renderError } from './map/renderClient.ts';
 import type { AppState } from './state/appState.ts';
 
@@ -47,12 +48,25 @@ export function App({ app }: { app: AppState }) {
 
   useEffect(() => {
     // City labels (SPEC §3): their own chunk, started when the browser is idle after the first paint.
+    // Then, idle again, the point forecast's code and language bundles: the window a map click or a
+    // label opens most, whose first opening would otherwise parse its chunk on the spot (~120 ms
+    // of a phone's main thread at 4x CPU).
     let layer: { dispose(): void } | null = null;
     let stopped = false;
+    let idle = 0;
+    const whenIdle = (run: () => void) => {
+      idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 1500 }) : window.setTimeout(run, 300);
+    };
+    const warmDetail = () => {
+      const detail = PANELS.detail;
+      void Promise.all([detail.load(), detail.prepare?.()]).catch(() => undefined);
+    };
     const start = () => void import('./labels/cityLabels.ts').then((m) => {
-      if (!stopped) layer = m.startCityLabels(app);
+      if (stopped) return;
+      layer = m.startCityLabels(app);
+      whenIdle(warmDetail);
     });
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(start, { timeout: 1500 }) : window.setTimeout(start, 300);
+    whenIdle(start);
     return () => {
       stopped = true;
       if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
