@@ -18,7 +18,7 @@
  */
 
 import { createReadStream } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -34,6 +34,7 @@ import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
 import { accountsSection, benchAccounts, SYNC_P99_BUDGET_MS, type AccountsBenchResult } from './accounts.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
+import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -306,7 +307,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString()} — ${cpus().length} × ${cpu}; Node ${process.versions.node};`,
     `${browserReport.userAgent.replace(/^.*(HeadlessChrome|Chrome)\//, 'Chromium ')}. Every ratio compares cases of the same run.`,
-    `Load average (1 min) when the run began: ${fmt(loadAtStart, 2)} — other work on the machine slows the wall-clock figures.`,
+    `Load average (1 min) when the run began: ${fmt(loadAtStart, 2)}; CPU time the hypervisor took (steal) over the run: ${stolen === null ? 'not known' : pct(stolen)} — other work on the machine, and on its host, slows the wall-clock figures.`,
     '',
     '## Budgets',
     '',
@@ -337,6 +338,8 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
 }
 
 const loadAtStart = loadavg()[0];
+const cpuTimes = () => readFile('/proc/stat', 'utf8').then(parseCpuTimes, () => null);
+const cpuAtStart = await cpuTimes();
 const node = await runNodeKernelBenches();
 console.log(formatResults(node.results));
 const grib = await gribBenches();
@@ -347,6 +350,7 @@ console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
 console.log(JSON.stringify(frames, null, 2));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
+const stolen = stolenShare(cpuAtStart, await cpuTimes());
 const markdown = report(node, grib, browserReport, frames, initialJs, accounts);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);
