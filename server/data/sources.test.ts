@@ -82,6 +82,16 @@ describeWithFixtures('DataSources over an ingested GFS 2.5° analysis', () => {
     expect((await stored.current(DIR))!.manifest.id).toBe(result.runId);
   });
 
+  it('lists the run in the served products with that minifest, beside the demo product', async () => {
+    const written = JSON.parse(await readFile(join(runDir(data.dir, DIR, result.runId!), 'minifest.json'), 'utf8'));
+    const served = await sources.served();
+    expect(served.find((p) => p.ident === PRODUCT)).toEqual({ ident: PRODUCT, directory: DIR, ref: '2017032200', sample: true, minifest: written });
+    expect(served.find((p) => p.ident === 'demo')?.minifest).toMatchObject({ demo: true });
+    // Each caller gets an answer of its own: changing one leaves the next alone.
+    (await (await sources.byDirectory(DIR)).minifest()).ref = 'changed';
+    expect((await (await sources.byDirectory(DIR)).minifest()).ref).toBe(written.ref);
+  });
+
   it('stored tiles decode, and their nodes are the GRIB values within the quantization step', async () => {
     for (const [z, x, y] of [[0, 0, 0], [0, 1, 0], [1, 1, 0], [1, 2, 1], [1, 3, 1]] as const) {
       expectNodesEqualGrib(await readTile(sources, DIR, REF, REF, { z, x, y }, 'temp', 'surface'), [{ ident: 'temp', grib: grib['2t'] }], z, x, y);

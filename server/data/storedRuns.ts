@@ -15,7 +15,7 @@ import { gunzipSync, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { METRICS } from '../../common/catalogue/metrics.ts';
 import { VARIABLES, FILE_VARIABLES } from '../../common/catalogue/variables.ts';
-import { decodeDataTile, encodeDataTile, Predictor } from '../../common/tile.ts';
+import { decodeDataTile, encodeDataTile, Predictor, type TileGeometry } from '../../common/tile.ts';
 import { tileBounds, TILE_NODES, type TileAddress } from '../../common/tiling.ts';
 import { Regridder, regridBilinearReference, type SourceGrid } from '../../engine/regrid.ts';
 import type { Engine } from '../../engine/engine.ts';
@@ -49,7 +49,7 @@ function etagsOf(gz: Buffer): { etagGzip: string; etagIdentity: string } {
 }
 
 /** The grid of a native store tile: the tile's own bounds, global when its columns go round. */
-function nativeGrid(header: { west: number; east: number; north: number; south: number; width: number; height: number }): SourceGrid {
+function nativeGrid(header: TileGeometry): SourceGrid {
   const dLon = (header.east - header.west) / (header.width - 1);
   const global = Math.abs(header.width * dLon - 360) < dLon / 2;
   return {
@@ -61,6 +61,7 @@ function nativeGrid(header: { west: number; east: number; north: number; south: 
 /** One published run. */
 export class StoredRun {
   private points: Promise<PointStoreReader> | null = null;
+  private minifestText: Promise<string> | null = null;
   private levelPoints: Promise<PointStoreReader> | null = null;
   private readonly inFlight = new Map<string, Promise<StoredTile>>();
   private readonly natives = new Map<string, Promise<NativeField>>();
@@ -74,8 +75,14 @@ export class StoredRun {
     return this.manifest.refTime;
   }
 
+  /** The run's minifest.json: a published run never changes, so it is read once (a failed read is tried again). */
   async minifest(): Promise<Record<string, unknown>> {
-    return JSON.parse(await readFile(join(this.dir, 'minifest.json'), 'utf8')) as Record<string, unknown>;
+    this.minifestText ??= readFile(join(this.dir, 'minifest.json'), 'utf8').catch((error: unknown) => {
+      this.minifestText = null;
+      throw error;
+    });
+    // Parsed for each caller: an answer of its own, which nothing else shares.
+    return JSON.parse(await this.minifestText) as Record<string, unknown>;
   }
 
   pointStore(): Promise<PointStoreReader> | null {
