@@ -13,9 +13,9 @@
  * `signal` (the server's close) stops the waits, the downloads and the ingest.
  */
 
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { acquirePidLock } from '../ingest/layout.ts';
+import { acquirePidLock, writeFileAtomic } from '../ingest/layout.ts';
 import { sourcesConfigFromEnv } from './config.ts';
 import { realSleep, SourceHttp, type Sleep } from './http.ts';
 import { removeRunFolders } from './runFolder.ts';
@@ -112,8 +112,7 @@ export async function readSourceState(downloadDir: string): Promise<SourceState 
 }
 
 async function writeSourceState(downloadDir: string, state: SourceState): Promise<void> {
-  await writeFile(join(downloadDir, 'state.json.tmp'), JSON.stringify(state));
-  await rename(join(downloadDir, 'state.json.tmp'), join(downloadDir, 'state.json'));
+  await writeFileAtomic(join(downloadDir, 'state.json'), JSON.stringify(state));
 }
 
 /** Logs a long task's progress at each phase change and every tenth of it, no more. */
