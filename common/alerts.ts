@@ -188,7 +188,7 @@ export function validateAlert(v: unknown, logError: (message: string) => void = 
 
 // ---- evaluation ---------------------------------------------------------------------------------
 
-/** The point forecast as the server answers it (server/data/sources.ts PointForecast), base units. */
+/** The point forecast as the server answers it (server/data/servedProducts.ts PointForecast), base units. */
 export interface AlertForecast {
   ts: readonly number[];
   data: Readonly<Record<string, readonly (number | null)[]>>;

@@ -9,17 +9,17 @@
  *   GET /search/v1/{query}, /reverse/v3/{lat}/{lon}/{zoom} (routes/geo.ts)
  *   GET /labels/v1/{lang}/{z}/{x}/{y}.json, /citytile/v1.0/{product}/{z}/{x}/{y} (routes/labels.ts): city labels and their values
  *   GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}
- *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/sedlina.ts): client error reports, page-view beacons
- *   GET /services/umisteni (routes/services.ts): the approximate location for the start-up position
+ *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/clientReports.ts): client error reports, page-view beacons
+ *   GET /services/umisteni (routes/startupLocation.ts): the approximate location for the start-up position
  *   /users/..., /api/info, /api/logout (routes/users.ts): accounts, settings sync, collections, devices
  *   POST /users/v1/subscription/checkout, /stripe/webhook (routes/stripe.ts): Premium through Stripe Checkout
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
  * The data routes serve the runs the ingest pipeline published in the data directory
  * (ISOBAR_DATA_DIR, default var/data; server/ingest/layout.ts) and, for its own directory, the
- * generated demo product (DESIGN.md "Data, honestly"), through one interface (server/data/sources.ts).
+ * generated demo product (DESIGN.md "Data, honestly"), through one interface (server/data/servedProducts.ts).
  *
- * Live sources (server/sources, option liveSources; ISOBAR_SOURCES by default, none unless set):
+ * Live sources (server/live, option liveSources; ISOBAR_SOURCES by default, none unless set):
  * their scheduler starts when the server listens (tests that only inject() never start it), ingests
  * each new run into that same data directory, makes the routes read the new current run at once,
  * logs through app.log, and stops on close. `app.liveSources` is the running scheduler, else null.
@@ -33,14 +33,14 @@ import { addSecurityHeaders } from './http/securityHeaders.ts';
 import { demoRun } from './demo/demoRun.ts';
 import { DemoTileStore } from './demo/demoTiles.ts';
 import { HOUR_MS } from './demo/season.ts';
-import { DataSources } from './data/sources.ts';
+import { ServedProducts } from './data/servedProducts.ts';
 import { StoredRuns } from './data/storedRuns.ts';
 import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
-import { sourcesConfigFromEnv } from './sources/config.ts';
-import { startScheduler, type Scheduler, type SchedulerOptions } from './sources/scheduler.ts';
-import type { LiveSource } from './sources/source.ts';
+import { sourcesConfigFromEnv } from './live/config.ts';
+import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
+import type { LiveSource } from './live/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
@@ -49,8 +49,8 @@ import { labelRoutes } from './routes/labels.ts';
 import { lazyGazetteer } from './geo/gazetteer.ts';
 import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
-import { sedlinaRoutes } from './routes/sedlina.ts';
-import { servicesRoutes } from './routes/services.ts';
+import { clientReportRoutes } from './routes/clientReports.ts';
+import { startupLocationRoutes } from './routes/startupLocation.ts';
 import { trustProxyFromEnv, type TrustProxy } from './http/trustProxy.ts';
 import { registerAccounts, type AccountsOptions } from './routes/users.ts';
 import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
@@ -76,7 +76,7 @@ export interface AppOptions {
   dataDir?: string | null;
   /**
    * Models to download and ingest into dataDir while the server runs, started on listen. Default:
-   * those ISOBAR_SOURCES names (server/sources/config.ts; none when unset); null: none.
+   * those ISOBAR_SOURCES names (server/live/config.ts; none when unset); null: none.
    */
   liveSources?: LiveSourcesOptions | null;
   /** Accounts: the database (default DATABASE_URL, else the SQLite file ISOBAR_DB_PATH or var/isobar.sqlite), KDF, limits. */
@@ -120,7 +120,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);
-  const sources = new DataSources({ now, demoTiles: tiles, stored });
+  const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
   const live = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
   if (live && live.sources.length > 0) {
@@ -144,22 +144,22 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
 
-  await app.register(metadataRoutes, { sources });
-  await app.register(tileRoutes, { sources });
-  await app.register(forecastRoutes, { sources });
+  await app.register(metadataRoutes, { served });
+  await app.register(tileRoutes, { served });
+  await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
   await app.register(geoRoutes, { gazetteer });
-  await app.register(labelRoutes, { sources, gazetteer, prewarm: options.prewarm ?? true });
-  await app.register(meteogramRoutes, { sources });
-  await app.register(sedlinaRoutes);
-  await app.register(servicesRoutes);
+  await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
+  await app.register(meteogramRoutes, { served });
+  await app.register(clientReportRoutes);
+  await app.register(startupLocationRoutes);
   // Web Push VAPID keys: ISOBAR_VAPID_* or made on the first start into the data directory (server/alerts/push.ts).
   const push = webPushSender(join(dataDir ?? dataDirFromEnv(), 'vapid.json'));
   app.addHook('onListen', async () => {
     await push.publicKey().catch((error: unknown) => app.log.error({ err: error }, 'Web Push keys cannot be loaded or made'));
   });
-  await registerAccounts(app, { now, sources, push, ...options.accounts });
+  await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { alertProblem, evaluateAlert, type Alert } from '../../common/alerts.ts';
 import type { Database } from '../db/database.ts';
-import type { DataSources } from '../data/sources.ts';
+import type { ServedProducts } from '../data/servedProducts.ts';
 import { UserDataStore } from '../routes/usersData.ts';
 import { isPushSubscription, type PushSender } from './push.ts';
 
@@ -72,7 +72,7 @@ export class AlertService {
 
   constructor(
     private readonly db: Database,
-    private readonly sources: DataSources | null,
+    private readonly sources: ServedProducts | null,
     private readonly push: PushSender | null,
     private readonly now: () => number = Date.now,
     private readonly log: (message: string, error?: unknown) => void = () => {},

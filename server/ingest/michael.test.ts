@@ -1,7 +1,7 @@
 /**
  * A series product end to end: the GFS 1° 10 m wind of Hurricane Michael (../shared/data/samples,
  * 80 steps every 3 h from 2018-10-06 18Z, 10-10 18Z and 21Z missing upstream) ingested as one run
- * with its own dates, then read back through DataSources: minifest, a tile, the point series.
+ * with its own dates, then read back through ServedProducts: minifest, a tile, the point series.
  * Pre-rendered to zoom 0 only, so the ingest takes a few seconds.
  */
 
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
 import { hourStamp, parseMinifest } from '../../common/minifest.ts';
 import type { PointForecast } from '../../common/forecast.ts';
-import type { DataSources } from '../data/sources.ts';
+import type { ServedProducts } from '../data/servedProducts.ts';
 import type { StoredRuns } from '../data/storedRuns.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';
 import { readRunManifest, runDir, type RunManifest } from './layout.ts';
@@ -30,7 +30,7 @@ describeWithFixtures('Hurricane Michael: a 3-hourly series with two steps missin
   let data: Awaited<ReturnType<typeof tempDir>>;
   let result: IngestResult;
   let manifest: RunManifest;
-  let sources: DataSources;
+  let sources: ServedProducts;
   let stored: StoredRuns;
 
   beforeAll(async () => {

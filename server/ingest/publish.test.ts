@@ -1,7 +1,7 @@
 /**
  * Atomic publication (layout.ts): a run becomes visible all at once, when it is complete. While
  * another run of the product is being built, or after a build fails or is aborted part-way,
- * current.json names the previous run and DataSources serves it; a later complete ingest becomes
+ * current.json names the previous run and ServedProducts serves it; a later complete ingest becomes
  * current; runs beyond KEEP_RUNS are removed; an older run ingested late never replaces a newer one.
  *
  * The runs are built from real steps of ../shared/data: the Hurricane Michael series cut into one
@@ -12,7 +12,7 @@ import { access, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hourStamp } from '../../common/minifest.ts';
-import type { DataSources, RunData } from '../data/sources.ts';
+import type { ServedProducts, RunData } from '../data/servedProducts.ts';
 import type { StoredRuns } from '../data/storedRuns.ts';
 import { HttpError } from '../http/httpError.ts';
 import { loadEngine } from './engine.ts';
@@ -39,7 +39,7 @@ describeWithFixtures('atomic publication of a run', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
   let dataDir: string;
   let pieces: string[];
-  let sources: DataSources;
+  let sources: ServedProducts;
   let stored: StoredRuns;
   let clock: ReturnType<typeof servingSide>['clock'];
   let engineReader: GribReader;
@@ -55,7 +55,7 @@ describeWithFixtures('atomic publication of a run', () => {
     return { id: (await stored.current(SERIES))?.manifest.id, minifest: await product.minifest(), refTime: (await product.current()).refTime };
   }
 
-  /** current.json, the runs and DataSources all still show the first run, and no half-written file is anywhere but staging. */
+  /** current.json, the runs and ServedProducts all still show the first run, and no half-written file is anywhere but staging. */
   async function expectFirstRunServed(): Promise<void> {
     expect(await readCurrentRunId(dataDir, SERIES)).toBe(first.id);
     expect(await listRunIds(dataDir, SERIES)).toEqual([first.id]);

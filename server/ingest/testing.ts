@@ -1,8 +1,8 @@
 /**
  * Test helpers for the ingest pipeline and the serving side that reads its output: the real GRIB2
  * samples of ../shared/data (read from there, never copied: DESIGN.md), the engine's own decode of
- * a field to compare with, a throwaway data directory, and DataSources over it with a test clock.
- * The fixture location and the skip / ISOBAR_REQUIRE_FIXTURES=1 rule are server/sources/testing's.
+ * a field to compare with, a throwaway data directory, and ServedProducts over it with a test clock.
+ * The fixture location and the skip / ISOBAR_REQUIRE_FIXTURES=1 rule are server/live/testing's.
  */
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,13 +13,13 @@ import type { Quantization } from '../../common/catalogue/variables.ts';
 import { decodeDataTile, type DecodedTile } from '../../common/tile.ts';
 import type { TileAddress } from '../../common/tiling.ts';
 import { decodeField, inventory, toNorthUp, type GribFieldInfo, type NorthUpField } from '../../engine/grib/index.ts';
-import { DataSources } from '../data/sources.ts';
+import { ServedProducts } from '../data/servedProducts.ts';
 import { StoredRuns } from '../data/storedRuns.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
-import { FIXTURE, FIXTURES_DIR } from '../sources/testing/fixtures.ts';
+import { FIXTURE, FIXTURES_DIR } from '../live/testing/fixtures.ts';
 import { loadEngine } from './engine.ts';
 
-export { describeWithFixtures } from '../sources/testing/fixtures.ts';
+export { describeWithFixtures } from '../live/testing/fixtures.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -89,15 +89,15 @@ export function testClock(start = Date.UTC(2026, 0, 1)): { now: () => number; ad
 }
 
 /** The serving side over a data directory, as server/app.ts builds it. */
-export function servingSide(dataDir: string, clock = testClock()): { sources: DataSources; stored: StoredRuns; clock: ReturnType<typeof testClock> } {
+export function servingSide(dataDir: string, clock = testClock()): { sources: ServedProducts; stored: StoredRuns; clock: ReturnType<typeof testClock> } {
   const stored = new StoredRuns(dataDir, loadEngine, clock.now);
-  const sources = new DataSources({ now: clock.now, demoTiles: new DemoTileStore(), stored });
+  const sources = new ServedProducts({ now: clock.now, demoTiles: new DemoTileStore(), stored });
   return { sources, stored, clock };
 }
 
-/** A data tile of a product's run, read through DataSources the way the tile route reads it, decoded. */
+/** A data tile of a product's run, read through ServedProducts the way the tile route reads it, decoded. */
 export async function readTile(
-  sources: DataSources, directory: string, refTime: number, validTime: number, address: TileAddress, file: string, level: string,
+  sources: ServedProducts, directory: string, refTime: number, validTime: number, address: TileAddress, file: string, level: string,
 ): Promise<DecodedTile> {
   const product = await sources.byDirectory(directory);
   product.checkLayer(file, level, product.product.fileSuffix);

@@ -25,7 +25,7 @@ import {
   type CityTile, type LabelsTile,
 } from '../../common/labels.ts';
 import type { PointForecast } from '../../common/forecast.ts';
-import { hourStampParam, type DataSources } from '../data/sources.ts';
+import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { LabelIndex } from '../geo/labels.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA, HttpError, notFound } from '../http/httpError.ts';
@@ -117,7 +117,7 @@ const cityTileSchema = {
 } as const;
 
 export interface LabelRouteOptions {
-  sources: DataSources;
+  served: ServedProducts;
   /** The places (shared with the search routes); default: the npm data, loaded on first use. */
   gazetteer?: () => Gazetteer;
   /** Load the places and the labels of the first zooms in the background after listen (every map view needs them). */
@@ -218,7 +218,7 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
       const hours = request.query.hours === undefined ? [0, CITYTILE_WINDOW_HOURS] : parseHoursRange(request.query.hours);
       if (!hours) throw badRequest(`hours "${request.query.hours}" is not a range of forecast hours "from-to" with from <= to`);
       if (hours[1] - hours[0] > CITYTILE_MAX_HOURS) throw badRequest(`hours ${hours[0]}-${hours[1]} spans more than ${CITYTILE_MAX_HOURS} hours`);
-      const data = await options.sources.byIdent(product);
+      const data = await options.served.byIdent(product);
       const run = refTime === undefined ? await data.current()
         : await data.run(refTime.length === 10 ? hourStampParam(refTime, 'refTime') : Number(refTime));
       const key = `${data.product.ident}/${run.refTime}/${z}/${x}/${y}/${hours[0]}-${hours[1]}/${step}`;

@@ -1,7 +1,7 @@
 /**
  * GET /metadata/v1.0/{directory}/minifest.json (SPEC §7; common/minifest.ts minifestPath): the
  * current run's reference time and steps, for ingested runs and the demo product alike
- * (server/data/sources.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
+ * (server/data/servedProducts.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
  *
  * GET /metadata/v1.0/products.json: the products this server has data for (the product picker's
  * list), `{ products: [{ ident, directory, ref, demo?, sample?, minifest }] }`, each with its free
@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isPremiumRequest } from '../auth/tier.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
-import type { DataSources } from '../data/sources.ts';
+import type { ServedProducts } from '../data/servedProducts.ts';
 
 export const MINIFEST_MAX_AGE_S = 600;
 export const PRODUCTS_MAX_AGE_S = 60;
@@ -75,17 +75,17 @@ const minifestSchema = {
 } as const;
 
 export interface MetadataRouteOptions {
-  sources: DataSources;
+  served: ServedProducts;
 }
 
 export async function metadataRoutes(app: FastifyInstance, options: MetadataRouteOptions): Promise<void> {
   app.get('/metadata/v1.0/products.json', { schema: productsSchema }, async (_request, reply) => {
     reply.header('cache-control', `public, max-age=${PRODUCTS_MAX_AGE_S}`);
-    return { products: await options.sources.served() };
+    return { products: await options.served.served() };
   });
 
   app.get<{ Params: { dir: string }; Querystring: { premium?: boolean } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
-    const data = await options.sources.byDirectory(request.params.dir);
+    const data = await options.served.byDirectory(request.params.dir);
     const minifest = await data.minifest();
     // SPEC §6: ?premium=true is only honoured for a Premium bearer token; for anyone else it is the
     // free minifest. (Both are the same runs today: the premium update intervals come with live

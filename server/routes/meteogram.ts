@@ -16,7 +16,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 import type { LevelForecast } from '../../common/forecast.ts';
-import type { DataSources } from '../data/sources.ts';
+import type { ServedProducts } from '../data/servedProducts.ts';
 import {
   AnswerCache, POINT_HEADER_PROPERTIES, POINT_PARAMS_SCHEMA, POINT_QUERY_PROPERTIES, resolvePointRequest, SERIES_SCHEMA,
   setForecastCaching, type PointParams, type PointQuery,
@@ -43,7 +43,7 @@ const meteogramSchema = {
 } as const;
 
 export interface MeteogramRouteOptions {
-  sources: DataSources;
+  served: ServedProducts;
 }
 
 export async function meteogramRoutes(app: FastifyInstance, options: MeteogramRouteOptions): Promise<void> {
@@ -53,7 +53,7 @@ export async function meteogramRoutes(app: FastifyInstance, options: MeteogramRo
     '/forecast/meteogram/:product/v1.2/:lat/:lon',
     { schema: meteogramSchema },
     async (request, reply) => {
-      const r = await resolvePointRequest(options.sources, request);
+      const r = await resolvePointRequest(options.served, request);
       const answer = await answers.get(r.key, () => r.run.levels(r.lat, r.lon, { step: r.step, interpolate: r.interpolate, to: r.to, modelElevation: true }));
       setForecastCaching(reply, r.premium);
       return answer;

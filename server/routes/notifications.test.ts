@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../common/alerts.ts';
 import { webPushSender } from '../alerts/push.ts';
-import { DataSources } from '../data/sources.ts';
+import { ServedProducts } from '../data/servedProducts.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
 import { testDatabases } from '../db/testing.ts';
 import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
@@ -40,14 +40,14 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
   let t: AccountsTestApp;
   let push: Awaited<ReturnType<typeof pushService>>;
   let dir: string;
-  let sources: DataSources;
+  let sources: ServedProducts;
 
   const start = async () => {
     dir = await mkdtemp(join(tmpdir(), 'isobar-push-'));
     push = await pushService();
     let now = () => 0;
-    sources = new DataSources({ now: () => now(), demoTiles: new DemoTileStore(), stored: null });
-    t = await accountsTestApp(backend, { sources, push: webPushSender(join(dir, 'vapid.json'), { env: {} }) });
+    sources = new ServedProducts({ now: () => now(), demoTiles: new DemoTileStore(), stored: null });
+    t = await accountsTestApp(backend, { served: sources, push: webPushSender(join(dir, 'vapid.json'), { env: {} }) });
     now = t.clock.now;
     return t;
   };

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { premiumDaysFrom, stepNeed } from '../../common/entitlements.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { isPremiumRequest, premiumRequired } from '../auth/tier.ts';
-import { hourStampParam, type DataSources, type ProductData, type RunData } from '../data/sources.ts';
+import { hourStampParam, type ServedProducts, type ProductData, type RunData } from '../data/servedProducts.ts';
 
 /** Clients cache GET answers for 5 minutes by default (SPEC §7); the run changes every 12 hours. */
 export const FORECAST_MAX_AGE_S = 300;
@@ -44,7 +44,7 @@ export const POINT_HEADER_PROPERTIES = {
   demo: { type: 'boolean' },
   sample: { type: 'boolean' },
   units: { type: 'object', additionalProperties: { type: 'string' } },
-  /** The model's terrain height at the place, m (server/data/sources.ts PointForecast); absent when the model has none. */
+  /** The model's terrain height at the place, m (server/data/servedProducts.ts PointForecast); absent when the model has none. */
   modelElevation: { type: 'number' },
 } as const;
 
@@ -68,10 +68,10 @@ export interface PointRequest {
 }
 
 export async function resolvePointRequest(
-  sources: DataSources,
+  served: ServedProducts,
   request: FastifyRequest<{ Params: PointParams; Querystring: PointQuery }>,
 ): Promise<PointRequest> {
-  const data = await sources.byIdent(request.params.product);
+  const data = await served.byIdent(request.params.product);
   const { lat } = request.params;
   // wrapLon's arithmetic would turn 14.4 into 14.399999999999977; only wrap what needs it.
   const lon = request.params.lon >= -180 && request.params.lon < 180 ? request.params.lon : wrapLon(request.params.lon);

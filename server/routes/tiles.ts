@@ -1,7 +1,7 @@
 /**
  * GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
  * (common/minifest.ts tilePath; hour stamps YYYYMMDDHH), for ingested runs and the demo product
- * alike (server/data/sources.ts). Data tiles are immutable per run, so they are cached for a year.
+ * alike (server/data/servedProducts.ts). Data tiles are immutable per run, so they are cached for a year.
  * They are stored gzip-compressed and sent as such to every client that accepts gzip; the few that
  * do not get them inflated.
  */
@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { isValidTile, tileColumns, tileRows } from '../../common/tiling.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
-import { hourStampParam, type DataSources } from '../data/sources.ts';
+import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { tileNeed } from '../../common/entitlements.ts';
 import { requirePremium } from '../auth/tier.ts';
 import { DIRECTORY_PATTERN } from './metadata.ts';
@@ -68,13 +68,13 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 export interface TileRouteOptions {
-  sources: DataSources;
+  served: ServedProducts;
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
   app.get<{ Params: TileParams }>('/tiles/v1.0/:dir/:ref/:valid/:z/:x/:y/:file', { schema: tileSchema, compress: false }, async (request, reply) => {
     const { dir, ref, valid, z, x, y, file } = request.params;
-    const data = await options.sources.byDirectory(dir);
+    const data = await options.served.byDirectory(dir);
     const { product } = data;
 
     const [, name, level, suffix] = FILE_PATTERN.exec(file) ?? [];

@@ -80,7 +80,7 @@ import {
 import type { KdfParams } from '../auth/passwords.ts';
 import { AlertService } from '../alerts/alertService.ts';
 import type { PushSender } from '../alerts/push.ts';
-import type { DataSources } from '../data/sources.ts';
+import type { ServedProducts } from '../data/servedProducts.ts';
 import { databaseConfigFromEnv, lazyDatabase, openDatabase, type Database, type DatabaseConfig } from '../db/database.ts';
 import { badRequest, notFound } from '../http/httpError.ts';
 import { accountRoutes } from './account.ts';
@@ -98,7 +98,7 @@ export interface AccountsOptions {
   /** Rate limits (defaults in server/auth/limits.ts). */
   limits?: Partial<{ loginAttemptsPerIp: number; loginFailuresPerAccount: number; registrationsPerIp: number; windowMs: number }>;
   /** The forecasts alerts are evaluated against (server/alerts/alertService.ts); null: none. */
-  sources?: DataSources | null;
+  served?: ServedProducts | null;
   /** Web Push sender (server/alerts/push.ts); null or absent: notifications are stored, not pushed. */
   push?: PushSender | null;
 }
@@ -319,7 +319,7 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
     registerPerIp: createKeyedLimiter(limits.registrationsPerIp ?? REGISTRATIONS_PER_IP * scale, windowMs, now),
   };
   app.decorate('accounts', accounts);
-  const alerts = new AlertService(db, options.sources ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
+  const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
   app.decorate('alerts', alerts);
 
   await app.register(async (scope) => {

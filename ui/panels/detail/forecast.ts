@@ -104,7 +104,7 @@ export function detailStep(premium: boolean, wants1h: boolean): DetailStep {
 
 /**
  * Indices of the columns shown with a step: forecast hours that are multiples of it, as the
- * server's `step` query keeps them (server/data/sources.ts), so a column is a step of the run.
+ * server's `step` query keeps them (server/data/servedProducts.ts), so a column is a step of the run.
  */
 export function stepIndices(ts: readonly number[], refTime: number, step: number): number[] {
   const out: number[] = [];

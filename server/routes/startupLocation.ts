@@ -29,7 +29,7 @@ const schema = {
   },
 } as const;
 
-export async function servicesRoutes(app: FastifyInstance): Promise<void> {
+export async function startupLocationRoutes(app: FastifyInstance): Promise<void> {
   app.get('/services/umisteni', { schema }, async (request, reply) => {
     const [capitals, ipCountry] = await Promise.all([
       loadCapitals(),

@@ -274,7 +274,7 @@ function storedRunData(product: Product, run: StoredRun): RunData {
 
 // ---- the served set ---------------------------------------------------------------------------
 
-export interface DataSourcesOptions {
+export interface ServedProductsOptions {
   now: () => number;
   demoTiles: DemoTileStore;
   /** Ingested runs; null serves the demo product only. */
@@ -298,10 +298,10 @@ export interface ServedProduct {
   minifest: Record<string, unknown>;
 }
 
-export class DataSources {
+export class ServedProducts {
   private storedCache: { at: number; directories: string[] } | null = null;
 
-  constructor(private readonly options: DataSourcesOptions) {}
+  constructor(private readonly options: ServedProductsOptions) {}
 
   /** Directories of the data directory with a current run (for error messages), cached a few seconds. */
   private async storedDirectories(): Promise<string[]> {

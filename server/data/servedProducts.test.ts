@@ -1,5 +1,5 @@
 /**
- * The serving side over an ingested run (DESIGN.md "Data flow" 2): DataSources and StoredRuns read
+ * The serving side over an ingested run (DESIGN.md "Data flow" 2): ServedProducts and StoredRuns read
  * what ingestFiles wrote from the real GFS 2.5° analysis of ../shared/data, and a tile node or a
  * point forecast equals the value the engine decodes from the GRIB file directly, within the
  * quantization step.
@@ -16,7 +16,7 @@ import { runDir, tileRelPath } from '../ingest/layout.ts';
 import {
   decodeOneGrib, describeWithFixtures, field, gribValueAt, readTile, SAMPLE, servingSide, tempDir, tileNode, tolerance, type GribField,
 } from '../ingest/testing.ts';
-import type { DataSources } from './sources.ts';
+import type { ServedProducts } from './servedProducts.ts';
 import type { StoredRuns } from './storedRuns.ts';
 
 const REF = Date.UTC(2017, 2, 22, 0);
@@ -33,10 +33,10 @@ async function httpError(promise: Promise<unknown> | (() => unknown)): Promise<H
   return error as HttpError;
 }
 
-describeWithFixtures('DataSources over an ingested GFS 2.5° analysis', () => {
+describeWithFixtures('ServedProducts over an ingested GFS 2.5° analysis', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
   let result: IngestResult;
-  let sources: DataSources;
+  let sources: ServedProducts;
   let stored: StoredRuns;
   const grib: Record<string, GribField> = {};
 

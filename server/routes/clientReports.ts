@@ -19,7 +19,7 @@ import { createRateLimiter } from '../http/rateLimit.ts';
 /** The fields of a report as logged: the report with every text redacted once more (a client may be old or hostile). */
 export type LoggedErrorReport = ErrorReport;
 
-export interface SedlinaRouteOptions {
+export interface ClientReportRouteOptions {
   /** Where a report goes (default: the server log at warn level, as `clientError`). */
   logReport?: (report: LoggedErrorReport) => void;
   now?: () => number;
@@ -35,7 +35,7 @@ export function redactReport(report: ErrorReport): LoggedErrorReport {
 
 const MINUTE_MS = 60_000;
 
-export async function sedlinaRoutes(app: FastifyInstance, options: SedlinaRouteOptions = {}): Promise<void> {
+export async function clientReportRoutes(app: FastifyInstance, options: ClientReportRouteOptions = {}): Promise<void> {
   const limiter = createRateLimiter(options.reportsPerMinute ?? ERROR_REPORTS_PER_IP_PER_MINUTE, MINUTE_MS, options.now);
   const logReport = options.logReport ?? ((report: LoggedErrorReport) => app.log.warn({ clientError: report }, 'client error report'));
 

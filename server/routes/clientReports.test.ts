@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorReport } from '../../common/errorReport.ts';
 import { buildApp } from '../app.ts';
-import { sedlinaRoutes } from './sedlina.ts';
+import { clientReportRoutes } from './clientReports.ts';
 
 const REPORT: ErrorReport = {
   errorID: 'abc123', overlay: 'wind', runningPhase: '3_redrawFinished', timestamp: 1_700_000_000_000, runningMinutes: 2.5,
@@ -14,7 +14,7 @@ const REPORT: ErrorReport = {
 async function app(options: { reportsPerMinute?: number; now?: () => number } = {}) {
   const logged: ErrorReport[] = [];
   const server = Fastify();
-  await server.register(sedlinaRoutes, { logReport: (r: ErrorReport) => logged.push(r), ...options });
+  await server.register(clientReportRoutes, { logReport: (r: ErrorReport) => logged.push(r), ...options });
   return { server: server as FastifyInstance, logged };
 }
 
