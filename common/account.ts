@@ -5,8 +5,7 @@
  * and login forms with the texts of SPEC §5.
  */
 
-const SECOND_MS = 1000;
-const MINUTE_MS = 60 * SECOND_MS;
+import { MINUTE_MS, SECOND_MS } from './time.ts';
 
 // ---- login flow (SPEC §4 "Login", §8, §9) -----------------------------------------------------
 

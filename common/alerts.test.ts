@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alertProblem, cloudClass, directionOf, evaluateAlert, validateAlert, windFromDegrees, type Alert } from './alerts.ts';
+import { HOUR_MS } from './time.ts';
 
 const base: Alert = { lat: 50, lon: 14, name: 'Prague', product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 280 }] };
 const withCond = (c: unknown): unknown => ({ ...base, conditions: [c] });
@@ -63,9 +64,8 @@ describe('helpers', () => {
 });
 
 describe('evaluateAlert', () => {
-  const H = 3_600_000;
   const t0 = Date.UTC(2026, 0, 5, 0); // Monday 00 UTC
-  const ts = Array.from({ length: 6 }, (_, i) => t0 + i * 3 * H); // 00 03 06 09 12 15
+  const ts = Array.from({ length: 6 }, (_, i) => t0 + i * 3 * HOUR_MS); // 00 03 06 09 12 15
   const forecast = {
     ts,
     data: {

@@ -22,6 +22,8 @@
  * favourites); evaluateAlert is the pure evaluation over a point forecast.
  */
 
+import { HOUR_MS } from './time.ts';
+
 export const ALERT_STATES = ['triggered', 'normal', 'suspended'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
@@ -193,8 +195,6 @@ export interface AlertForecast {
   ts: readonly number[];
   data: Readonly<Record<string, readonly (number | null)[]>>;
 }
-
-const HOUR_MS = 3_600_000;
 
 /** The 8-point sector of a direction in degrees (0 = N, clockwise). */
 export function directionOf(degrees: number): Direction {

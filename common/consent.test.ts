@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { consentExpiry, consentState, explicitConsent, implicitConsent, needsExplicitConsent, type ConsentRecord } from './consent.ts';
 import { CONSENT_VERSION } from './limits.ts';
+import { DAY_MS } from './time.ts';
 
-const DAY = 24 * 3600 * 1000;
 const NOW = Date.UTC(2026, 5, 1);
 const record = (explicit: boolean, analytics: boolean, ageDays: number, version = CONSENT_VERSION): ConsentRecord =>
-  ({ version, timestamp: NOW - ageDays * DAY, analytics, explicit });
+  ({ version, timestamp: NOW - ageDays * DAY_MS, analytics, explicit });
 
 describe('consent (SPEC §4, §9)', () => {
   it.each([

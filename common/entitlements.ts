@@ -4,6 +4,8 @@
  * refused). Times are ms since the epoch; days are UTC calendar days.
  */
 
+import { DAY_MS } from './time.ts';
+
 /** SPEC §4: only this subscription status sets the tier. */
 export const ACTIVE_STATUS = 'active';
 /** SPEC §6: calendar days from this index (the run's first day is 0) are premium days. */
@@ -13,8 +15,6 @@ export const FREE_STEP_HOURS = 3;
 export const PREMIUM_STEP_HOURS = 1;
 /** SPEC §6: drought and fire danger are exempt from the premium day limit (overlay idents and tile file names). */
 export const PREMIUM_DAY_EXEMPT: readonly string[] = ['drought', 'fireDanger'];
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /** The part of SPEC §3 "Subscription info" the tier depends on. */
 export interface SubscriptionLike {

@@ -3,38 +3,38 @@ import {
   CITYTILE_WINDOW_HOURS, LABEL_MAX_WIDTH_PX, cityTilePath, directionAt, estimateLabelWidth, hoursWindow, labelClass, labelTilesInView,
   labelVariable, labelZoom, labelsPath, parseHoursRange, valueAt, type CityTile,
 } from './labels.ts';
+import { HOUR_MS } from './time.ts';
 
-const H = 3_600_000;
 const REF = Date.UTC(2025, 10, 26, 0);
 const tile: CityTile = { reftime: REF, hours: [24, 25, 26, 27], step: 1, labelsVersion: 'v1', forecast: {} };
 
 describe('city label arithmetic', () => {
   it('takes the stored value at an hour and interpolates linearly between hours', () => {
     const series = [280, 282, null, 290];
-    expect(valueAt(tile, series, REF + 24 * H)).toBe(280);
-    expect(valueAt(tile, series, REF + 25 * H)).toBe(282);
-    expect(valueAt(tile, series, REF + 24.25 * H)).toBeCloseTo(280.5, 10);
-    expect(valueAt(tile, series, REF + 27 * H)).toBe(290);
+    expect(valueAt(tile, series, REF + 24 * HOUR_MS)).toBe(280);
+    expect(valueAt(tile, series, REF + 25 * HOUR_MS)).toBe(282);
+    expect(valueAt(tile, series, REF + 24.25 * HOUR_MS)).toBeCloseTo(280.5, 10);
+    expect(valueAt(tile, series, REF + 27 * HOUR_MS)).toBe(290);
     // Next to a missing value, outside the hours, without a series: nothing.
-    expect(valueAt(tile, series, REF + 25.5 * H)).toBeNull();
-    expect(valueAt(tile, series, REF + 26 * H)).toBeNull();
-    expect(valueAt(tile, series, REF + 23 * H)).toBeNull();
-    expect(valueAt(tile, series, REF + 27.5 * H)).toBeNull();
-    expect(valueAt(tile, undefined, REF + 24 * H)).toBeNull();
+    expect(valueAt(tile, series, REF + 25.5 * HOUR_MS)).toBeNull();
+    expect(valueAt(tile, series, REF + 26 * HOUR_MS)).toBeNull();
+    expect(valueAt(tile, series, REF + 23 * HOUR_MS)).toBeNull();
+    expect(valueAt(tile, series, REF + 27.5 * HOUR_MS)).toBeNull();
+    expect(valueAt(tile, undefined, REF + 24 * HOUR_MS)).toBeNull();
     expect(valueAt({ ...tile, hours: [] }, [], REF)).toBeNull();
   });
 
   it('takes the wind direction of the nearer hour', () => {
-    expect(directionAt(tile, [350, 10, 20, 30], REF + 24.4 * H)).toBe(350);
-    expect(directionAt(tile, [350, 10, 20, 30], REF + 24.6 * H)).toBe(10);
+    expect(directionAt(tile, [350, 10, 20, 30], REF + 24.4 * HOUR_MS)).toBe(350);
+    expect(directionAt(tile, [350, 10, 20, 30], REF + 24.6 * HOUR_MS)).toBe(10);
   });
 
   it('asks for whole days from the run, with the next day\'s first hour', () => {
     expect(hoursWindow(REF, REF)).toEqual([0, CITYTILE_WINDOW_HOURS]);
-    expect(hoursWindow(REF, REF + 23.9 * H)).toEqual([0, 24]);
-    expect(hoursWindow(REF, REF + 24 * H)).toEqual([24, 48]);
-    expect(hoursWindow(REF, REF + 100 * H)).toEqual([96, 120]);
-    expect(hoursWindow(REF, REF - 5 * H)).toEqual([0, 24]);
+    expect(hoursWindow(REF, REF + 23.9 * HOUR_MS)).toEqual([0, 24]);
+    expect(hoursWindow(REF, REF + 24 * HOUR_MS)).toEqual([24, 48]);
+    expect(hoursWindow(REF, REF + 100 * HOUR_MS)).toEqual([96, 120]);
+    expect(hoursWindow(REF, REF - 5 * HOUR_MS)).toEqual([0, 24]);
   });
 
   it('parses the hours query and writes the paths', () => {

@@ -14,6 +14,7 @@
 
 import { VARIABLES } from './catalogue/variables.ts';
 import { OVERLAY_MAX_ZOOM, mercX, mercY, worldSize, type View } from './map.ts';
+import { HOUR_MS } from './time.ts';
 
 /** SPEC §9: overlay and label layers max zoom 11, labels min 3. */
 export const LABELS_MIN_ZOOM = 3;
@@ -112,8 +113,6 @@ export function parseHoursRange(text: string): [number, number] | null {
   const range: [number, number] = [Number(m[1]), Number(m[2])];
   return range[0] <= range[1] ? range : null;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The window of forecast hours holding `time` that the map asks for: whole days from the run's

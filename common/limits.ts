@@ -3,10 +3,7 @@
  * consent and the start-up position. Each one once, with the SPEC section it comes from.
  */
 
-const SECOND_MS = 1000;
-const MINUTE_MS = 60 * SECOND_MS;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from './time.ts';
 
 // ---- connection (SPEC §4 "Connection", §9 timings) ---------------------------------------------
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MinifestError, bracketSteps, hourStamp, nearestStep, parseHourStamp, parseMinifest, tilePath } from './minifest.ts';
+import { HOUR_MS } from './time.ts';
 
-const H = 3_600_000;
 const ref = Date.UTC(2026, 10, 25, 0);
 
 describe('minifest', () => {
   it('expands dst ranges into valid times', () => {
     const c = parseMinifest({ ref: '2026-11-25T00:00:00Z', dst: [[1, 0, 3], [3, 6, 12]] });
-    expect(c.timestamps.map((t) => (t - ref) / H)).toEqual([0, 1, 2, 3, 6, 9, 12]);
+    expect(c.timestamps.map((t) => (t - ref) / HOUR_MS)).toEqual([0, 1, 2, 3, 6, 9, 12]);
     expect(c.start).toBe(ref);
-    expect(c.end).toBe(ref + 12 * H);
+    expect(c.end).toBe(ref + 12 * HOUR_MS);
   });
 
   it.each([
@@ -27,18 +27,18 @@ describe('minifest', () => {
 
   it('brackets a time between two steps', () => {
     const c = parseMinifest({ ref: '2026-11-25T00:00:00Z', dst: [[3, 0, 12]] });
-    expect(bracketSteps(c, ref + 4 * H)).toEqual({ before: ref + 3 * H, after: ref + 6 * H, t: 1 / 3 });
-    expect(bracketSteps(c, ref + 3 * H)).toEqual({ before: ref + 3 * H, after: ref + 3 * H, t: 0 });
-    expect(bracketSteps(c, ref - H).t).toBe(0);
-    expect(bracketSteps(c, ref + 99 * H).before).toBe(ref + 12 * H);
-    expect(nearestStep(c, ref + 5 * H)).toBe(ref + 6 * H);
+    expect(bracketSteps(c, ref + 4 * HOUR_MS)).toEqual({ before: ref + 3 * HOUR_MS, after: ref + 6 * HOUR_MS, t: 1 / 3 });
+    expect(bracketSteps(c, ref + 3 * HOUR_MS)).toEqual({ before: ref + 3 * HOUR_MS, after: ref + 3 * HOUR_MS, t: 0 });
+    expect(bracketSteps(c, ref - HOUR_MS).t).toBe(0);
+    expect(bracketSteps(c, ref + 99 * HOUR_MS).before).toBe(ref + 12 * HOUR_MS);
+    expect(nearestStep(c, ref + 5 * HOUR_MS)).toBe(ref + 6 * HOUR_MS);
   });
 
   it('writes tile paths with hour stamps', () => {
-    expect(hourStamp(ref + 6 * H)).toBe('2026112506');
-    expect(parseHourStamp('2026112506')).toBe(ref + 6 * H);
+    expect(hourStamp(ref + 6 * HOUR_MS)).toBe('2026112506');
+    expect(parseHourStamp('2026112506')).toBe(ref + 6 * HOUR_MS);
     expect(parseHourStamp('2026113106')).toBeNull();
-    expect(tilePath({ directory: 'demo', refTime: ref, validTime: ref + H, z: 1, x: 2, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }))
+    expect(tilePath({ directory: 'demo', refTime: ref, validTime: ref + HOUR_MS, z: 1, x: 2, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }))
       .toBe('/tiles/v1.0/demo/2026112500/2026112501/1/2/0/wind-surface.tile');
   });
 });

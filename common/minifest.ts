@@ -3,6 +3,8 @@
  * [step hours, from hour, to hour] ranges. Served at /metadata/v1.0/{directory}/minifest.json.
  */
 
+import { HOUR_MS } from './time.ts';
+
 export interface Minifest {
   /** Reference (run) time, ISO 8601 UTC. */
   ref: string;
@@ -27,7 +29,6 @@ export class MinifestError extends Error {
   override name = 'MinifestError';
 }
 
-const HOUR = 3_600_000;
 /** Most steps a minifest may describe (a month of hourly steps); guards against hostile ranges. */
 const MAX_STEPS = 24 * 31;
 
@@ -51,7 +52,7 @@ export function parseMinifest(input: unknown): Calendar {
       if (hours.size > MAX_STEPS) throw new MinifestError('Minifest describes too many steps');
     }
   }
-  const timestamps = [...hours].sort((a, b) => a - b).map((h) => refTime + h * HOUR);
+  const timestamps = [...hours].sort((a, b) => a - b).map((h) => refTime + h * HOUR_MS);
   return { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] };
 }
 

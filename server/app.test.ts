@@ -9,11 +9,11 @@ import { hourStamp, minifestPath, parseMinifest, tilePath } from '../common/mini
 import { tileBounds, TILE_NODES } from '../common/tiling.ts';
 import { buildApp, stepsAroundNow } from './app.ts';
 import { evaluatePoint } from './demo/demoModel.ts';
+import { HOUR_MS } from '../common/time.ts';
 
-const HOUR = 3_600_000;
 const NOW = Date.UTC(2025, 10, 26, 7, 30);
 const REF = Date.UTC(2025, 10, 26, 0);
-const VALID = REF + 9 * HOUR;
+const VALID = REF + 9 * HOUR_MS;
 
 const tileUrl = (overrides: Partial<Parameters<typeof tilePath>[0]> = {}) => tilePath({
   directory: 'demo', refTime: REF, validTime: VALID, z: 1, x: 2, y: 0, file: 'wind', level: 'surface', suffix: 'tile', ...overrides,
@@ -125,9 +125,9 @@ describe('data API', () => {
       ['an unknown file', tileUrl({ file: 'waves' }), 404, /Unknown tile file "waves"/],
       ['an unknown level', tileUrl({ level: '850h' }), 404, /Level "850h"/],
       ['another suffix', tileUrl({ suffix: 'png' }), 404, /\.tile, not \.png/],
-      ['an old run', tileUrl({ refTime: REF - 12 * HOUR, validTime: REF }), 404, /current run is 2025112600/],
-      ['a valid time before the run', tileUrl({ validTime: REF - HOUR }), 404, /not a step/],
-      ['a valid time after the run', tileUrl({ validTime: REF + 241 * HOUR }), 404, /not a step/],
+      ['an old run', tileUrl({ refTime: REF - 12 * HOUR_MS, validTime: REF }), 404, /current run is 2025112600/],
+      ['a valid time before the run', tileUrl({ validTime: REF - HOUR_MS }), 404, /not a step/],
+      ['a valid time after the run', tileUrl({ validTime: REF + 241 * HOUR_MS }), 404, /not a step/],
       ['a zoom above the product maximum', tileUrl({ z: 3, x: 0, y: 0 }), 404, /up to data zoom 2/],
       ['a column outside the pyramid', tileUrl({ z: 1, x: 4, y: 0 }), 404, /outside the pyramid/],
       ['a row outside the pyramid', tileUrl({ z: 0, x: 0, y: 1 }), 404, /outside the pyramid/],
@@ -159,7 +159,7 @@ describe('data API', () => {
       // Without a Premium token the answer ends before day index 6 (server/routes/premium.test.ts).
       expect(body.ts).toHaveLength(144);
       expect(body.ts[0]).toBe(REF);
-      expect(body.ts[143]).toBe(REF + 143 * HOUR);
+      expect(body.ts[143]).toBe(REF + 143 * HOUR_MS);
       for (const name of ['wind_u', 'wind_v', 'gust', 'temp', 'pressure', 'rain', 'clouds']) expect(body.data[name]).toHaveLength(144);
       const k = 9;
       const point = evaluatePoint(50.1, 14.4, body.ts[k]);
@@ -177,7 +177,7 @@ describe('data API', () => {
       const body = (await app.inject({ url: '/forecast/point/demo/v2.9/-33.9/511.2?step=3&token=x' })).json();
       expect(body.header.lon).toBeCloseTo(151.2, 9);
       expect(body.ts).toHaveLength(48);
-      expect(body.ts[1] - body.ts[0]).toBe(3 * HOUR);
+      expect(body.ts[1] - body.ts[0]).toBe(3 * HOUR_MS);
     });
 
     it('compresses the JSON for clients that accept it', async () => {
@@ -205,8 +205,8 @@ describe('data API', () => {
   });
 
   it('prewarms the steps around now', () => {
-    expect(stepsAroundNow(NOW)).toEqual([REF + 7 * HOUR, REF + 8 * HOUR, REF + 6 * HOUR]);
-    expect(stepsAroundNow(REF + 10 * 60_000)).toEqual([REF, REF + HOUR, REF + 2 * HOUR]);
+    expect(stepsAroundNow(NOW)).toEqual([REF + 7 * HOUR_MS, REF + 8 * HOUR_MS, REF + 6 * HOUR_MS]);
+    expect(stepsAroundNow(REF + 10 * 60_000)).toEqual([REF, REF + HOUR_MS, REF + 2 * HOUR_MS]);
   });
 });
 

@@ -32,7 +32,7 @@ import fastifyCompress from '@fastify/compress';
 import { addSecurityHeaders } from './http/securityHeaders.ts';
 import { demoRun } from './demo/demoRun.ts';
 import { DemoTileStore } from './demo/demoTiles.ts';
-import { HOUR_MS } from './demo/season.ts';
+import { HOUR_MS } from '../common/time.ts';
 import { ServedProducts } from './data/servedProducts.ts';
 import { StoredRuns } from './data/storedRuns.ts';
 import { PRODUCTS } from '../common/catalogue/index.ts';
@@ -57,7 +57,8 @@ import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
 import { webPushSender } from './alerts/push.ts';
 import { loggerOptions } from './auth/logRedaction.ts';
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+/** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
+export const DEFAULT_DIST_DIR = process.env.ISOBAR_DIST_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
 /** Data zooms generated in the background after listen (every tile of each). */
 export const PREWARM_ZOOMS = [0, 1] as const;
 

@@ -10,12 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { METRICS } from '../common/catalogue/metrics.ts';
 import { openMap } from './helpers.ts';
+import { HOUR_MS } from '../common/time.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
 const samplesPresent = existsSync(SAMPLES);
 if (!samplesPresent && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`Samples missing under ${SAMPLES} (ISOBAR_REQUIRE_FIXTURES=1)`);
-const HOUR = 3_600_000;
-
 /**
  * en-US: imperial units and the 12-hour clock (SPEC §9), and a region that needs no cookie consent,
  * so the consent window (pane 'bottom' too) does not replace the forecast.
@@ -63,7 +62,7 @@ test.describe('point forecast window', () => {
 
     const body = await (await request.get('/forecast/point/demo/v2.9/48.853/2.349')).json() as PointBody;
     // Show a 3-hourly step a day ahead on the map: the table highlights it.
-    const t = body.ts.find((ts) => ts > Date.now() + 24 * HOUR && (ts - body.header.refTime) % (3 * HOUR) === 0)!;
+    const t = body.ts.find((ts) => ts > Date.now() + 24 * HOUR_MS && (ts - body.header.refTime) % (3 * HOUR_MS) === 0)!;
     await showTime(page, t);
     const cell = currentCell(page, 'temp');
     await expect(cell).toHaveAttribute('data-ts', String(t));
@@ -77,15 +76,15 @@ test.describe('point forecast window', () => {
     expect(Number(await currentCell(page, 'pressure').getAttribute('data-value'))).toBe(body.data.pressure[k]);
 
     // A click on a column shows that time on the map.
-    const later = page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + 6 * HOUR}"]`);
+    const later = page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + 6 * HOUR_MS}"]`);
     await later.click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.timeline.timestamp.value)).toBe(t + 6 * HOUR);
+    await expect.poll(() => page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.timeline.timestamp.value)).toBe(t + 6 * HOUR_MS);
 
     // Premium (SPEC §9): 1-hour steps, kept as the detail1h setting.
     await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { set(k: string, v: unknown): boolean } } } }).isobar.app.settings.set('subscription', 'premium'));
     await page.getByTestId('detail-step-1').click();
     await expect(detail).toHaveAttribute('data-step', '1');
-    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR}"]`)).toHaveCount(1);
+    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR_MS}"]`)).toHaveCount(1);
     expect(await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { get(k: string): unknown } } } }).isobar.app.settings.get('detail1h'))).toBe(true);
 
     // Closing puts the home path back.
@@ -140,7 +139,7 @@ test.describe('point forecast window', () => {
     await expect(cell).toHaveCount(1);
     const ts = Number(await cell.getAttribute('data-ts'));
     expect(t - ts).toBeGreaterThanOrEqual(0);
-    expect(t - ts).toBeLessThan(3 * HOUR);
+    expect(t - ts).toBeLessThan(3 * HOUR_MS);
     if (ts === t) {
       // Same time, same place within 0.001°: the table and the map agree within the tiles' quantization.
       expect(Math.abs(Number(await cell.getAttribute('data-value')) - Number(await picker.getAttribute('data-value')))).toBeLessThan(0.3);

@@ -11,12 +11,11 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import Stripe from 'stripe';
 import { E2E_STRIPE_WEBHOOK_SECRET } from '../playwright.config.ts';
+import { HOUR_MS } from '../common/time.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
 
 const PASSWORD = 'Cumulus42';
-const HOUR = 3600 * 1000;
-
 async function newUser(request: APIRequestContext): Promise<{ email: string; id: string; token: string }> {
   const email = `premium-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const answer = await request.post('/users/v1/register', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD } });
@@ -99,7 +98,7 @@ for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
     await expect(page.getByTestId('pending-subscription')).toHaveCount(0);
 
     // The renewal fails: Stripe says past_due -> graced, the SPEC §8 banner; a click opens the window.
-    const periodEnd = Math.floor((Date.now() + 30 * HOUR) / 1000);
+    const periodEnd = Math.floor((Date.now() + 30 * HOUR_MS) / 1000);
     await stripeEvent(request, 'customer.subscription.updated', { object: 'subscription', metadata: { userId: user.id }, status: 'past_due', items: { data: [{ current_period_end: periodEnd }] } });
     await page.reload();
     const banner = page.getByTestId('top-message');

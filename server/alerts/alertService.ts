@@ -18,6 +18,7 @@ import type { Database } from '../db/database.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
 import { UserDataStore } from '../routes/usersData.ts';
 import { isPushSubscription, type PushSender } from './push.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 export interface StoredNotification {
   id: string;
@@ -61,7 +62,6 @@ const toNotification = (r: Row): StoredNotification => ({
   payload: JSON.parse(r.payload) as NotificationPayload,
 });
 
-const HOUR_MS = 3_600_000;
 function describeTimes(name: string, times: readonly number[]): string {
   const first = new Date(times[0]).toISOString().slice(0, 16).replace('T', ' ');
   return `${name}: conditions met ${times.length} time(s) (${times.length > 1 ? `from ${first} UTC, over ${Math.round((times[times.length - 1] - times[0]) / HOUR_MS)} h` : `at ${first} UTC`})`;

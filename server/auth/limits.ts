@@ -3,8 +3,7 @@
  * timings live in common/account.ts); each is chosen here, with the reason.
  */
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+import { DAY_MS, MINUTE_MS } from '../../common/time.ts';
 
 /** A session token is valid this long after login (then the user logs in again). */
 export const TOKEN_LIFETIME_MS = 30 * DAY_MS;

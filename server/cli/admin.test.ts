@@ -6,10 +6,9 @@ import { AccountStore } from '../auth/accounts.ts';
 import { isPremium } from '../../common/entitlements.ts';
 import { TEST_KDF } from '../routes/usersTestKit.ts';
 import { parseAdminArgs, runAdmin, USAGE } from './admin.ts';
+import { DAY_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 12);
-const DAY = 24 * 3600 * 1000;
-
 describe('npm run admin -- premium', () => {
   let made: TestDatabase;
   let db: Database;
@@ -47,9 +46,9 @@ describe('npm run admin -- premium', () => {
   it('grants Premium for 30 days by default, then revokes it', async () => {
     expect(await runAdmin(['premium', 'grant', 'ann@example.test'], db, io(), () => NOW)).toBe(0);
     let user = await accounts.findByEmail('ann@example.test');
-    expect(user?.subscription).toMatchObject({ status: 'active', tier: 'premium', expiresAt: NOW + 30 * DAY });
+    expect(user?.subscription).toMatchObject({ status: 'active', tier: 'premium', expiresAt: NOW + 30 * DAY_MS });
     expect(isPremium(user?.subscription, NOW)).toBe(true);
-    expect(lines.out).toEqual([`Premium granted to ann@example.test until ${new Date(NOW + 30 * DAY).toISOString()}`]);
+    expect(lines.out).toEqual([`Premium granted to ann@example.test until ${new Date(NOW + 30 * DAY_MS).toISOString()}`]);
 
     expect(await runAdmin(['premium', 'revoke', 'ann@example.test'], db, io(), () => NOW)).toBe(0);
     user = await accounts.findByEmail('ann@example.test');
@@ -59,7 +58,7 @@ describe('npm run admin -- premium', () => {
 
   it('grants for --days N', async () => {
     expect(await runAdmin(['premium', 'grant', 'ann@example.test', '--days', '7'], db, io(), () => NOW)).toBe(0);
-    expect((await accounts.findByEmail('ann@example.test'))?.subscription?.expiresAt).toBe(NOW + 7 * DAY);
+    expect((await accounts.findByEmail('ann@example.test'))?.subscription?.expiresAt).toBe(NOW + 7 * DAY_MS);
   });
 
   it('fails with a clear line for an unknown email', async () => {

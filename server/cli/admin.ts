@@ -14,11 +14,10 @@
 import { pathToFileURL } from 'node:url';
 import { AccountStore, type SubscriptionInfo } from '../auth/accounts.ts';
 import { databaseConfigFromEnv, openDatabase, type Database } from '../db/database.ts';
+import { DAY_MS } from '../../common/time.ts';
 
 export const USAGE = 'usage: npm run admin -- premium grant|revoke <email> [--days N]';
 export const DEFAULT_GRANT_DAYS = 30;
-const DAY_MS = 24 * 3600 * 1000;
-
 export interface AdminOutput {
   out(line: string): void;
   err(line: string): void;

@@ -18,6 +18,7 @@ import {
 } from '../ingest/testing.ts';
 import type { ServedProducts } from './servedProducts.ts';
 import type { StoredRuns } from './storedRuns.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const REF = Date.UTC(2017, 2, 22, 0);
 const DIR = 'gfs2p5-20170322';
@@ -126,8 +127,8 @@ describeWithFixtures('ServedProducts over an ingested GFS 2.5° analysis', () =>
     expect((await httpError(() => product.checkLayer('temp', '1000h', 'tile'))).message).toMatch(/Level "1000h" is not available/);
     expect((await httpError(() => product.checkLayer('temp', 'surface', 'png'))).statusCode).toBe(404);
     const run = await product.run(REF);
-    expect((await httpError(() => run.checkStep(REF + 3_600_000, 'temp', 'surface'))).message).toMatch(/not a step of run 2017032200/);
-    expect((await httpError(product.run(REF + 3_600_000))).message).toMatch(/the current run is 2017032200/);
+    expect((await httpError(() => run.checkStep(REF + HOUR_MS, 'temp', 'surface'))).message).toMatch(/not a step of run 2017032200/);
+    expect((await httpError(product.run(REF + HOUR_MS))).message).toMatch(/the current run is 2017032200/);
     expect((await httpError(sources.byDirectory('gfs2p5-20110110'))).message).toMatch(/No data for .* has been loaded/);
   });
 

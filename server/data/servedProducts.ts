@@ -26,8 +26,7 @@ import { DEMO_STEP_HOURS, demoMinifest, demoRun, isDemoStep } from '../demo/demo
 import { DEMO_TILE_FILES, type DemoTileStore } from '../demo/demoTiles.ts';
 import { layerKey } from '../ingest/layout.ts';
 import { pointUnits, type StoredRun, type StoredRuns } from './storedRuns.ts';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../../common/time.ts';
 
 export interface TileAnswer {
   gzip: Buffer;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { demoSystemsAt, evaluateGrid, evaluatePoint, type DemoFields } from './demoModel.ts';
 import { EARTH_RADIUS_M } from './systems.ts';
 import { getLandMask, LandChannel } from './landMask.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR = 3_600_000;
 const JANUARY = Date.UTC(2025, 0, 15, 12);
 const JULY = Date.UTC(2025, 6, 15, 12);
 const KELVIN = 273.15;
@@ -51,7 +51,7 @@ function max(values: ArrayLike<number>): number {
 describe('determinism', () => {
   it('gives the same values for the same inputs, whatever was evaluated in between', () => {
     const first = evaluatePoint(48.2, 16.4, JULY);
-    globalFields(JULY + 7 * HOUR);
+    globalFields(JULY + 7 * HOUR_MS);
     evaluatePoint(-33, 151, JANUARY);
     expect(evaluatePoint(48.2, 16.4, JULY)).toEqual(first);
   });
@@ -59,10 +59,10 @@ describe('determinism', () => {
   it('gives a grid node exactly the value of the point', () => {
     const lats = Float64Array.from([61.3, 12.25, -40.5]);
     const lons = Float64Array.from([-170.2, 3.7, 99.99]);
-    const grid = evaluateGrid(lats, lons, JANUARY + 5 * HOUR);
+    const grid = evaluateGrid(lats, lons, JANUARY + 5 * HOUR_MS);
     for (let j = 0; j < 3; j++) {
       for (let i = 0; i < 3; i++) {
-        const p = evaluatePoint(lats[j], lons[i], JANUARY + 5 * HOUR);
+        const p = evaluatePoint(lats[j], lons[i], JANUARY + 5 * HOUR_MS);
         const k = j * 3 + i;
         expect([grid.u[k], grid.v[k], grid.temp[k], grid.pressure[k], grid.clouds[k], grid.rain[k], grid.gust[k]])
           .toEqual([p.u, p.v, p.temp, p.pressure, p.clouds, p.rain, p.gust]);
@@ -149,7 +149,7 @@ function offset(lat: number, lon: number, distance: number, angle: number): [num
 }
 
 describe('physical consistency', () => {
-  const times = [JANUARY, JANUARY + 30 * HOUR, JULY, JULY + 61 * HOUR];
+  const times = [JANUARY, JANUARY + 30 * HOUR_MS, JULY, JULY + 61 * HOUR_MS];
   const deepLows = times.flatMap((time) => demoSystemsAt(time)
     .filter((s) => s.kind === 'low' && s.amplitude < -1500 && Math.abs(s.lat) > 30 && Math.abs(s.lat) < 70)
     .map((s) => ({ time, system: s })));
@@ -215,9 +215,9 @@ describe('physical consistency', () => {
   });
 
   it('changes little in one hour', () => {
-    for (const time of [JANUARY, JULY + 5 * HOUR]) {
+    for (const time of [JANUARY, JULY + 5 * HOUR_MS]) {
       const a = globalFields(time);
-      const b = globalFields(time + HOUR);
+      const b = globalFields(time + HOUR_MS);
       const change = (key: keyof DemoFields) => quantile(Float64Array.from(a[key], (x, k) => Math.abs(x - b[key][k])), 0.99);
       expect(change('u')).toBeLessThan(2);
       expect(change('v')).toBeLessThan(2);
@@ -233,7 +233,7 @@ describe('land and sea', () => {
   /** Mean over a few days at the same hour, so a passing system does not decide the comparison. */
   function meanTemp(lat: number, lon: number, time: number): number {
     let sum = 0;
-    for (let day = 0; day < 5; day++) sum += evaluatePoint(lat, lon, time + day * 24 * HOUR).temp;
+    for (let day = 0; day < 5; day++) sum += evaluatePoint(lat, lon, time + day * 24 * HOUR_MS).temp;
     return sum / 5;
   }
 
@@ -252,7 +252,7 @@ describe('land and sea', () => {
   it('has a daily cycle over land that peaks in the afternoon and is damped over the sea', () => {
     const day = Date.UTC(2025, 6, 15, 0);
     const range = (lat: number, lon: number) => {
-      const temps = Array.from({ length: 24 }, (_, h) => evaluatePoint(lat, lon, day + h * HOUR).temp);
+      const temps = Array.from({ length: 24 }, (_, h) => evaluatePoint(lat, lon, day + h * HOUR_MS).temp);
       return Math.max(...temps) - Math.min(...temps);
     };
     expect(range(45, 100)).toBeGreaterThan(5); // Mongolia
@@ -269,7 +269,7 @@ describe('land and sea', () => {
     let landCount = 0;
     let seaSum = 0;
     let seaCount = 0;
-    for (const time of [JANUARY, JULY, JULY + 100 * HOUR]) {
+    for (const time of [JANUARY, JULY, JULY + 100 * HOUR_MS]) {
       const f = globalFields(time);
       for (let j = 0; j < LATS.length; j++) {
         if (Math.abs(LATS[j]) < 25 || Math.abs(LATS[j]) > 65) continue;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMinifest } from '../../common/minifest.ts';
 import { demoMinifest, demoRefTime, demoRun, isDemoStep } from './demoRun.ts';
-
-const HOUR = 3_600_000;
+import { HOUR_MS } from '../../common/time.ts';
 
 describe('demo runs', () => {
   it.each([
@@ -19,11 +18,11 @@ describe('demo runs', () => {
     const run = demoRun(Date.parse('2025-11-26T07:30:00Z'));
     expect(run.steps).toHaveLength(241);
     expect(run.steps[0]).toBe(run.refTime);
-    expect(run.steps[240]).toBe(run.refTime + 240 * HOUR);
-    expect(isDemoStep(run, run.refTime + 17 * HOUR)).toBe(true);
-    expect(isDemoStep(run, run.refTime + 17.5 * HOUR)).toBe(false);
-    expect(isDemoStep(run, run.refTime - HOUR)).toBe(false);
-    expect(isDemoStep(run, run.refTime + 241 * HOUR)).toBe(false);
+    expect(run.steps[240]).toBe(run.refTime + 240 * HOUR_MS);
+    expect(isDemoStep(run, run.refTime + 17 * HOUR_MS)).toBe(true);
+    expect(isDemoStep(run, run.refTime + 17.5 * HOUR_MS)).toBe(false);
+    expect(isDemoStep(run, run.refTime - HOUR_MS)).toBe(false);
+    expect(isDemoStep(run, run.refTime + 241 * HOUR_MS)).toBe(false);
   });
 
   it('publishes a minifest the client parser accepts, flagged as demo', () => {

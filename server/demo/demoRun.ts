@@ -7,7 +7,7 @@
 
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import type { Minifest } from '../../common/minifest.ts';
-import { HOUR_MS } from './season.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 export const DEMO_PRODUCT = PRODUCTS.demo;
 /** Hours between demo runs (SPEC §9: most models every 720 min). */

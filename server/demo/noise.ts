@@ -16,7 +16,7 @@
  * `rowStart[r]`, has `rowCount[r]` values and is shifted east by `rowOffset[r]` radians.
  */
 
-import { HOUR_MS } from './season.ts';
+import { HOUR_MS } from '../../common/time.ts';
 import { hash01 } from './hash.ts';
 import { EARTH_RADIUS_M } from './systems.ts';
 

@@ -3,8 +3,8 @@
  * boundaries, so nothing jumps on 1 January).
  */
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+import { DAY_MS, HOUR_MS } from '../../common/time.ts';
+
 /** Mean tropical year, days. */
 const TROPICAL_YEAR_DAYS = 365.2422;
 /** Obliquity of the ecliptic, degrees. */

@@ -15,7 +15,7 @@
  */
 
 import { hash01 } from './hash.ts';
-import { DAY_MS } from './season.ts';
+import { DAY_MS } from '../../common/time.ts';
 
 export const EARTH_RADIUS_M = 6_371_000;
 

@@ -9,8 +9,7 @@ import { matchGribField, type GribInterval, type VariableMatch } from '../../com
 import type { Engine } from '../../engine/engine.ts';
 import { decodeField, inventory, toNorthUp, type GribFieldInfo } from '../../engine/grib/index.ts';
 import type { SourceGrid } from '../../engine/regrid.ts';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../../common/time.ts';
 
 /** The part of the decoder's GribFieldInfo the ingest reads. */
 export interface FieldInfo {

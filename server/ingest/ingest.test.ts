@@ -15,6 +15,7 @@ import { IngestError, ingestFiles, type IngestResult } from './ingest.ts';
 import { currentPointerPath, listRunIds, nativeRelPath, readCurrentRunId, readRunManifest, runDir, stagingDir, tileRelPath, type RunManifest } from './layout.ts';
 import { PointStoreReader } from './points.ts';
 import { decodeGrib, decodeOneGrib, describeWithFixtures, field, gribValueAt, SAMPLE, tempDir, tolerance } from './testing.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const REF_2017 = Date.UTC(2017, 2, 22, 0);
 const REF_2011 = Date.UTC(2011, 0, 10, 12);
@@ -362,7 +363,7 @@ describeWithFixtures('ingestFiles: bad input', () => {
     expect(error.message).toContain(SAMPLE.gfs2p5Analysis);
     expect(error.message).toMatch(/cannot be decoded: corrupt section 7/);
     const staging = stagingDir(dataDir, DIR_2017, REF_2017);
-    const valid6 = REF_2017 + 6 * 3_600_000;
+    const valid6 = REF_2017 + 6 * HOUR_MS;
     expect(await exists(join(staging, tileRelPath(REF_2017, 0, 0, 0, 'temp', 'surface')))).toBe(true);
     for (const name of ['tiles', 'native']) expect(await exists(join(staging, name, hourStamp(valid6))), name).toBe(false);
     expect(JSON.parse(await readFile(join(staging, 'build.json'), 'utf8')).hours).toEqual([0]);

@@ -17,8 +17,8 @@ import { ingestFiles, type IngestResult } from './ingest.ts';
 import { readRunManifest, runDir, type RunManifest } from './layout.ts';
 import { PointStoreReader } from './points.ts';
 import { decodeGrib, describeWithFixtures, gribValueAt, readTile, SAMPLE, servingSide, tempDir, tileNode, tolerance } from './testing.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR = 3_600_000;
 const START = Date.UTC(2018, 9, 6, 18);
 const END = Date.UTC(2018, 9, 16, 21);
 const MISSING = [Date.UTC(2018, 9, 10, 18), Date.UTC(2018, 9, 10, 21)];
@@ -56,8 +56,8 @@ describeWithFixtures('Hurricane Michael: a 3-hourly series with two steps missin
     expect(timestamps[0]).toBe(START);
     expect(timestamps[79]).toBe(END);
     for (const missing of MISSING) expect(timestamps).not.toContain(missing);
-    for (let k = 1; k < 80; k++) expect(timestamps[k] - timestamps[k - 1]).toBe(timestamps[k - 1] === MISSING[0] - 3 * HOUR ? 9 * HOUR : 3 * HOUR);
-    expect(manifest.hours).toEqual(timestamps.map((t) => (t - START) / HOUR));
+    for (let k = 1; k < 80; k++) expect(timestamps[k] - timestamps[k - 1]).toBe(timestamps[k - 1] === MISSING[0] - 3 * HOUR_MS ? 9 * HOUR_MS : 3 * HOUR_MS);
+    expect(manifest.hours).toEqual(timestamps.map((t) => (t - START) / HOUR_MS));
     expect(manifest.layers['wind-surface']).toMatchObject({ channels: 2, prerendered: 0 });
     expect(manifest.layers['wind-surface'].hours).toEqual(manifest.hours);
     expect(manifest.points).toMatchObject({ nx: 360, ny: 181, dLon: 1, dLat: 1, global: true, variables: ['wind_u', 'wind_v'] });
@@ -93,11 +93,11 @@ describeWithFixtures('Hurricane Michael: a 3-hourly series with two steps missin
     expect(peak).toBeGreaterThanOrEqual(Date.UTC(2018, 9, 9, 12));
     expect(peak).toBeLessThanOrEqual(Date.UTC(2018, 9, 10, 12));
     expect(speeds[top]).toBeGreaterThan(25);
-    const calm = speeds.filter((_, k) => Math.abs(forecast.ts[k] - peak) > 3 * 24 * HOUR);
+    const calm = speeds.filter((_, k) => Math.abs(forecast.ts[k] - peak) > 3 * 24 * HOUR_MS);
     expect(Math.max(...calm)).toBeLessThan(15);
 
     // The stored value at the peak is the GRIB's 10 m wind of that valid time at that grid point.
-    const fields = await decodeGrib(SAMPLE.michael, (i) => i.refTime + i.forecastEnd * HOUR === peak && i.typeOfLevel === 'heightAboveGround' && i.level === 10);
+    const fields = await decodeGrib(SAMPLE.michael, (i) => i.refTime + i.forecastEnd * HOUR_MS === peak && i.typeOfLevel === 'heightAboveGround' && i.level === 10);
     const u = fields.find((f) => f.info.shortName === '10u')!;
     const v = fields.find((f) => f.info.shortName === '10v')!;
     for (const [ident, f] of [['wind_u', u], ['wind_v', v]] as const) {
@@ -107,13 +107,13 @@ describeWithFixtures('Hurricane Michael: a 3-hourly series with two steps missin
 
     // Steps filtered to every 6 h keep the 6-hourly valid times only.
     const sixHourly = await run.point(GULF.lat, GULF.lon, { step: 6 });
-    expect(sixHourly.ts.every((t) => ((t - START) / HOUR) % 6 === 0)).toBe(true);
+    expect(sixHourly.ts.every((t) => ((t - START) / HOUR_MS) % 6 === 0)).toBe(true);
     expect(sixHourly.ts).toHaveLength(40);
   });
 
   it('a tile of the peak step, rendered on request at zoom 2, has the GRIB wind at its grid-point nodes', async () => {
     const peak = Date.UTC(2018, 9, 10, 6);
-    const fields = await decodeGrib(SAMPLE.michael, (i) => i.refTime + i.forecastEnd * HOUR === peak && i.level === 10);
+    const fields = await decodeGrib(SAMPLE.michael, (i) => i.refTime + i.forecastEnd * HOUR_MS === peak && i.level === 10);
     const u = fields.find((f) => f.info.shortName === '10u')!;
     const v = fields.find((f) => f.info.shortName === '10v')!;
     // Zoom 2 tile (2, 1): 90 W - 45 W, 45 N - 0; every 85th node is on a multiple of 15°.

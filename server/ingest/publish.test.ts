@@ -22,8 +22,8 @@ import {
   currentPointerPath, KEEP_RUNS, listRunIds, productDir, readCurrentRunId, runDir, stagingDir,
 } from './layout.ts';
 import { describeWithFixtures, readTile, SAMPLE, servingSide, splitByValidTime, tempDir } from './testing.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR = 3_600_000;
 const SERIES = 'gfs1p0-michael2018';
 const START = Date.UTC(2018, 9, 6, 18);
 
@@ -62,7 +62,7 @@ describeWithFixtures('atomic publication of a run', () => {
     const now = await served();
     expect(now.id).toBe(first.id);
     expect(now.minifest).toEqual(first.minifest);
-    const tile = await readTile(sources, SERIES, START, START + 3 * HOUR, { z: 0, x: 0, y: 0 }, 'wind', 'surface');
+    const tile = await readTile(sources, SERIES, START, START + 3 * HOUR_MS, { z: 0, x: 0, y: 0 }, 'wind', 'surface');
     expect(tile.channels).toHaveLength(2);
     const outside = (await filesUnder(productDir(dataDir, SERIES))).filter((f) => !f.startsWith('staging/'));
     expect(outside.filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -174,7 +174,7 @@ describeWithFixtures('atomic publication of a run', () => {
     const now = await served();
     expect(now.id).toBe(second);
     expect(now.minifest).toMatchObject({ dst: [[3, 0, 9]] });
-    const tile = await readTile(sources, SERIES, START, START + 9 * HOUR, { z: 0, x: 1, y: 0 }, 'wind', 'surface');
+    const tile = await readTile(sources, SERIES, START, START + 9 * HOUR_MS, { z: 0, x: 1, y: 0 }, 'wind', 'surface');
     expect(tile.header.west).toBe(0);
   });
 
@@ -198,8 +198,8 @@ describeWithFixtures('atomic publication of a run', () => {
     const ref = Date.UTC(2017, 2, 22, 0);
     /** The analysis, as if it were the run `shift` hours later. */
     const shifted = (shift: number): GribReader => ({
-      inventory: (bytes) => engineReader.inventory(bytes).map((info) => ({ ...info, refTime: info.refTime + shift * HOUR })),
-      decode: (bytes, info) => engineReader.decode(bytes, { ...info, refTime: info.refTime - shift * HOUR }),
+      inventory: (bytes) => engineReader.inventory(bytes).map((info) => ({ ...info, refTime: info.refTime + shift * HOUR_MS })),
+      decode: (bytes, info) => engineReader.decode(bytes, { ...info, refTime: info.refTime - shift * HOUR_MS }),
     });
     const current = (await ingest([SAMPLE.gfs2p5Analysis], { product })).runId!;
     const older = await ingest([SAMPLE.gfs2p5Analysis], { product, reader: shifted(-6) });
@@ -210,13 +210,13 @@ describeWithFixtures('atomic publication of a run', () => {
     expect((await (await sources.byIdent(product)).current()).refTime).toBe(ref);
 
     const newer = (await ingest([SAMPLE.gfs2p5Analysis], { product, reader: shifted(6) })).runId!;
-    expect(newer.slice(0, 10)).toBe(hourStamp(ref + 6 * HOUR));
+    expect(newer.slice(0, 10)).toBe(hourStamp(ref + 6 * HOUR_MS));
     expect(await readCurrentRunId(dataDir, product)).toBe(newer);
     // Pruning keeps the newest reference times, not the latest publications.
     expect(await listRunIds(dataDir, product)).toEqual([newer, current]);
     clock.advance();
     const served6 = await (await sources.byIdent(product)).current();
-    expect(served6.refTime).toBe(ref + 6 * HOUR);
+    expect(served6.refTime).toBe(ref + 6 * HOUR_MS);
     expect(JSON.parse(await readFile(currentPointerPath(dataDir, product), 'utf8')).run).toBe(newer);
   });
 });

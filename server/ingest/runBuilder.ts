@@ -43,8 +43,8 @@ import {
   levelSlabPath, pointGridFor, slabPath, staticSlabPath, writePointStore, writeSlab, type PointGrid, type PointVariable, type SlabStep,
 } from './points.ts';
 import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR_MS = 3_600_000;
 const BUILD_FORMAT = 1;
 /** Minifest format version (SPEC §7 path /metadata/v1.0/...). */
 export const MINIFEST_VERSION = '1.0';

@@ -18,10 +18,9 @@ import { StoredRuns } from '../data/storedRuns.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
 import { FIXTURE, FIXTURES_DIR } from '../live/testing/fixtures.ts';
 import { loadEngine } from './engine.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 export { describeWithFixtures } from '../live/testing/fixtures.ts';
-
-const HOUR_MS = 3_600_000;
 
 /** The samples the ingest tests load (absolute paths into ../shared/data). */
 export const SAMPLE = {

@@ -7,6 +7,7 @@ import { SourceHttp } from './http.ts';
 import { SILENT_LOGGER, type SourceContext } from './source.ts';
 import { FixtureServer } from './testing/fixtureServer.ts';
 import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture } from './testing/fixtures.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const SCHEDULE = { runHours: [0, 12], publishDelayMinutes: 60, lookbackHours: 48 };
 const STEPS = [0, 3, 6];
@@ -56,7 +57,7 @@ describeWithFixtures('ECMWF open data sources against the fixture server', () =>
     server.remove(missing);
     try {
       const source = createEcmwfSource({ baseUrl: server.url, steps: STEPS, fields: FIELDS, schedule: SCHEDULE });
-      const ctx = context(RUN_12 + 3 * 3_600_000);
+      const ctx = context(RUN_12 + 3 * HOUR_MS);
       const plan = await source.findLatestRun(ctx);
       expect(plan?.refTime).toBe(RUN_00);
       server.clearLog();
@@ -73,7 +74,7 @@ describeWithFixtures('ECMWF open data sources against the fixture server', () =>
 
   it('reports a required parameter missing from the index by name', async () => {
     const source = createEcmwfSource({ baseUrl: server.url, steps: STEPS, fields: [...FIELDS, ecmwfField('msl')], schedule: SCHEDULE });
-    const ctx = context(RUN_12 + 3 * 3_600_000);
+    const ctx = context(RUN_12 + 3 * HOUR_MS);
     const plan = (await source.findLatestRun(ctx))!;
     const before = server.requests(/\.grib2$/, true).length;
     // Every step's index lacks it: the first step is named, and nothing is fetched for the run.
@@ -83,7 +84,7 @@ describeWithFixtures('ECMWF open data sources against the fixture server', () =>
 
   it('downloads AIFS from its own path', async () => {
     const source = createAifsSource({ baseUrl: server.url, steps: STEPS, fields: [ecmwfField('tprate')], schedule: SCHEDULE });
-    const ctx = context(RUN_12 + 3 * 3_600_000);
+    const ctx = context(RUN_12 + 3 * HOUR_MS);
     const plan = await source.findLatestRun(ctx);
     expect(plan?.refTime).toBe(RUN_12);
     const files = await source.download(plan!, ctx);

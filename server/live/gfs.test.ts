@@ -10,8 +10,8 @@ import { SILENT_LOGGER, type SourceContext } from './source.ts';
 import { FixtureServer, type RequestRecord } from './testing/fixtureServer.ts';
 import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
 import { gribFields, type FieldIdentity } from './testing/gribIndex.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR = 3_600_000;
 const WIND_10M = [noaaField('UGRD', '10 m above ground'), noaaField('VGRD', '10 m above ground')];
 const TEST_SCHEDULE = { runHours: [0, 6, 12, 18], publishDelayMinutes: 60, lookbackHours: 48 };
 
@@ -117,7 +117,7 @@ describeWithFixtures('GFS source against the fixture server', () => {
   it('downloads the run: the bytes equal the fixture messages, one merged range per step', async () => {
     const source = windSource();
     const run = Date.UTC(2018, 9, 16, 18);
-    const ctx = context(run + 5 * HOUR);
+    const ctx = context(run + 5 * HOUR_MS);
     const plan = await source.findLatestRun(ctx);
     expect(plan?.refTime).toBe(run);
     server.clearLog();

@@ -30,14 +30,13 @@ import { runFolderPath } from './runFolder.ts';
 import { FixtureServer, type RequestRecord } from './testing/fixtureServer.ts';
 import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
 import { republishGrib } from './testing/gribIndex.ts';
+import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
-const HOUR = 3_600_000;
-const MINUTE = 60_000;
 const R12 = Date.UTC(2018, 9, 16, 12);
 const R18 = Date.UTC(2018, 9, 16, 18);
 const STEPS = [0, 3];
 const SCHEDULE = { runHours: [0, 6, 12, 18], publishDelayMinutes: 60, lookbackHours: 24 };
-const RETRY_DELAY = 10 * MINUTE;
+const RETRY_DELAY = 10 * MINUTE_MS;
 
 /** The scheduler's waits between rounds, released by the test; each call is recorded with its delay. */
 function manualSleep() {
@@ -75,7 +74,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     return held.map((wait) => wait.ms);
   };
   // The scheduler's clock; the routes' clock stays put, so only the scheduler's refresh shows a new run.
-  let time = R12 + 5 * HOUR;
+  let time = R12 + 5 * HOUR_MS;
 
   const get = (url: string) => app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
   const minifest = async (directory: string) => {
@@ -105,7 +104,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     dataDir = await mkdtemp(join(tmpdir(), 'isobar-live-'));
     const now = () => time;
     app = await buildApp({
-      now: () => R12 + 5 * HOUR, distDir: null, prewarm: false, dataDir,
+      now: () => R12 + 5 * HOUR_MS, distDir: null, prewarm: false, dataDir,
       logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } },
       liveSources: {
         sources: [
@@ -134,7 +133,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     await app.listen({ port: 0, host: '127.0.0.1' });
     expect(app.liveSources).not.toBeNull();
     // Both rounds done: the next is due when the 00Z runs should be out (00Z + 60 min, from 17Z).
-    expect(await nextRounds()).toEqual([8 * HOUR, 8 * HOUR]);
+    expect(await nextRounds()).toEqual([8 * HOUR_MS, 8 * HOUR_MS]);
 
     const gfs = await minifest('gfs');
     expect(gfs).toMatchObject({ ref: '2018-10-16T12:00:00.000Z', dst: [[3, 0, 3]], layers: { wind: ['surface'] } });
@@ -142,7 +141,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     expect(ecmwf).toMatchObject({ ref: '2018-10-16T12:00:00.000Z', dst: [[3, 0, 3]], layers: { temp: ['surface'] } });
 
     // A tile of the +3 h step decodes, and agrees with the point forecast where it has a node.
-    const tile = await get(tilePath({ directory: 'gfs', refTime: R12, validTime: R12 + 3 * HOUR, z: 0, x: 0, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }));
+    const tile = await get(tilePath({ directory: 'gfs', refTime: R12, validTime: R12 + 3 * HOUR_MS, z: 0, x: 0, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }));
     expect(tile.statusCode).toBe(200);
     const data = decodeDataTile(gunzipSync(tile.rawPayload));
     expect(data.header.channels).toBe(2);
@@ -159,14 +158,14 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     expect(point.statusCode).toBe(200);
     const body = point.json() as { header: { refTime: number; units: Record<string, string> }; ts: number[]; data: Record<string, number[]> };
     expect(body.header).toMatchObject({ refTime: R12, units: { wind: 'm/s' } });
-    expect(body.ts).toEqual([R12, R12 + 3 * HOUR]);
+    expect(body.ts).toEqual([R12, R12 + 3 * HOUR_MS]);
     for (const [k, step] of STEPS.entries()) {
       const [u, v] = await decoded(gfsSteps.get(R12)!.get(step)!);
       expect(body.data.wind_u[k]).toBeCloseTo(at(u, 50, 14), 1);
       expect(body.data.wind_v[k]).toBeCloseTo(at(v, 50, 14), 1);
     }
     const temp = (await get('/forecast/point/ecmwf/v2.9/40/10')).json() as { ts: number[]; data: Record<string, number[]> };
-    expect(temp.ts).toEqual([R12, R12 + 3 * HOUR]);
+    expect(temp.ts).toEqual([R12, R12 + 3 * HOUR_MS]);
     const [t2m] = await decoded(ecmwfStep(R12, 0));
     expect(temp.data.temp[0]).toBeCloseTo(at(t2m, 40, 10), 1);
 
@@ -179,7 +178,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
   });
 
   it('a download cut mid-file (GFS) or refused with 503 (ECMWF) leaves the previous run serving', async () => {
-    time = R18 + 5 * HOUR;
+    time = R18 + 5 * HOUR_MS;
     const gfs003 = gfsDataUrl('', R18, 3, '1p00');
     server.fault({ path: gfs003, ranged: true, fault: { kind: 'truncate', afterBytes: 40_000 }, times: Infinity });
     server.fault({ path: ecmwfDataUrl('', 'ifs', R18, 3), ranged: true, fault: { kind: 'status', status: 503 }, times: Infinity });
@@ -212,7 +211,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     const before = server.log.length;
     time += RETRY_DELAY;
     // Next due: the 06Z runs (06Z + 60 min, from 23:10Z).
-    expect(await nextRounds()).toEqual([8 * HOUR - 10 * MINUTE, 8 * HOUR - 10 * MINUTE]);
+    expect(await nextRounds()).toEqual([8 * HOUR_MS - 10 * MINUTE_MS, 8 * HOUR_MS - 10 * MINUTE_MS]);
 
     // This round asked upstream for nothing but the byte ranges of +3 h: no index, no +0 h.
     const resumed = server.log.slice(before);
@@ -238,7 +237,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     expect(point.data.wind_u[1]).toBeCloseTo(at(u, 50, 14), 1);
     for (const ref of [R18, R12]) {
       // The new run, and the one before for clients still on its minifest.
-      const tile = await get(tilePath({ directory: 'gfs', refTime: ref, validTime: ref + 3 * HOUR, z: 0, x: 0, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }));
+      const tile = await get(tilePath({ directory: 'gfs', refTime: ref, validTime: ref + 3 * HOUR_MS, z: 0, x: 0, y: 0, file: 'wind', level: 'surface', suffix: 'tile' }));
       expect(tile.statusCode).toBe(200);
       expect(decodeDataTile(gunzipSync(tile.rawPayload)).header.channels).toBe(2);
     }

@@ -10,26 +10,24 @@ import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.
 import { runFolderPath } from './runFolder.ts';
 import { FixtureServer } from './testing/fixtureServer.ts';
 import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
-
-const HOUR = 3_600_000;
-const MINUTE = 60_000;
+import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 describe('nextRoundDelay', () => {
-  const base = { intervalMs: 720 * MINUTE, publishDelayMs: 240 * MINUTE, retryDelayMs: 30 * MINUTE, jitter: 0.05, random: () => 0 };
+  const base = { intervalMs: 720 * MINUTE_MS, publishDelayMs: 240 * MINUTE_MS, retryDelayMs: 30 * MINUTE_MS, jitter: 0.05, random: () => 0 };
   const R = Date.UTC(2024, 0, 2, 0);
   it.each([
-    ['after a run: until the next run should be out (12Z + 4 h)', { now: R + 5 * HOUR, lastRefTime: R, failed: false }, 11 * HOUR],
-    ['the next run is late: poll again after the retry delay', { now: R + 17 * HOUR, lastRefTime: R, failed: false }, 30 * MINUTE],
-    ['after a failure: the retry delay', { now: R + 5 * HOUR, lastRefTime: R, failed: true }, 30 * MINUTE],
-    ['nothing found yet: the retry delay', { now: R, lastRefTime: undefined, failed: false }, 30 * MINUTE],
+    ['after a run: until the next run should be out (12Z + 4 h)', { now: R + 5 * HOUR_MS, lastRefTime: R, failed: false }, 11 * HOUR_MS],
+    ['the next run is late: poll again after the retry delay', { now: R + 17 * HOUR_MS, lastRefTime: R, failed: false }, 30 * MINUTE_MS],
+    ['after a failure: the retry delay', { now: R + 5 * HOUR_MS, lastRefTime: R, failed: true }, 30 * MINUTE_MS],
+    ['nothing found yet: the retry delay', { now: R, lastRefTime: undefined, failed: false }, 30 * MINUTE_MS],
   ])('%s', (_name, p, expected) => {
     expect(nextRoundDelay({ ...base, ...p })).toBe(expected);
   });
 
   it('adds up to a twentieth of the interval as jitter, never less than the base', () => {
-    const late = nextRoundDelay({ ...base, random: () => 0.999999, now: R + 5 * HOUR, lastRefTime: R, failed: false });
-    expect(late).toBeGreaterThan(11 * HOUR);
-    expect(late).toBeLessThanOrEqual(11 * HOUR + 36 * MINUTE);
+    const late = nextRoundDelay({ ...base, random: () => 0.999999, now: R + 5 * HOUR_MS, lastRefTime: R, failed: false });
+    expect(late).toBeGreaterThan(11 * HOUR_MS);
+    expect(late).toBeLessThanOrEqual(11 * HOUR_MS + 36 * MINUTE_MS);
   });
 });
 
@@ -136,7 +134,7 @@ describe('startScheduler', () => {
   };
 
   const start = (options: Partial<SchedulerOptions> & Pick<SchedulerOptions, 'sources'>) => {
-    scheduler = startScheduler({ logger: captureLog(), dataDir, now: () => R1 + 5 * HOUR, random: () => 0, ...options });
+    scheduler = startScheduler({ logger: captureLog(), dataDir, now: () => R1 + 5 * HOUR_MS, random: () => 0, ...options });
     return scheduler;
   };
 
@@ -150,7 +148,7 @@ describe('startScheduler', () => {
     const first = await time.next();
     expect(calls).toEqual([{ files: [join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2')], product: 'fake-product', content: [`run ${R1}`] }]);
     // Next round when the 12Z run should be out: 12Z + 240 min publication delay, from 05Z.
-    expect(first.ms).toBe(11 * HOUR);
+    expect(first.ms).toBe(11 * HOUR_MS);
     expect((await readSourceState(join(dataDir, 'downloads/fake')))?.refTime).toBe(R1);
     // The run's download folder goes once ingested.
     expect(existsSync(runFolderPath(join(dataDir, 'downloads/fake'), R1))).toBe(false);
@@ -159,7 +157,7 @@ describe('startScheduler', () => {
     const second = await time.next();
     expect(calls).toHaveLength(1);
     expect(source.downloads).toEqual([R1]);
-    expect(second.ms).toBe(11 * HOUR);
+    expect(second.ms).toBe(11 * HOUR_MS);
 
     source.latest = R2;
     second.resolve();
@@ -189,7 +187,7 @@ describe('startScheduler', () => {
     const time = manualSleep();
     start({ sources: [source], ingest: ingestSpy().ingest, sleep: time.sleep, premium: true });
     // 06Z + 240 min, from 05Z.
-    expect((await time.next()).ms).toBe(5 * HOUR);
+    expect((await time.next()).ms).toBe(5 * HOUR_MS);
   });
 
   it('logs a failed ingest, keeps the download and retries after the retry delay', async () => {
@@ -206,9 +204,9 @@ describe('startScheduler', () => {
       return ok(files, options);
     };
     const time = manualSleep();
-    start({ sources: [source], ingest, sleep: time.sleep, logger: log, retryDelayMs: 10 * MINUTE });
+    start({ sources: [source], ingest, sleep: time.sleep, logger: log, retryDelayMs: 10 * MINUTE_MS });
     const first = await time.next();
-    expect(first.ms).toBe(10 * MINUTE);
+    expect(first.ms).toBe(10 * MINUTE_MS);
     expect(log.entries.find((e) => e.level === 'error')).toMatchObject({ obj: { source: 'fake', err: 'disk full' } });
     expect(await readSourceState(join(dataDir, 'downloads/fake'))).toBeNull();
     expect(existsSync(join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2'))).toBe(true);
@@ -270,8 +268,8 @@ describe('startScheduler', () => {
     // pid 1 is alive in any container.
     await writeFile(join(dataDir, 'downloads/.lock'), '1');
     const time = manualSleep();
-    start({ sources: [source], ingest: ingestSpy().ingest, sleep: time.sleep, retryDelayMs: 5 * MINUTE });
-    expect((await time.next()).ms).toBe(5 * MINUTE);
+    start({ sources: [source], ingest: ingestSpy().ingest, sleep: time.sleep, retryDelayMs: 5 * MINUTE_MS });
+    expect((await time.next()).ms).toBe(5 * MINUTE_MS);
     expect(source.downloads).toEqual([]);
     await writeFile(join(dataDir, 'downloads/.lock'), '999999999');
     expect(await scheduler?.runRound('fake')).toEqual({ kind: 'ingested', refTime: R1 });

@@ -19,7 +19,8 @@ import { acquirePidLock, writeFileAtomic } from '../ingest/layout.ts';
 import { sourcesConfigFromEnv } from './config.ts';
 import { realSleep, SourceHttp, type Sleep } from './http.ts';
 import { removeRunFolders } from './runFolder.ts';
-import { MINUTE_MS, runLabel, type LiveSource, type SourceContext, type SourceLogger } from './source.ts';
+import { MINUTE_MS } from '../../common/time.ts';
+import { runLabel, type LiveSource, type SourceContext, type SourceLogger } from './source.ts';
 
 // The ingest's contract (server/ingest/ingest.ts). Kept here as types so that the sources build and
 // test on their own; the real function is loaded when the first run is ingested.

@@ -8,6 +8,7 @@
  */
 
 import type { SourceHttp } from './http.ts';
+import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 /** The part of a pino / Fastify logger the sources use. */
 export interface SourceLogger {
@@ -73,9 +74,6 @@ export interface LiveSource<Plan extends RunPlan = RunPlan> {
 
 /** Why a source cannot run while the catalogue lacks its product: the ingest refuses unknown products. */
 export const NO_PRODUCT = (ident: string): string => `The catalogue (common/catalogue/products.ts) has no "${ident}" product for its runs yet`;
-
-export const HOUR_MS = 3_600_000;
-export const MINUTE_MS = 60_000;
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');

@@ -6,8 +6,8 @@ import { tokenIdOf } from '../auth/accounts.ts';
 import { TOKEN_LIFETIME_MS } from '../auth/limits.ts';
 import { makePostgresTestDatabase, makeSqliteTestDatabase, testDatabases, testPostgresUrl } from '../db/testing.ts';
 import { accountsTestApp, bearer, PASSWORD, registerUser, TEST_KDF, type AccountsTestApp } from './usersTestKit.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
-const MINUTE = 60_000;
 const T0_PLUS_MONTH = Date.UTC(2025, 11, 26);
 
 describe.each(testDatabases())('accounts on $name', (backend) => {
@@ -152,7 +152,7 @@ describe.each(testDatabases())('accounts on $name', (backend) => {
       // Another account is not affected.
       await registerUser(t.app, 'other@example.test');
       expect((await login(t, 'other@example.test', PASSWORD)).statusCode).toBe(200);
-      t.clock.advance(15 * MINUTE);
+      t.clock.advance(15 * MINUTE_MS);
       expect((await login(t, 'victim@example.test', PASSWORD)).statusCode).toBe(200);
     });
 

@@ -15,6 +15,7 @@ import { ERROR_REPORT_SCHEMA, ERRORS_PATH, redactSecrets, type ErrorReport } fro
 import { ERROR_REPORT_MAX_BYTES, ERROR_REPORTS_PER_IP_PER_MINUTE } from '../../common/limits.ts';
 import { ERROR_RESPONSE_SCHEMA, HttpError } from '../http/httpError.ts';
 import { createRateLimiter } from '../http/rateLimit.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
 /** The fields of a report as logged: the report with every text redacted once more (a client may be old or hostile). */
 export type LoggedErrorReport = ErrorReport;
@@ -32,8 +33,6 @@ export function redactReport(report: ErrorReport): LoggedErrorReport {
   if (Array.isArray(out.latestBcast)) out.latestBcast = out.latestBcast.map(redactSecrets);
   return out;
 }
-
-const MINUTE_MS = 60_000;
 
 export async function clientReportRoutes(app: FastifyInstance, options: ClientReportRouteOptions = {}): Promise<void> {
   const limiter = createRateLimiter(options.reportsPerMinute ?? ERROR_REPORTS_PER_IP_PER_MINUTE, MINUTE_MS, options.now);

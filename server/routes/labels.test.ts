@@ -16,9 +16,9 @@ import { buildApp } from '../app.ts';
 import { demoRun } from '../demo/demoRun.ts';
 import { maxPerTile, minPopulation } from '../geo/labels.ts';
 import type { PointForecast } from '../../common/forecast.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 7, 30);
-const HOUR_MS = 3_600_000;
 const PARIS = { lat: 48.853, lon: 2.349 };
 
 function tileOf(z: number, lat: number, lon: number): { x: number; y: number } {

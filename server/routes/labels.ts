@@ -30,8 +30,8 @@ import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { LabelIndex } from '../geo/labels.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA, HttpError, notFound } from '../http/httpError.ts';
 import { FORECAST_MAX_AGE_S } from './forecast.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR_MS = 3_600_000;
 /** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
 const LANG = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } as const;
 const TILE_PARAMS = {

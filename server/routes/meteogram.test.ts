@@ -12,6 +12,7 @@ import { ingestFiles } from '../ingest/ingest.ts';
 import { readRunManifest } from '../ingest/layout.ts';
 import { LEVEL_POINT_VARIABLES } from '../ingest/runBuilder.ts';
 import { decodeOneGrib, describeWithFixtures, field, gribValueAt, SAMPLE, tempDir, tolerance } from '../ingest/testing.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 7, 30);
 const REF_2017 = Date.UTC(2017, 2, 22, 0);
@@ -46,7 +47,7 @@ describe('meteogram route: demo product and bad input', () => {
     expect(body.data).toEqual({});
     const three = (await app.inject({ url: '/forecast/meteogram/demo/v1.2/48.853/2.349?step=3' })).json() as Answer;
     expect(three.ts).toHaveLength(48);
-    expect(three.ts.every((t) => (t - three.header.refTime) % (3 * 3_600_000) === 0)).toBe(true);
+    expect(three.ts.every((t) => (t - three.header.refTime) % (3 * HOUR_MS) === 0)).toBe(true);
   });
 
   it.each([

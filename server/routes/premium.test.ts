@@ -11,12 +11,12 @@ import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
 import { tilePath } from '../../common/minifest.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import { bearer, registerUser, TEST_KDF, type TestUser } from './usersTestKit.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const HOUR = 3600 * 1000;
 const REF = Date.UTC(2025, 10, 26, 0);
-const NOW = REF + 5 * HOUR;
+const NOW = REF + 5 * HOUR_MS;
 const tileUrl = (overrides: Partial<Parameters<typeof tilePath>[0]> = {}) => tilePath({
-  directory: 'demo', refTime: REF, validTime: REF + 6 * HOUR, z: 1, x: 2, y: 0, file: 'wind', level: 'surface', suffix: 'tile', ...overrides,
+  directory: 'demo', refTime: REF, validTime: REF + 6 * HOUR_MS, z: 1, x: 2, y: 0, file: 'wind', level: 'surface', suffix: 'tile', ...overrides,
 });
 const FREE_Z = PRODUCTS.demo.maxTileZoom.free;
 const PREMIUM_Z = PRODUCTS.demo.maxTileZoom.premium;
@@ -35,9 +35,9 @@ describe('Premium entitlements on the data routes', () => {
     db = await openDatabase(made.config);
     app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: null, accounts: { database: db, kdf: TEST_KDF } });
     [free, premium, canceled, expired] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
-    await app.accounts.setSubscription(premium.id, { status: 'active', tier: 'premium', isSubscription: true, expiresAt: NOW + 30 * 24 * HOUR });
-    await app.accounts.setSubscription(canceled.id, { status: 'canceled', tier: 'premium', expiresAt: NOW + 24 * HOUR });
-    await app.accounts.setSubscription(expired.id, { status: 'active', tier: 'premium', expiresAt: NOW - HOUR });
+    await app.accounts.setSubscription(premium.id, { status: 'active', tier: 'premium', isSubscription: true, expiresAt: NOW + 30 * 24 * HOUR_MS });
+    await app.accounts.setSubscription(canceled.id, { status: 'canceled', tier: 'premium', expiresAt: NOW + 24 * HOUR_MS });
+    await app.accounts.setSubscription(expired.id, { status: 'active', tier: 'premium', expiresAt: NOW - HOUR_MS });
   });
   afterAll(async () => {
     await app.close();
@@ -50,8 +50,8 @@ describe('Premium entitlements on the data routes', () => {
   it('expiry is read on the app clock, not the machine\'s', async () => {
     // NOW is the app's time; the machine's own clock is far past these expiries.
     const user = await registerUser(app);
-    await app.accounts.setSubscription(user.id, { status: 'active', tier: 'premium', expiresAt: NOW + HOUR });
-    expect(NOW + HOUR).toBeLessThan(Date.now());
+    await app.accounts.setSubscription(user.id, { status: 'active', tier: 'premium', expiresAt: NOW + HOUR_MS });
+    expect(NOW + HOUR_MS).toBeLessThan(Date.now());
     expect((await get(tileUrl({ z: PREMIUM_Z }), user)).statusCode).toBe(200);
   });
 
@@ -81,8 +81,8 @@ describe('Premium entitlements on the data routes', () => {
   });
 
   it('refuses tiles from day index 6 to free users, serves them to Premium', async () => {
-    const lastFree = tileUrl({ validTime: REF + 143 * HOUR });
-    const firstPremium = tileUrl({ validTime: REF + 144 * HOUR });
+    const lastFree = tileUrl({ validTime: REF + 143 * HOUR_MS });
+    const firstPremium = tileUrl({ validTime: REF + 144 * HOUR_MS });
     expect((await get(lastFree, free)).statusCode).toBe(200);
     const refused = await get(firstPremium, free);
     expect(refused.statusCode).toBe(403);
@@ -103,13 +103,13 @@ describe('Premium entitlements on the data routes', () => {
 
   it('ends free point forecasts before day index 6; Premium gets the whole run', async () => {
     const freeBody = (await get('/forecast/point/demo/v2.9/50/14?step=3', free)).json();
-    expect(freeBody.ts.at(-1)).toBe(REF + 141 * HOUR);
+    expect(freeBody.ts.at(-1)).toBe(REF + 141 * HOUR_MS);
     expect(freeBody.data.temp).toHaveLength(freeBody.ts.length);
     const premiumResponse = await get('/forecast/point/demo/v2.9/50/14?step=3', premium);
     expect(premiumResponse.headers['cache-control']).toMatch(/^private/);
-    expect(premiumResponse.json().ts.at(-1)).toBe(REF + 240 * HOUR);
+    expect(premiumResponse.json().ts.at(-1)).toBe(REF + 240 * HOUR_MS);
     const meteogram = (await get('/forecast/meteogram/demo/v1.2/50/14', canceled)).json();
-    expect(meteogram.ts.at(-1)).toBe(REF + 143 * HOUR);
+    expect(meteogram.ts.at(-1)).toBe(REF + 143 * HOUR_MS);
   });
 
   it('honours minifest ?premium=true only for a Premium token', async () => {

@@ -3,6 +3,7 @@ import { ITEMS_PER_COLLECTION_MAX } from '../auth/limits.ts';
 import { openDatabase } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
 import { accountsTestApp, bearer, registerUser, T0, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
+import { DAY_MS } from '../../common/time.ts';
 
 type Entry = { value: unknown; ts: number };
 
@@ -96,7 +97,7 @@ describe.each(testDatabases())('cloud data on $name', (backend) => {
       ['a secret key', { version: 4, data: { userToken: { value: 'abc', ts: 1 } } }, /"userToken" is not synced/],
       ['an invalid value', { version: 4, data: { map: { value: 'mars', ts: 1 } } }, /Invalid value for setting "map"/],
       ['particles out of range', { version: 4, data: { particles: { value: { multiplier: 3, velocity: 1, width: 1, blending: 1, opacity: 1 }, ts: 1 } } }, /particles/],
-      ['a time in the future', { version: 4, data: { map: { value: 'sat', ts: T0 + 2 * 86_400_000 } } }, /future/],
+      ['a time in the future', { version: 4, data: { map: { value: 'sat', ts: T0 + 2 * DAY_MS } } }, /future/],
       ['an entry without ts', { version: 4, data: { map: { value: 'sat' } } }, /ts/],
       ['an entry without value', { version: 4, data: { map: { ts: 1 } } }, /value/],
       ['a key with odd characters', { version: 4, data: { "map'; --": { value: 'sat', ts: 1 } } }, /property name|propertyName|pattern/],

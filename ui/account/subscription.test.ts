@@ -4,17 +4,17 @@ import { SUBSCRIPTION_BANNER_MS } from '../../common/entitlements.ts';
 import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
 import { applySubscription, canceledText, subscriptionBanner, subscriptionSettings, type SubscriptionInfo } from './subscription.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 12);
-const HOUR = 3600 * 1000;
-const ACTIVE: SubscriptionInfo = { state: 'ok', platform: 'stripe', status: 'active', tier: 'premium', isSubscription: true, isTrial: false, expiresAt: NOW + 720 * HOUR };
+const ACTIVE: SubscriptionInfo = { state: 'ok', platform: 'stripe', status: 'active', tier: 'premium', isSubscription: true, isTrial: false, expiresAt: NOW + 720 * HOUR_MS };
 
 describe('subscription settings (SPEC §4: only status active sets the tier)', () => {
   it('active sets the tier and stores the info', () => {
     expect(subscriptionSettings(ACTIVE)).toEqual([['subscription', 'premium'], ['subscriptionInfo', ACTIVE]]);
   });
 
-  it.each([null, {}, { status: 'graced' }, { status: 'onhold' }, { status: 'paused' }, { status: 'canceled', expiresAt: NOW + HOUR }, { status: 'expired' }])(
+  it.each([null, {}, { status: 'graced' }, { status: 'onhold' }, { status: 'paused' }, { status: 'canceled', expiresAt: NOW + HOUR_MS }, { status: 'expired' }])(
     '%j clears tier, info, 1-hour detail mode and the saved start step',
     (info) => {
       expect(subscriptionSettings(info)).toEqual([
@@ -42,7 +42,7 @@ describe('canceled ends-soon text by remaining hours (SPEC §8)', () => {
     [336.1, null],
     [1000, null],
   ])('%s h left -> %j', (hours, expected) => {
-    expect(canceledText(hours === null ? null : hours * HOUR)).toEqual(expected);
+    expect(canceledText(hours === null ? null : hours * HOUR_MS)).toEqual(expected);
   });
 });
 
@@ -56,12 +56,12 @@ describe('subscription banners (SPEC §8: 12 min, clickable, open subscription)'
     expect(subscriptionBanner({ status }, NOW, open)).toMatchObject({ key, durationMs: SUBSCRIPTION_BANNER_MS, onClick: open, name: `subscription-${status}` });
   });
 
-  it.each([[ACTIVE], [null], [{ status: 'expired' }], [{ status: 'canceled' }], [{ status: 'canceled', expiresAt: NOW + 400 * HOUR }]])('no banner for %j', (info) => {
+  it.each([[ACTIVE], [null], [{ status: 'expired' }], [{ status: 'canceled' }], [{ status: 'canceled', expiresAt: NOW + 400 * HOUR_MS }]])('no banner for %j', (info) => {
     expect(subscriptionBanner(info, NOW, open)).toBeNull();
   });
 
   it('canceled with 10 h left, an ISO expiry', () => {
-    expect(subscriptionBanner({ status: 'canceled', expiresAt: new Date(NOW + 10 * HOUR).toISOString() }, NOW, open))
+    expect(subscriptionBanner({ status: 'canceled', expiresAt: new Date(NOW + 10 * HOUR_MS).toISOString() }, NOW, open))
       .toMatchObject({ key: 'subscription:canceledHours', params: { count: 10 }, durationMs: 12 * 60 * 1000 });
   });
 

@@ -21,14 +21,13 @@ import {
 } from '../../common/entitlements.ts';
 import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 export type { SubscriptionInfo };
 
 /** The language bundle of the banners (assets/lang/subscription/en.json). */
 export const SUBSCRIPTION_BUNDLE = 'subscription';
 export const DEFAULT_TIER = 'premium';
-const HOUR_MS = 3600 * 1000;
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A subscription info from an answer, or null when it is none. */

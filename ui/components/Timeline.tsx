@@ -8,8 +8,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
-
-const DAY = 86_400_000;
+import { DAY_MS } from '../../common/time.ts';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -44,7 +43,7 @@ export function Timeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
     first.setHours(0, 0, 0, 0);
     const day = dateFormat(i18n.language, { day: 'numeric' });
     const weekday = dateFormat(i18n.language, { weekday: 'short' });
-    for (let d = first.getTime() + DAY; d < calendar.end; d += DAY) {
+    for (let d = first.getTime() + DAY_MS; d < calendar.end; d += DAY_MS) {
       out.push({ at: d, day: day.format(d), weekday: weekday.format(d) });
     }
     return out;

@@ -28,6 +28,7 @@ import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
 import './cityLabels.css';
+import { HOUR_MS } from '../../common/time.ts';
 
 /** Tiles are asked for this far around the view, CSS px (labels near an edge slide in already there). */
 const TILE_MARGIN_PX = 96;
@@ -202,8 +203,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     if (!spec || !calendar || app.data.local.peek() || app.data.calendarProduct.peek() !== product) return null;
     const time = app.timeline.timestamp.peek();
     const hours = hoursWindow(calendar.refTime, time);
-    const later = hoursWindow(calendar.refTime, time + PREFETCH_HOURS * 3_600_000);
-    const next = app.timeline.playing.peek() && later[0] !== hours[0] && later[0] <= (calendar.end - calendar.refTime) / 3_600_000 ? later : null;
+    const later = hoursWindow(calendar.refTime, time + PREFETCH_HOURS * HOUR_MS);
+    const next = app.timeline.playing.peek() && later[0] !== hours[0] && later[0] <= (calendar.end - calendar.refTime) / HOUR_MS ? later : null;
     return { ...spec, product, time, refTime: calendar.refTime, hours, next };
   };
 

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { CONSENT_VERSION } from '../../common/limits.ts';
 import type { ConsentRecord } from '../../common/consent.ts';
 import { createConsentModel, type PageView } from './consentModel.ts';
+import { DAY_MS } from '../../common/time.ts';
 
-const DAY = 24 * 3600 * 1000;
 const NOW = Date.UTC(2026, 5, 1);
 
 function setup({ stored = null as ConsentRecord | null, country = 'de' as string | null, loggedIn = false } = {}) {
@@ -46,7 +46,7 @@ describe('consent model (SPEC §4 Consent)', () => {
   });
 
   it('implicit consent is cleared at start: in a region that needs consent, the window opens', () => {
-    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - DAY, analytics: true, explicit: false }, country: 'fr' });
+    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - DAY_MS, analytics: true, explicit: false }, country: 'fr' });
     t.model.start();
     expect(t.value.value).toBeNull();
     expect(t.openWindow).toHaveBeenCalledTimes(1);
@@ -58,7 +58,7 @@ describe('consent model (SPEC §4 Consent)', () => {
     [true, 364, false],
     [true, 365, true],
   ])('explicit consent, analytics %s, %i days old: asked again %s', (analytics, age, asked) => {
-    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - age * DAY, analytics, explicit: true } });
+    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - age * DAY_MS, analytics, explicit: true } });
     t.model.start();
     expect(t.openWindow).toHaveBeenCalledTimes(asked ? 1 : 0);
     expect(t.value.value === null).toBe(asked);
@@ -95,7 +95,7 @@ describe('consent model (SPEC §4 Consent)', () => {
   });
 
   it('with valid stored analytics consent, page views go out at once', () => {
-    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - DAY, analytics: true, explicit: true } });
+    const t = setup({ stored: { version: CONSENT_VERSION, timestamp: NOW - DAY_MS, analytics: true, explicit: true } });
     t.model.start();
     t.model.pageView('detail');
     expect(t.sent.map((v) => v.page)).toEqual(['detail']);

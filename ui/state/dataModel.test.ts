@@ -4,8 +4,8 @@ import { minifestPath } from '../../common/minifest.ts';
 import { createDataModel, PRODUCTS_PATH } from './dataModel.ts';
 import { createLayerModel } from './layerModel.ts';
 import { createTimelineModel } from './timelineModel.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
-const H = 3_600_000;
 const NOW = Date.UTC(2026, 10, 25, 7);
 const minifest = (ref: string, extra: Record<string, unknown> = {}) => ({ ref, dst: [[1, 0, 12]], v: '1.0', ...extra });
 const DEMO = minifest('2026-11-25T00:00:00Z', { demo: true });
@@ -116,7 +116,7 @@ describe('data model start-up (which product the map opens with)', () => {
     const { layer, timeline, data } = model('demo');
     await data.start(['demo']);
     expect(layer.product.value).toBe('demo');
-    expect(timeline.calendar.value?.end).toBe(Date.UTC(2026, 10, 25) + 12 * H);
+    expect(timeline.calendar.value?.end).toBe(Date.UTC(2026, 10, 25) + 12 * HOUR_MS);
     data.dispose();
   });
 });

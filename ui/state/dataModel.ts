@@ -10,9 +10,10 @@ import { minifestPath, parseMinifest, type Calendar } from '../../common/minifes
 import type { LayerModel } from './layerModel.ts';
 import { reportRequestFailure } from './requestFailures.ts';
 import type { TimelineModel } from './timelineModel.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
 // SPEC §9: minifest cached 10 min.
-export const MINIFEST_REFRESH_MS = 10 * 60_000;
+export const MINIFEST_REFRESH_MS = 10 * MINUTE_MS;
 
 export type DataStatus = 'loading' | 'ready' | 'error';
 

@@ -6,41 +6,41 @@ import { createMapModel } from './mapModel.ts';
 import { ANIMATION_MULTIPLIER, ANIMATION_STEP_MS, ANIMATION_TICK_MINUTES, createTimelineModel } from './timelineModel.ts';
 import { createSettingsStore } from './settingsStore.ts';
 import { countryOf, createUnitsModel } from './unitsModel.ts';
+import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
-const H = 3_600_000;
 const REF = Date.UTC(2026, 10, 25, 0);
 const calendar = parseMinifest({ ref: '2026-11-25T00:00:00Z', dst: [[1, 0, 6]] });
 
 describe('timeline model (SPEC §2 keyboard, §4 Animation)', () => {
   it('snaps to the nearest step when a calendar arrives and steps stop at the first and last', () => {
-    const timeline = createTimelineModel(() => REF + 2.4 * H);
+    const timeline = createTimelineModel(() => REF + 2.4 * HOUR_MS);
     timeline.setCalendar(calendar);
-    expect(timeline.timestamp.value).toBe(REF + 2 * H);
+    expect(timeline.timestamp.value).toBe(REF + 2 * HOUR_MS);
     timeline.step(1);
-    expect(timeline.timestamp.value).toBe(REF + 3 * H);
+    expect(timeline.timestamp.value).toBe(REF + 3 * HOUR_MS);
     for (let i = 0; i < 10; i++) timeline.step(1);
-    expect(timeline.timestamp.value).toBe(REF + 6 * H);
+    expect(timeline.timestamp.value).toBe(REF + 6 * HOUR_MS);
     for (let i = 0; i < 10; i++) timeline.step(-1);
     expect(timeline.timestamp.value).toBe(REF);
-    timeline.setTimestamp(REF + 99 * H);
-    expect(timeline.timestamp.value).toBe(REF + 6 * H);
+    timeline.setTimestamp(REF + 99 * HOUR_MS);
+    expect(timeline.timestamp.value).toBe(REF + 6 * HOUR_MS);
     timeline.dispose();
   });
 
   it('plays every 50 ms, stops at the end, and restarts from now when started at the end', () => {
     vi.useFakeTimers();
-    const timeline = createTimelineModel(() => REF + 1 * H);
+    const timeline = createTimelineModel(() => REF + 1 * HOUR_MS);
     timeline.setCalendar(calendar);
-    timeline.setTimestamp(REF + 5 * H);
+    timeline.setTimestamp(REF + 5 * HOUR_MS);
     timeline.play();
     expect(timeline.playing.value).toBe(true);
     vi.advanceTimersByTime(ANIMATION_STEP_MS);
-    expect(timeline.timestamp.value).toBe(REF + 5 * H + ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES * 60_000);
+    expect(timeline.timestamp.value).toBe(REF + 5 * HOUR_MS + ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES * MINUTE_MS);
     vi.advanceTimersByTime(ANIMATION_STEP_MS * 100);
-    expect(timeline.timestamp.value).toBe(REF + 6 * H);
+    expect(timeline.timestamp.value).toBe(REF + 6 * HOUR_MS);
     expect(timeline.playing.value).toBe(false);
     timeline.play();
-    expect(timeline.timestamp.value).toBe(REF + 1 * H);
+    expect(timeline.timestamp.value).toBe(REF + 1 * HOUR_MS);
     timeline.pause();
     expect(timeline.playing.value).toBe(false);
     timeline.dispose();

@@ -1,11 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GPS_FIX_REUSE_MS, IP_LOCATION_STALE_MS } from '../../common/limits.ts';
 import { fetchIpLocation, isIos, parseIpAnswer, resolveStartupPosition, type StartupInputs } from './startupPosition.ts';
+import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-
 function inputs(over: Partial<StartupInputs> = {}) {
   const saveIp = vi.fn();
   const saveGps = vi.fn();
@@ -43,10 +41,10 @@ describe('start-up position (SPEC §4, §9)', () => {
 
   it.each([
     [0, false],
-    [11 * HOUR, false],
+    [11 * HOUR_MS, false],
     [IP_LOCATION_STALE_MS - 1, false],
     [IP_LOCATION_STALE_MS, true],
-    [30 * HOUR, true],
+    [30 * HOUR_MS, true],
   ])('an IP location %i ms old is refreshed: %s', async (age, refreshed) => {
     const t = inputs({ ip: { lat: 48.85, lon: 2.35, ts: NOW - age, city: 'Paris', cc: 'fr' } });
     const position = await resolveStartupPosition(t.base);
@@ -70,10 +68,10 @@ describe('start-up position (SPEC §4, §9)', () => {
 
   it.each([
     [0, false],
-    [14 * MIN, false],
+    [14 * MINUTE_MS, false],
     [GPS_FIX_REUSE_MS - 1, false],
     [GPS_FIX_REUSE_MS, true],
-    [HOUR, true],
+    [HOUR_MS, true],
   ])('a GPS fix %i ms old: device asked %s', async (age, asked) => {
     const t = inputs({ startUp: 'gps', gps: { lat: 40, lon: -3, ts: NOW - age } });
     const position = await resolveStartupPosition(t.base);

@@ -5,6 +5,7 @@
 
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { nearestStep, type Calendar } from '../../common/minifest.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
 // SPEC §9: animation step 50 ms (multiplier 2). Each tick moves the shown time by
 // ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES, so an hourly forecast plays at 1 h per 150 ms.
@@ -103,7 +104,7 @@ export function createTimelineModel(now: () => number = Date.now): TimelineModel
       timer = setInterval(() => {
         const cal = calendar.value;
         if (!cal) return stop();
-        const next = timestamp.value + ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES * 60_000;
+        const next = timestamp.value + ANIMATION_MULTIPLIER * ANIMATION_TICK_MINUTES * MINUTE_MS;
         const end = lastTime(cal);
         if (next >= end) {
           timestamp.value = end;

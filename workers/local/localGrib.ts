@@ -15,11 +15,10 @@ import type { Engine } from '../../engine/engine.ts';
 import { decodeField, inventory, toNorthUp, type GribFieldInfo } from '../../engine/grib/index.ts';
 import { Regridder, type SourceGrid } from '../../engine/regrid.ts';
 import type { LocalGribSummary } from '../api.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 /** Largest file the browser opens: beyond it the tab's memory is at risk. */
 export const MAX_LOCAL_GRIB_BYTES = 512 * 1024 * 1024;
-const HOUR = 3_600_000;
-
 export class LocalGribError extends Error {
   override name = 'LocalGribError';
 }
@@ -70,7 +69,7 @@ export class LocalGribProduct {
         skipped.push(describe(info, !info.grid.mappable ? info.grid.unsupportedReason ?? info.grid.type : undefined));
         continue;
       }
-      const validTime = info.refTime + info.forecastEnd * HOUR;
+      const validTime = info.refTime + info.forecastEnd * HOUR_MS;
       const raw = await decodeField(engine, bytes, info);
       const up = toNorthUp(info, raw);
       const values = up.values;
@@ -113,7 +112,7 @@ export class LocalGribProduct {
       levels: [...levels],
       overlays,
       isolines: [],
-      forecastSize: Math.round((timestamps[timestamps.length - 1] - refTime) / HOUR),
+      forecastSize: Math.round((timestamps[timestamps.length - 1] - refTime) / HOUR_MS),
       maxTileZoom: { free: z, premium: z },
       dataQuality: 'normal',
       fileSuffix: 'tile',

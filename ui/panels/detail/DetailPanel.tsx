@@ -33,6 +33,7 @@ import {
 } from './forecast.ts';
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
 import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
+import { HOUR_MS } from '../../../common/time.ts';
 
 type Load<T> = { key: string; status: 'loading' } | { key: string; status: 'ready'; data: T } | { key: string; status: 'error'; error: Error };
 
@@ -128,7 +129,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
   // The column of the map's time (of now, for another model than the map's).
   const sameProduct = product === mapProduct;
   const at = sameProduct ? timestamp : Date.now();
-  const current = colTs.length && at >= colTs[0] && at <= colTs[colTs.length - 1] + step * 3_600_000 ? stepAt(colTs, at) : -1;
+  const current = colTs.length && at >= colTs[0] && at <= colTs[colTs.length - 1] + step * HOUR_MS ? stepAt(colTs, at) : -1;
 
   const ctx: RowContext | null = useMemo(() => (forecast ? {
     forecast, t, unitOf: (metric: string) => units[metric] ?? '', daylight: (k: number) => daylight.get(k) ?? true,

@@ -4,8 +4,8 @@ import { PM10_BREAKPOINTS, PM2P5_BREAKPOINTS, airQualityTier } from '../../../co
 import {
   aqiOf, detailStep, fetchPlaceName, hasHourly, hasValues, nativeStepHours, placeName, stepAt, stepIndices, weatherSymbol, windOf, windSeries,
 } from './forecast.ts';
+import { HOUR_MS } from '../../../common/time.ts';
 
-const H = 3_600_000;
 const REF = Date.UTC(2025, 10, 26, 0);
 
 describe('steps shown', () => {
@@ -17,7 +17,7 @@ describe('steps shown', () => {
   });
 
   it('keeps forecast hours that are multiples of the step, as the server\'s step query does', () => {
-    const hourly = Array.from({ length: 10 }, (_, h) => REF + h * H);
+    const hourly = Array.from({ length: 10 }, (_, h) => REF + h * HOUR_MS);
     expect(stepIndices(hourly, REF, 3)).toEqual([0, 3, 6, 9]);
     expect(stepIndices(hourly, REF, 1)).toHaveLength(10);
     // A run whose steps start at +1 h.
@@ -25,18 +25,18 @@ describe('steps shown', () => {
   });
 
   it('SPEC §9: hourly data when the steps are under 2 hours', () => {
-    expect(nativeStepHours([REF, REF + H, REF + 2 * H])).toBe(1);
-    expect(hasHourly([REF, REF + H])).toBe(true);
-    expect(hasHourly([REF, REF + 3 * H, REF + 6 * H])).toBe(false);
+    expect(nativeStepHours([REF, REF + HOUR_MS, REF + 2 * HOUR_MS])).toBe(1);
+    expect(hasHourly([REF, REF + HOUR_MS])).toBe(true);
+    expect(hasHourly([REF, REF + 3 * HOUR_MS, REF + 6 * HOUR_MS])).toBe(false);
     expect(nativeStepHours([REF])).toBe(1);
   });
 
   it('finds the step at or before a time', () => {
-    const ts = [REF, REF + 3 * H, REF + 6 * H];
-    expect(stepAt(ts, REF - H)).toBe(0);
-    expect(stepAt(ts, REF + 3 * H)).toBe(1);
-    expect(stepAt(ts, REF + 5 * H)).toBe(1);
-    expect(stepAt(ts, REF + 60 * H)).toBe(2);
+    const ts = [REF, REF + 3 * HOUR_MS, REF + 6 * HOUR_MS];
+    expect(stepAt(ts, REF - HOUR_MS)).toBe(0);
+    expect(stepAt(ts, REF + 3 * HOUR_MS)).toBe(1);
+    expect(stepAt(ts, REF + 5 * HOUR_MS)).toBe(1);
+    expect(stepAt(ts, REF + 60 * HOUR_MS)).toBe(2);
   });
 
   it('rows need at least one value', () => {

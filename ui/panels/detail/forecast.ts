@@ -11,8 +11,7 @@
 import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
 import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
 import type { ReverseResult } from '../../../common/search.ts';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../../../common/time.ts';
 
 /** A failed request (SPEC §8 HttpError): status 0 for network failures. */
 export class ForecastError extends Error {

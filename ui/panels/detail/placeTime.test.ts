@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupByLocalDay, isDaylight, localDayKey, localNoon, offsetLabel, placeClock, sunDay, timeZoneAt, utcOffsetMinutes } from './placeTime.ts';
-
-const MIN = 60_000;
-const HOUR = 3_600_000;
+import { HOUR_MS, MINUTE_MS } from '../../../common/time.ts';
 
 describe('time zone of a place', () => {
   it.each([
@@ -48,11 +46,11 @@ describe('time zone of a place', () => {
     expect(localDayKey(t, 'America/New_York')).toBe('2024-06-20');
     expect(localNoon(t, 'Europe/Paris')).toBe(Date.UTC(2024, 5, 21, 10));
     expect(localNoon(Date.UTC(2024, 9, 27, 23), 'Europe/Paris')).toBe(Date.UTC(2024, 9, 28, 11));
-    expect(localNoon(t, 'Asia/Kathmandu')).toBe(Date.UTC(2024, 5, 21, 12) - 345 * MIN);
+    expect(localNoon(t, 'Asia/Kathmandu')).toBe(Date.UTC(2024, 5, 21, 12) - 345 * MINUTE_MS);
   });
 
   it('groups columns by local day', () => {
-    const ts = [0, 3, 6, 9, 12, 15, 18, 21, 24].map((h) => Date.UTC(2024, 5, 20, 12) + h * HOUR);
+    const ts = [0, 3, 6, 9, 12, 15, 18, 21, 24].map((h) => Date.UTC(2024, 5, 20, 12) + h * HOUR_MS);
     const groups = groupByLocalDay(ts, 'Europe/Paris');
     // 12Z..21Z on the 20th are 14..23 local; 00Z on the 21st is 02 local.
     expect(groups.map((g) => [g.day, g.start, g.count])).toEqual([['2024-06-20', 0, 4], ['2024-06-21', 4, 5]]);
@@ -89,10 +87,10 @@ describe('sunrise and sunset', () => {
 
   it('daylight between sunrise and sunset', () => {
     const sun = sunDay(Date.UTC(2024, 5, 21, 12), 48.853, 2.349, 'Europe/Paris');
-    expect(isDaylight(sun.sunrise! + 5 * MIN, 48.853, 2.349)).toBe(true);
-    expect(isDaylight(sun.sunrise! - 5 * MIN, 48.853, 2.349)).toBe(false);
-    expect(isDaylight(sun.sunset! - 5 * MIN, 48.853, 2.349)).toBe(true);
-    expect(isDaylight(sun.sunset! + 5 * MIN, 48.853, 2.349)).toBe(false);
+    expect(isDaylight(sun.sunrise! + 5 * MINUTE_MS, 48.853, 2.349)).toBe(true);
+    expect(isDaylight(sun.sunrise! - 5 * MINUTE_MS, 48.853, 2.349)).toBe(false);
+    expect(isDaylight(sun.sunset! - 5 * MINUTE_MS, 48.853, 2.349)).toBe(true);
+    expect(isDaylight(sun.sunset! + 5 * MINUTE_MS, 48.853, 2.349)).toBe(false);
   });
 });
 

@@ -10,8 +10,8 @@
 
 import tzLookup from '@photostructure/tz-lookup';
 import { getPosition, getTimes } from 'suncalc';
+import { MINUTE_MS } from '../../../common/time.ts';
 
-const MINUTE_MS = 60_000;
 /** Sunrise and sunset are when the Sun's upper limb touches the horizon, refraction included (suncalc's -0.833°). */
 const SUNRISE_ALTITUDE_DEG = -0.833;
 
