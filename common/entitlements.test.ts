@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dayIndex, defaultStepHours, isPremium, isPremiumDayExempt, isPremiumStep, maxTileZoomFor, premiumFrom, stepNeed, tileNeed,
+  dayIndex, defaultStepHours, grantForecast, isPremium, isPremiumDayExempt, isPremiumStep, isRefusal, maxTileZoomFor, premiumFrom,
 } from './entitlements.ts';
 import { HOUR_MS } from './time.ts';
 
@@ -47,24 +47,57 @@ describe('premium days (SPEC §6: calendar days from day index 6)', () => {
   });
 });
 
-describe('tiles and steps', () => {
+describe('grantForecast: what a tier may have of forecast values (SPEC §1, §6, §9)', () => {
   const maxTileZoom = { free: 3, premium: 4 };
+  const product = { maxTileZoom };
+  const at = (hours: number) => REF + hours * HOUR_MS;
+  const firstPremium = premiumFrom(REF);
+
   it.each([
     [3, 10, null],
     [4, 10, /Data zoom 4 requires Premium: the free tier has tiles up to data zoom 3/],
     [2, 200, /days from day 7 of the run require Premium/],
-  ])('z %i at +%i h', (z, hours, expected) => {
-    const need = tileNeed({ z, maxTileZoom, refTime: REF, validTime: REF + hours * HOUR_MS, layer: 'wind' });
-    if (expected === null) expect(need).toBeNull();
-    else expect(need).toMatch(expected);
+  ])('a tile at data zoom %i, +%i h', (z, hours, expected) => {
+    const ask = { kind: 'tile' as const, product, refTime: REF, validTime: at(hours), z, layer: 'wind' };
+    const free = grantForecast(ask, false);
+    const premium = grantForecast(ask, true);
+    if (expected === null) {
+      expect(free).toEqual({ premiumOnly: false });
+      expect(premium).toEqual({ premiumOnly: false });
+    } else {
+      expect(isRefusal(free) && free.need).toMatch(expected);
+      expect(premium).toEqual({ premiumOnly: true });
+    }
   });
 
-  it('exempt layers pass on premium days', () => {
-    expect(tileNeed({ z: 2, maxTileZoom, refTime: REF, validTime: REF + 200 * HOUR_MS, layer: 'drought' })).toBeNull();
+  it('exempt layers and samples pass on premium days', () => {
+    const late = { kind: 'tile' as const, product, refTime: REF, validTime: at(200), z: 2 };
+    expect(isRefusal(grantForecast({ ...late, layer: 'drought' }, false))).toBe(false);
+    expect(isRefusal(grantForecast({ ...late, layer: 'fireDanger' }, false))).toBe(false);
+    expect(isRefusal(grantForecast({ ...late, layer: 'wind', product: { ...product, sample: true } }, false))).toBe(false);
+    expect(grantForecast({ kind: 'series', product, refTime: REF, layer: 'drought' }, false)).toEqual({ step: 3, to: undefined, premiumOnly: false });
   });
 
-  it.each([[undefined, null], [3, null], [1, '1-hour steps require Premium: the free tier has 3-hour steps']])('step %s', (step, expected) => {
-    expect(stepNeed(step)).toBe(expected);
+  it('a series without a step gets the tier\'s default step (3 h free, 1 h Premium)', () => {
+    expect(grantForecast({ kind: 'series', product, refTime: REF }, false)).toEqual({ step: 3, to: firstPremium - 1, premiumOnly: false });
+    expect(grantForecast({ kind: 'series', product, refTime: REF }, true)).toEqual({ step: 1, to: undefined, premiumOnly: true });
+  });
+
+  it.each([[3, false], [1, true]])('step %i asked: refused to free callers when it needs Premium', (step, premiumStep) => {
+    const ask = { kind: 'series' as const, product, refTime: REF, step, to: at(24) };
+    const free = grantForecast(ask, false);
+    if (premiumStep) expect(isRefusal(free) && free.need).toBe('1-hour steps require Premium: the free tier has 3-hour steps');
+    else expect(free).toEqual({ step: 3, to: at(24), premiumOnly: false });
+    expect(grantForecast(ask, true)).toEqual({ step, to: at(24), premiumOnly: premiumStep });
+  });
+
+  it('a free window is cut before the premium days; one wholly inside them is refused', () => {
+    expect(grantForecast({ kind: 'series', product, refTime: REF, step: 3, from: at(100), to: at(200) }, false))
+      .toEqual({ step: 3, to: firstPremium - 1, premiumOnly: false });
+    const late = grantForecast({ kind: 'series', product, refTime: REF, step: 3, from: at(200), to: at(240) }, false);
+    expect(isRefusal(late) && late.need).toMatch(/days from day 7 of the run require Premium/);
+    expect(grantForecast({ kind: 'series', product, refTime: REF, step: 3, from: at(200), to: at(240) }, true))
+      .toEqual({ step: 3, to: at(240), premiumOnly: true });
   });
 
   it('max zoom and default step by tier (SPEC §9)', () => {

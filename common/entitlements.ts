@@ -87,21 +87,96 @@ export function defaultStepHours(premium: boolean): number {
   return premium ? PREMIUM_STEP_HOURS : FREE_STEP_HOURS;
 }
 
-/** Why a request needs Premium, or null when the free tier may have it. The texts are the server's 403 messages. */
-export type PremiumNeed = string | null;
+// ---- forecast values: the one decision (SPEC §1 "Premium gives", §6, §9) -----------------------
 
-/** A data tile: refused above the free zoom, and on premium days unless exempt. */
-export function tileNeed(tile: { z: number; maxTileZoom: { free: number; premium: number }; refTime: number; validTime: number; layer?: string; sample?: boolean }): PremiumNeed {
-  if (tile.z > tile.maxTileZoom.free) return `Data zoom ${tile.z} requires Premium: the free tier has tiles up to data zoom ${tile.maxTileZoom.free}`;
-  if (!tile.sample && isPremiumStep(tile.refTime, tile.validTime, tile.layer)) {
-    return `Forecast days from day ${PREMIUM_DAY_INDEX + 1} of the run require Premium`;
-  }
-  return null;
+/**
+ * What a request for forecast values asks for. Every server route that answers forecast values (data
+ * tiles, point forecasts, meteograms, city tiles, alert times, anything added later) describes its
+ * request this way and takes grantForecast's answer; server/auth/tier.ts entitle() is the route side.
+ */
+interface ForecastAskBase {
+  product: { sample?: boolean; maxTileZoom: { free: number; premium: number } };
+  /** The run's reference time, ms. */
+  refTime: number;
+  /** Overlay ident or tile file name (SPEC §6: drought and fire danger are exempt from the premium days). */
+  layer?: string;
 }
 
-/** A point forecast or meteogram: 1-hour steps need Premium (the premium days are cut, not refused). */
-export function stepNeed(step: number | undefined): PremiumNeed {
-  return step !== undefined && step < FREE_STEP_HOURS ? `${step}-hour steps require Premium: the free tier has ${FREE_STEP_HOURS}-hour steps` : null;
+/** One field at one valid time: a data tile at a data zoom. Refused when any of it needs Premium. */
+export interface TileAsk extends ForecastAskBase {
+  kind: 'tile';
+  validTime: number;
+  z: number;
+}
+
+/**
+ * Values over a window of valid times (ms inclusive; open ends: the run's first / last step) at a
+ * step in hours (undefined: the tier's default, SPEC §9). A free answer is cut before the premium
+ * days; refused only when nothing of the window is free or the step needs Premium.
+ */
+export interface SeriesAsk extends ForecastAskBase {
+  kind: 'series';
+  step?: number;
+  from?: number;
+  to?: number;
+}
+
+export type ForecastAsk = TileAsk | SeriesAsk;
+
+/** What a tile answer may hold. */
+export interface TileGrant {
+  /** The answer holds something only Premium may have: it is private to the caller (no shared caches). */
+  premiumOnly: boolean;
+}
+
+/** What a series answer may hold. */
+export interface SeriesGrant extends TileGrant {
+  /** Hours between values: the one asked, else the tier's default. */
+  step: number;
+  /** The last valid time the answer may hold, ms; undefined: up to the end of the window asked. */
+  to: number | undefined;
+}
+
+/** A refusal: why the request needs Premium (the server's 403 message). */
+export interface ForecastRefusal {
+  need: string;
+}
+
+export const PREMIUM_DAYS_NEED = `Forecast days from day ${PREMIUM_DAY_INDEX + 1} of the run require Premium`;
+
+/** The first premium valid time of a request's run and layer, or null when nothing of it is premium. */
+function premiumTimeFrom(ask: ForecastAsk): number | null {
+  if (isPremiumDayExempt(ask.layer)) return null;
+  return premiumDaysFrom(ask.product, ask.refTime);
+}
+
+/** What a tier may have of a request for forecast values. */
+export function grantForecast(ask: TileAsk, premium: boolean): TileGrant | ForecastRefusal;
+export function grantForecast(ask: SeriesAsk, premium: boolean): SeriesGrant | ForecastRefusal;
+export function grantForecast(ask: ForecastAsk, premium: boolean): TileGrant | SeriesGrant | ForecastRefusal;
+export function grantForecast(ask: ForecastAsk, premium: boolean): TileGrant | SeriesGrant | ForecastRefusal {
+  const premiumFromTime = premiumTimeFrom(ask);
+  if (ask.kind === 'tile') {
+    let need: string | null = null;
+    if (ask.z > ask.product.maxTileZoom.free) need = `Data zoom ${ask.z} requires Premium: the free tier has tiles up to data zoom ${ask.product.maxTileZoom.free}`;
+    else if (premiumFromTime !== null && ask.validTime >= premiumFromTime) need = PREMIUM_DAYS_NEED;
+    if (need !== null && !premium) return { need };
+    return { premiumOnly: need !== null };
+  }
+  const step = ask.step ?? defaultStepHours(premium);
+  const stepIsPremium = step < FREE_STEP_HOURS;
+  if (stepIsPremium && !premium) return { need: `${step}-hour steps require Premium: the free tier has ${FREE_STEP_HOURS}-hour steps` };
+  const reachesPremiumDays = premiumFromTime !== null && (ask.to === undefined || ask.to >= premiumFromTime);
+  if (premium) return { step, to: ask.to, premiumOnly: stepIsPremium || reachesPremiumDays };
+  if (!reachesPremiumDays) return { step, to: ask.to, premiumOnly: false };
+  const to = premiumFromTime - 1;
+  if (ask.from !== undefined && ask.from > to) return { need: PREMIUM_DAYS_NEED };
+  return { step, to, premiumOnly: false };
+}
+
+/** Whether grantForecast refused. */
+export function isRefusal<G extends TileGrant>(answer: G | ForecastRefusal): answer is ForecastRefusal {
+  return 'need' in answer;
 }
 
 // ---- subscription banners (SPEC §4 "Subscription", §8 "Subscription banners") -------------------

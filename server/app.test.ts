@@ -148,19 +148,20 @@ describe('data API', () => {
   });
 
   describe('point forecast', () => {
-    it('returns every free step of the run (days 0 to 5, SPEC §6), equal to the point values', async () => {
+    it('returns every free step of the run (3-hourly, days 0 to 5, SPEC §6 and §9), equal to the point values', async () => {
       const response = await app.inject({ url: '/forecast/point/demo/v2.9/50.1/14.4' });
       expect(response.statusCode).toBe(200);
       const body = response.json();
+      // Without step, a free caller gets the free default of 3 hours (SPEC §9).
       expect(body.header).toEqual({
-        product: 'demo', refTime: REF, lat: 50.1, lon: 14.4, step: 1, demo: true,
+        product: 'demo', refTime: REF, lat: 50.1, lon: 14.4, step: 3, demo: true,
         units: { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' },
       });
       // Without a Premium token the answer ends before day index 6 (server/routes/premium.test.ts).
-      expect(body.ts).toHaveLength(144);
+      expect(body.ts).toHaveLength(48);
       expect(body.ts[0]).toBe(REF);
-      expect(body.ts[143]).toBe(REF + 143 * HOUR_MS);
-      for (const name of ['wind_u', 'wind_v', 'gust', 'temp', 'pressure', 'rain', 'clouds']) expect(body.data[name]).toHaveLength(144);
+      expect(body.ts[47]).toBe(REF + 141 * HOUR_MS);
+      for (const name of ['wind_u', 'wind_v', 'gust', 'temp', 'pressure', 'rain', 'clouds']) expect(body.data[name]).toHaveLength(48);
       const k = 9;
       const point = evaluatePoint(50.1, 14.4, body.ts[k]);
       expect(body.data.wind_u[k]).toBeCloseTo(point.u, 2);
@@ -183,13 +184,20 @@ describe('data API', () => {
     it('compresses the JSON for clients that accept it', async () => {
       const response = await app.inject({ url: '/forecast/point/demo/v2.9/10/20', headers: { 'accept-encoding': 'gzip' } });
       expect(response.headers['content-encoding']).toBe('gzip');
-      expect(JSON.parse(gunzipSync(response.rawPayload).toString()).ts).toHaveLength(144);
+      expect(JSON.parse(gunzipSync(response.rawPayload).toString()).ts).toHaveLength(48);
     });
 
     it.each([
       ['a latitude above 90', '/forecast/point/demo/v2.9/91/10', 400, /lat/],
       ['a latitude that is not a number', '/forecast/point/demo/v2.9/abc/10', 400, /lat/],
       ['a longitude beyond ±720', '/forecast/point/demo/v2.9/10/1000', 400, /lon/],
+      // Issue 12: Number() takes these, the coordinate grammar does not (they gave a 500 or a 200 full of nulls).
+      ['a latitude of Infinity', '/forecast/point/demo/v2.9/Infinity/10', 400, /lat "Infinity" is not a latitude/],
+      ['a longitude of Infinity', '/forecast/point/demo/v2.9/10/Infinity', 400, /lon "Infinity" is not a longitude/],
+      ['a longitude of 1e400', '/forecast/point/demo/v2.9/10/1e400', 400, /lon "1e400"/],
+      ['a longitude of -1e999', '/forecast/point/demo/v2.9/10/-1e999', 400, /lon "-1e999"/],
+      ['a hexadecimal latitude', '/forecast/point/demo/v2.9/0x10/10', 400, /lat "0x10"/],
+      ['a latitude in exponent form', '/forecast/point/demo/v2.9/1e1/10', 400, /lat "1e1"/],
       ['an unsupported step', '/forecast/point/demo/v2.9/10/10?step=2', 400, /step/],
       ['a product without data', '/forecast/point/ecmwf/v2.9/10/10', 404, /ECMWF IFS/],
       ['an unknown product', '/forecast/point/nothing/v2.9/10/10', 404, /Unknown product/],

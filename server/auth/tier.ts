@@ -1,12 +1,18 @@
 /**
  * The tier of a request (SPEC §6 Premium): Premium when its bearer token is valid and its user's
- * subscription is active (common/entitlements.ts isPremium). Only asked when a request needs
- * Premium, so free requests never touch the database. Without accounts (a server built without
- * them) every request is free.
+ * subscription is active (common/entitlements.ts isPremium). Only asked when the answer depends on
+ * it, so requests without a token never touch the database. Without accounts (a server built
+ * without them) every request is free.
+ *
+ * entitle() is the one gate of every route that answers forecast values: it describes the request
+ * to common/entitlements.ts grantForecast and refuses with 403 what the caller's tier may not have.
+ * server/auth/entitlementRoutes.test.ts walks every registered route to keep it that way.
  */
 
 import type { FastifyRequest } from 'fastify';
-import { isPremium } from '../../common/entitlements.ts';
+import {
+  grantForecast, isPremium, isRefusal, type ForecastAsk, type SeriesAsk, type SeriesGrant, type TileAsk, type TileGrant,
+} from '../../common/entitlements.ts';
 import { HttpError } from '../http/httpError.ts';
 import { principalOf } from './bearer.ts';
 import type { AccountStore } from './accounts.ts';
@@ -24,4 +30,17 @@ export const premiumRequired = (message: string) => new HttpError(403, message);
 /** Refuses with 403 and the reason unless the request is Premium; null reasons pass. */
 export async function requirePremium(request: FastifyRequest, reason: string | null, now?: () => number): Promise<void> {
   if (reason !== null && !(await isPremiumRequest(request, now))) throw premiumRequired(reason);
+}
+
+/** What the request may have of the forecast values it asks for, with its tier; 403 when nothing. */
+export async function entitle(request: FastifyRequest, ask: TileAsk, now?: () => number): Promise<TileGrant & { premium: boolean }>;
+export async function entitle(request: FastifyRequest, ask: SeriesAsk, now?: () => number): Promise<SeriesGrant & { premium: boolean }>;
+export async function entitle(request: FastifyRequest, ask: ForecastAsk, now?: () => number): Promise<(TileGrant | SeriesGrant) & { premium: boolean }> {
+  // A tile a free caller may have is the same for everyone: no need to look the token up.
+  const free = grantForecast(ask, false);
+  if (ask.kind === 'tile' && !isRefusal(free)) return { ...free, premium: false };
+  const premium = await isPremiumRequest(request, now);
+  const grant = premium ? grantForecast(ask, true) : free;
+  if (isRefusal(grant)) throw premiumRequired(grant.need);
+  return { ...grant, premium };
 }

@@ -94,7 +94,9 @@ describe('search and reverse geocoding', () => {
       expectBadRequest(await app.inject({ url: searchPath('ж'.repeat(101)) }), /longer than 100 characters/);
       // 100 characters are fine, whatever their encoded length.
       expect((await app.inject({ url: searchPath('ж'.repeat(100)) })).statusCode).toBe(200);
-      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=91&lon=0' }), /lat must be <= 90/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=91&lon=0' }), /lat "91" is not a latitude/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=45&lon=Infinity' }), /lon "Infinity" is not a longitude/);
+      expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=1e400&lon=3' }), /lat "1e400" is not a latitude/);
       expectBadRequest(await app.inject({ url: '/search/v1/paris?lat=45' }), /lat and lon go together/);
       expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=0' }), /limit must be >= 1/);
       expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=51' }), /limit must be <= 50/);
@@ -145,10 +147,12 @@ describe('search and reverse geocoding', () => {
     });
 
     it('refuses coordinates and zooms out of range with a clear 400', async () => {
-      expectBadRequest(await app.inject({ url: '/reverse/v3/91/0/10' }), /lat must be <= 90/);
-      expectBadRequest(await app.inject({ url: '/reverse/v3/-90.5/0/10' }), /lat must be >= -90/);
-      expectBadRequest(await app.inject({ url: '/reverse/v3/0/721/10' }), /lon must be <= 720/);
-      expectBadRequest(await app.inject({ url: '/reverse/v3/abc/0/10' }), /lat must be number/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/91/0/10' }), /lat "91" is not a latitude: a decimal number of degrees from -90 to 90/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/-90.5/0/10' }), /lat "-90.5" is not a latitude/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/721/10' }), /lon "721" is not a longitude: a decimal number of degrees from -720 to 720/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/abc/0/10' }), /lat "abc" is not a latitude/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/Infinity/0/10' }), /lat "Infinity" is not a latitude/);
+      expectBadRequest(await app.inject({ url: '/reverse/v3/0/1e400/10' }), /lon "1e400" is not a longitude/);
       expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/1.5' }), /zoom must be integer/);
       expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/30' }), /zoom must be <= 22/);
       expectBadRequest(await app.inject({ url: '/reverse/v3/0/0/5?lang=x' }), /lang must match pattern/);

@@ -18,10 +18,9 @@ import {
 } from '../../common/search.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
+import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 
-/** SPEC §9: map bounds lat ±90, lon ±720. */
-const MAX_ABS_LON = 720;
 /** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
 const LANG = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } as const;
 
@@ -50,8 +49,9 @@ const searchSchema = {
     type: 'object',
     properties: {
       lang: LANG,
-      lat: { type: 'number', minimum: -90, maximum: 90 },
-      lon: { type: 'number', minimum: -MAX_ABS_LON, maximum: MAX_ABS_LON },
+      // SPEC §9 map bounds (parseCoordinate)
+      lat: COORDINATE_SCHEMA,
+      lon: COORDINATE_SCHEMA,
       limit: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_LIMIT },
     },
   },
@@ -66,8 +66,8 @@ const reverseSchema = {
     type: 'object',
     required: ['lat', 'lon', 'zoom'],
     properties: {
-      lat: { type: 'number', minimum: -90, maximum: 90 },
-      lon: { type: 'number', minimum: -MAX_ABS_LON, maximum: MAX_ABS_LON },
+      lat: COORDINATE_SCHEMA,
+      lon: COORDINATE_SCHEMA,
       zoom: { type: 'integer', minimum: 0, maximum: 22 },
     },
   },
@@ -90,8 +90,8 @@ export interface GeoRouteOptions {
 
 interface SearchQuery {
   lang?: string;
-  lat?: number;
-  lon?: number;
+  lat?: string;
+  lon?: string;
   limit?: number;
 }
 
@@ -109,17 +109,19 @@ export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions):
     if (query.length > SEARCH_MAX_QUERY_LENGTH) throw badRequest(`The search query is longer than ${SEARCH_MAX_QUERY_LENGTH} characters`);
     const { lang, lat, lon, limit = SEARCH_DEFAULT_LIMIT } = request.query;
     if ((lat === undefined) !== (lon === undefined)) throw badRequest('lat and lon go together: give both or neither');
-    const near = lat !== undefined && lon !== undefined ? { lat, lon: wrapLon(lon) } : undefined;
+    const near = lat !== undefined && lon !== undefined ? { lat: parseCoordinate(lat, 'lat'), lon: wrapLon(parseCoordinate(lon, 'lon')) } : undefined;
     const results = gazetteer().search(query, { lang, near, limit });
     reply.header('cache-control', `public, max-age=${SEARCH_CACHE_S}`);
     return { results };
   });
 
-  app.get<{ Params: { lat: number; lon: number; zoom: number }; Querystring: { lang?: string } }>(
+  app.get<{ Params: { lat: string; lon: string; zoom: number }; Querystring: { lang?: string } }>(
     '/reverse/v3/:lat/:lon/:zoom',
     { schema: reverseSchema },
     async (request, reply) => {
-      const { lat, lon, zoom } = request.params;
+      const { zoom } = request.params;
+      const lat = parseCoordinate(request.params.lat, 'lat');
+      const lon = parseCoordinate(request.params.lon, 'lon');
       const result = gazetteer().reverse(lat, wrapLon(lon), Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom)), request.query.lang);
       reply.header('cache-control', `public, max-age=${REVERSE_CACHE_S}`);
       return result;

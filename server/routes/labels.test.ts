@@ -142,8 +142,9 @@ describe('city labels and city tiles', () => {
       expect(response.headers['cache-control']).toBe('public, max-age=300');
       expect(response.headers['server-timing']).toMatch(/^citytile;dur=[\d.]+$/);
       const tile = response.json() as CityTile;
-      expect(tile).toMatchObject({ reftime: demoRun(NOW).refTime, step: 1, labelsVersion: 'v1', demo: true });
-      expect(tile.hours).toEqual(Array.from({ length: 25 }, (_, k) => 24 + k));
+      // No step asked: the free default of 3 hours (SPEC §9).
+      expect(tile).toMatchObject({ reftime: demoRun(NOW).refTime, step: 3, labelsVersion: 'v1', demo: true });
+      expect(tile.hours).toEqual(Array.from({ length: 9 }, (_, k) => 24 + 3 * k));
       expect(Object.keys(tile.forecast).sort()).toEqual(labels.map((l) => l.id).sort());
       for (const label of labels) {
         const point = (await app.inject({ url: `/forecast/point/demo/v2.9/${label.lat}/${label.lon}` })).json() as PointForecast;
@@ -170,10 +171,10 @@ describe('city labels and city tiles', () => {
       const first = Object.values(three.forecast)[0];
       expect(first.temp).toHaveLength(5);
       const byDefault = (await app.inject({ url: `/citytile/v1.0/demo/6/${x}/${y}` })).json() as CityTile;
-      expect(byDefault.hours).toEqual(Array.from({ length: 25 }, (_, k) => k));
-      // Past the end of the run there are no hours.
-      const after = (await app.inject({ url: cityTilePath('demo', 6, x, y, { refTime: ref, hours: [9000, 9024] }) })).json() as CityTile;
-      expect(after.hours).toEqual([]);
+      expect(byDefault.hours).toEqual(Array.from({ length: 9 }, (_, k) => 3 * k));
+      // Past the premium days' start (and the run's end) the free tier has nothing (server/routes/premium.test.ts).
+      const after = await app.inject({ url: cityTilePath('demo', 6, x, y, { refTime: ref, hours: [9000, 9024] }) });
+      expect(after.statusCode).toBe(403);
     });
 
     it('answers an empty forecast for a tile without places (open sea)', async () => {

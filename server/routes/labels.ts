@@ -29,7 +29,8 @@ import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { LabelIndex } from '../geo/labels.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA, HttpError, notFound } from '../http/httpError.ts';
-import { FORECAST_MAX_AGE_S } from './forecast.ts';
+import { entitle } from '../auth/tier.ts';
+import { setForecastCaching } from './pointRequest.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 /** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
@@ -213,7 +214,7 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
       const started = performance.now();
       const { product, z, x, y } = request.params;
       checkTile(z, x, y);
-      const { refTime, step, labelsVersion = LABELS_VERSION } = request.query;
+      const { refTime, labelsVersion = LABELS_VERSION } = request.query;
       if (labelsVersion !== LABELS_VERSION) throw notFound(`Labels version ${labelsVersion} is not served; the current version is ${LABELS_VERSION}`);
       const hours = request.query.hours === undefined ? [0, CITYTILE_WINDOW_HOURS] : parseHoursRange(request.query.hours);
       if (!hours) throw badRequest(`hours "${request.query.hours}" is not a range of forecast hours "from-to" with from <= to`);
@@ -221,13 +222,18 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
       const data = await options.served.byIdent(product);
       const run = refTime === undefined ? await data.current()
         : await data.run(refTime.length === 10 ? hourStampParam(refTime, 'refTime') : Number(refTime));
-      const key = `${data.product.ident}/${run.refTime}/${z}/${x}/${y}/${hours[0]}-${hours[1]}/${step}`;
+      const from = run.refTime + hours[0] * HOUR_MS;
+      // SPEC §6, §9: the step defaults by tier, 1-hour steps and the premium days need Premium.
+      const { step, to, premiumOnly } = await entitle(request, {
+        kind: 'series', product: data.product, refTime: run.refTime, step: request.query.step, from, to: run.refTime + hours[1] * HOUR_MS,
+      });
+      const key = `${data.product.ident}/${run.refTime}/${z}/${x}/${y}/${hours[0]}-${hours[1]}/${step}/${to}`;
       let answer = answers.get(key);
       if (answer) {
         answers.delete(key); // re-insert: Map order is the LRU order
       } else {
-        answer = { reftime: run.refTime, hours: [], step: step ?? 1, labelsVersion, forecast: {} };
-        const window = { step, from: run.refTime + hours[0] * HOUR_MS, to: run.refTime + hours[1] * HOUR_MS };
+        answer = { reftime: run.refTime, hours: [], step, labelsVersion, forecast: {} };
+        const window = { step, from, to };
         for (const label of labels().tile(z, x, y)) {
           let point: PointForecast;
           try {
@@ -248,7 +254,7 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
         if (answers.size >= CITYTILE_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
       }
       answers.set(key, answer);
-      reply.header('cache-control', `public, max-age=${FORECAST_MAX_AGE_S}`);
+      setForecastCaching(reply, premiumOnly);
       reply.header('server-timing', `citytile;dur=${(performance.now() - started).toFixed(1)}`);
       return answer;
     },

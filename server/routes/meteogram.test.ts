@@ -42,11 +42,12 @@ describe('meteogram route: demo product and bad input', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=300');
     const body = response.json() as Answer;
-    expect(body.header).toMatchObject({ product: 'demo', levels: [], demo: true, step: 1 });
-    expect(body.ts).toHaveLength(144); // free: days 0 to 5 of the run (SPEC §6)
+    // free: days 0 to 5 of the run (SPEC §6) at the free default step of 3 hours (SPEC §9)
+    expect(body.header).toMatchObject({ product: 'demo', levels: [], demo: true, step: 3 });
+    expect(body.ts).toHaveLength(48);
     expect(body.data).toEqual({});
     const three = (await app.inject({ url: '/forecast/meteogram/demo/v1.2/48.853/2.349?step=3' })).json() as Answer;
-    expect(three.ts).toHaveLength(48);
+    expect(three.ts).toEqual(body.ts);
     expect(three.ts.every((t) => (t - three.header.refTime) % (3 * HOUR_MS) === 0)).toBe(true);
   });
 
@@ -54,6 +55,10 @@ describe('meteogram route: demo product and bad input', () => {
     ['/forecast/meteogram/demo/v1.2/91.5/2.3', 400, /lat/],
     ['/forecast/meteogram/demo/v1.2/north/2.3', 400, /lat/],
     ['/forecast/meteogram/demo/v1.2/48.8/721.5', 400, /lon/],
+    ['/forecast/meteogram/demo/v1.2/48.8/Infinity', 400, /lon "Infinity" is not a longitude/],
+    ['/forecast/meteogram/demo/v1.2/48.8/1e400', 400, /lon "1e400" is not a longitude/],
+    ['/forecast/meteogram/demo/v1.2/48.8/-1e999', 400, /lon "-1e999" is not a longitude/],
+    ['/forecast/meteogram/demo/v1.2/Infinity/2.3', 400, /lat "Infinity" is not a latitude/],
     ['/forecast/meteogram/demo/v1.2/48.8/2.3?step=2', 400, /step/],
     ['/forecast/meteogram/demo/v1.2/48.8/2.3?refTime=yesterday', 400, /refTime/],
     ['/forecast/meteogram/demo/v1.2/48.8/2.3?refTime=2025139912', 400, /not a valid hour stamp/],
@@ -88,7 +93,7 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
     const response = await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` });
     expect(response.statusCode).toBe(200);
     const body = response.json() as Answer;
-    expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 1, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
+    expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 3, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
     expect(body.header.levels).toEqual(['975h', '950h', '925h', '900h', '850h', '800h', '700h', '600h', '500h', '400h', '300h', '250h', '200h', '150h', '10h']);
     expect(body.ts).toEqual([REF_2017]);
     expect(Object.keys(body.data).sort()).toEqual(LEVEL_POINT_VARIABLES.flatMap((v) => body.header.levels.map((l) => `${v}-${l}`)).sort());

@@ -1,28 +1,27 @@
 /**
  * What the per-place forecast routes share (GET /forecast/point/... and /forecast/meteogram/...):
  * the path and query schema, resolving the product, run and place of a request with the Premium
- * rules of SPEC §6 (1-hour steps need Premium; free answers end before the premium days), and a
+ * rules of SPEC §6 and §9 (server/auth/tier.ts entitle: the default step is 3 h free, 1 h Premium;
+ * 1-hour steps need Premium; free answers end before the premium days), and a
  * small LRU of answers (runs never change, so a repeated place costs nothing).
  */
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { premiumDaysFrom, stepNeed } from '../../common/entitlements.ts';
 import { wrapLon } from '../../common/tiling.ts';
-import { isPremiumRequest, premiumRequired } from '../auth/tier.ts';
+import { entitle } from '../auth/tier.ts';
+import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
 import { hourStampParam, type ServedProducts, type ProductData, type RunData } from '../data/servedProducts.ts';
 
 /** Clients cache GET answers for 5 minutes by default (SPEC §7); the run changes every 12 hours. */
 export const FORECAST_MAX_AGE_S = 300;
-/** SPEC §9: map bounds lat ±90, lon ±720; longitudes are wrapped into [-180, 180). */
-const MAX_ABS_LON = 720;
-
 export const POINT_PARAMS_SCHEMA = {
   type: 'object',
   required: ['product', 'lat', 'lon'],
   properties: {
     product: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-    lat: { type: 'number', minimum: -90, maximum: 90 },
-    lon: { type: 'number', minimum: -MAX_ABS_LON, maximum: MAX_ABS_LON },
+    // SPEC §9 map bounds lat ±90, lon ±720 (parseCoordinate); longitudes are wrapped into [-180, 180).
+    lat: COORDINATE_SCHEMA,
+    lon: COORDINATE_SCHEMA,
   },
 } as const;
 
@@ -50,7 +49,7 @@ export const POINT_HEADER_PROPERTIES = {
 
 export const SERIES_SCHEMA = { type: 'array', items: { type: ['number', 'null'] } } as const;
 
-export interface PointParams { product: string; lat: number; lon: number }
+export interface PointParams { product: string; lat: string; lon: string }
 export interface PointQuery { step?: number; refTime?: string; interpolate?: boolean }
 
 export interface PointRequest {
@@ -58,7 +57,8 @@ export interface PointRequest {
   run: RunData;
   lat: number;
   lon: number;
-  step?: number;
+  /** Hours between values: the one asked, else the tier's default (SPEC §9). */
+  step: number;
   interpolate?: boolean;
   /** Last valid time a free request may see; undefined for Premium and for samples. */
   to?: number;
@@ -71,18 +71,15 @@ export async function resolvePointRequest(
   served: ServedProducts,
   request: FastifyRequest<{ Params: PointParams; Querystring: PointQuery }>,
 ): Promise<PointRequest> {
+  const lat = parseCoordinate(request.params.lat, 'lat');
+  const rawLon = parseCoordinate(request.params.lon, 'lon');
   const data = await served.byIdent(request.params.product);
-  const { lat } = request.params;
   // wrapLon's arithmetic would turn 14.4 into 14.399999999999977; only wrap what needs it.
-  const lon = request.params.lon >= -180 && request.params.lon < 180 ? request.params.lon : wrapLon(request.params.lon);
-  const { step, refTime, interpolate } = request.query;
+  const lon = rawLon >= -180 && rawLon < 180 ? rawLon : wrapLon(rawLon);
+  const { refTime, interpolate } = request.query;
   const run = refTime === undefined ? await data.current()
     : await data.run(refTime.length === 10 ? hourStampParam(refTime, 'refTime') : Number(refTime));
-  const need = stepNeed(step);
-  const premium = await isPremiumRequest(request);
-  if (need && !premium) throw premiumRequired(need);
-  const premiumDays = premium ? null : premiumDaysFrom(data.product, run.refTime);
-  const to = premiumDays === null ? undefined : premiumDays - 1;
+  const { step, to, premium } = await entitle(request, { kind: 'series', product: data.product, refTime: run.refTime, step: request.query.step });
   const key = `${data.product.ident}/${run.refTime}/${lat}/${lon}/${step}/${interpolate}/${to}`;
   return { data, run, lat, lon, step, interpolate, to, premium, key };
 }

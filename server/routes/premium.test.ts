@@ -109,7 +109,48 @@ describe('Premium entitlements on the data routes', () => {
     expect(premiumResponse.headers['cache-control']).toMatch(/^private/);
     expect(premiumResponse.json().ts.at(-1)).toBe(REF + 240 * HOUR_MS);
     const meteogram = (await get('/forecast/meteogram/demo/v1.2/50/14', canceled)).json();
-    expect(meteogram.ts.at(-1)).toBe(REF + 143 * HOUR_MS);
+    expect(meteogram.ts.at(-1)).toBe(REF + 141 * HOUR_MS);
+  });
+
+  it.each([
+    ['no token', undefined, 3],
+    ['a free user', 'free', 3],
+    ['a canceled subscription', 'canceled', 3],
+    ['an active subscriber', 'premium', 1],
+  ] as const)('answers the default step of the tier (SPEC §9: 3 h, 1 h for Premium) to %s who gives no step', async (_what, who, step) => {
+    const user = who === undefined ? undefined : { free, canceled, premium }[who];
+    for (const path of ['/forecast/point/demo/v2.9/50/14', '/forecast/meteogram/demo/v1.2/50/14', '/citytile/v1.0/demo/5/17/10']) {
+      const body = (await get(path, user)).json();
+      const ts: number[] = body.ts ?? body.hours.map((h: number) => REF + h * HOUR_MS);
+      expect(body.header?.step ?? body.step, path).toBe(step);
+      expect(ts.slice(1).map((t, k) => (t - ts[k]) / HOUR_MS), path).toEqual(ts.slice(1).map(() => step));
+    }
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a free user', 'free'],
+    ['an expired subscription', 'expired'],
+  ] as const)('refuses city tiles with 1-hour steps or wholly in the premium days to %s; cuts a window that reaches them', async (_what, who) => {
+    const user = who === undefined ? undefined : { free, expired }[who];
+    const late = await get('/citytile/v1.0/demo/5/17/10?hours=200-240&step=1', user);
+    expect(late.statusCode).toBe(403);
+    expect(late.json().message).toBe('1-hour steps require Premium: the free tier has 3-hour steps');
+    const lateThree = await get('/citytile/v1.0/demo/5/17/10?hours=200-240&step=3', user);
+    expect(lateThree.statusCode).toBe(403);
+    expect(lateThree.json().message).toMatch(/day 7 .*require Premium/);
+    const reaching = await get('/citytile/v1.0/demo/5/17/10?hours=120-168&step=3', user);
+    expect(reaching.statusCode).toBe(200);
+    expect(reaching.json().hours.at(-1)).toBe(141);
+    expect(reaching.headers['cache-control']).toMatch(/^public/);
+  });
+
+  it('serves city tiles of the premium days and 1-hour steps to an active subscriber, privately', async () => {
+    const response = await get('/citytile/v1.0/demo/5/17/10?hours=200-240&step=1', premium);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().hours).toHaveLength(41);
+    expect(response.headers['cache-control']).toMatch(/^private/);
+    expect(response.headers.vary).toMatch(/Authorization/);
   });
 
   it('honours minifest ?premium=true only for a Premium token', async () => {

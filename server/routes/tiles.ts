@@ -11,8 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { isValidTile, tileColumns, tileRows } from '../../common/tiling.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
-import { tileNeed } from '../../common/entitlements.ts';
-import { requirePremium } from '../auth/tier.ts';
+import { entitle } from '../auth/tier.ts';
 import { DIRECTORY_PATTERN } from './metadata.ts';
 
 export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -87,15 +86,14 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
       throw notFound(`Tile ${z}/${x}/${y} is outside the pyramid: at data zoom ${z}, x < ${tileColumns(z)} and y < ${tileRows(z)}`);
     }
     // SPEC §6: higher zooms and the premium days need a Premium bearer token (403 otherwise).
-    const need = tileNeed({ z, maxTileZoom: product.maxTileZoom, refTime: run.refTime, validTime, layer: name, sample: product.sample });
-    await requirePremium(request, need);
+    const { premiumOnly } = await entitle(request, { kind: 'tile', product, refTime: run.refTime, validTime, z, layer: name });
 
     const tile = await run.tile(validTime, { z, x, y }, name, level);
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     const etag = gzip ? tile.etagGzip : tile.etagIdentity;
     reply
-      .header('cache-control', need ? PREMIUM_TILE_CACHE_CONTROL : TILE_CACHE_CONTROL)
-      .header('vary', need ? 'Accept-Encoding, Authorization' : 'Accept-Encoding')
+      .header('cache-control', premiumOnly ? PREMIUM_TILE_CACHE_CONTROL : TILE_CACHE_CONTROL)
+      .header('vary', premiumOnly ? 'Accept-Encoding, Authorization' : 'Accept-Encoding')
       .header('etag', etag);
     if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
       return reply.code(304).send();
