@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import { addSecurityHeaders } from './http/securityHeaders.ts';
+import { refuseNulCharacters } from './http/textInput.ts';
 import { demoRun } from './demo/demoRun.ts';
 import { DemoTileStore } from './demo/demoTiles.ts';
 import { HOUR_MS } from '../common/time.ts';
@@ -142,6 +143,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   }
 
   addSecurityHeaders(app);
+  refuseNulCharacters(app);
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
 

@@ -14,8 +14,15 @@ export const TOKEN_RETENTION_MS = 30 * DAY_MS;
 
 /** Login: attempts per client address per window (counting every attempt: each costs one KDF run). */
 export const LOGIN_ATTEMPTS_PER_IP = 30;
-/** Login: failed attempts per account per window; over it, the account refuses logins until the window ends. */
-export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/** Login: failed attempts per account from one address per window; over it, that address waits (auth/loginThrottle.ts). */
+export const LOGIN_FAILURES_PER_ACCOUNT_ADDRESS = 10;
+/**
+ * Login: failed attempts per account from all addresses per window (a distributed guess); over it,
+ * addresses that never logged into the account wait, its known ones do not (auth/loginThrottle.ts).
+ */
+export const LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES = 100;
+/** An address that logged into an account stays known to it this long. */
+export const LOGIN_KNOWN_ADDRESS_MS = 30 * DAY_MS;
 /** Registrations per client address per window. */
 export const REGISTRATIONS_PER_IP = 20;
 /** The rate-limit window. */
@@ -43,7 +50,7 @@ export const JSON_MAX_DEPTH = 16;
 export const MAX_CLOCK_AHEAD_MS = DAY_MS;
 
 /**
- * ISOBAR_AUTH_RATE_LIMIT_SCALE multiplies the three rate limits above (default 1): an end-to-end
+ * ISOBAR_AUTH_RATE_LIMIT_SCALE multiplies the rate limits above (default 1): an end-to-end
  * test run that registers and logs in many users from one address sets it high. Behind a reverse
  * proxy, Fastify must trust the proxy for the client address, else every client shares its address.
  */

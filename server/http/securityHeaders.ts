@@ -5,6 +5,11 @@
  * COEP. The Content-Security-Policy allows only our origin, plus what the engine needs:
  * 'wasm-unsafe-eval' to compile the WASM module, 'unsafe-eval' because regl builds its draw
  * commands with new Function (TOOLCHAIN.md), blob: workers, data: and blob: images.
+ *
+ * Strict-Transport-Security goes with answers to requests that came over TLS: directly (the socket
+ * is encrypted) or through a trusted reverse proxy that says so in X-Forwarded-Proto (Fastify's
+ * request.protocol reads it only from proxies ISOBAR_TRUST_PROXY trusts). Over plain HTTP it means
+ * nothing to a browser (RFC 6797 §7.2) and would pin a development host to HTTPS.
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -32,10 +37,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
+/** RFC 6797: one year, subdomains included (the app has no plain-HTTP subdomains to keep). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 /** Adds the headers on the root instance, so they reach every route, 404 and error. */
 export function addSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     done();
   });
 }

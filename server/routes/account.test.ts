@@ -142,18 +142,30 @@ describe.each(testDatabases())('accounts on $name', (backend) => {
       expect((await login(t, 'old@example.test', PASSWORD)).statusCode).toBe(200);
     });
 
-    it('limits failed logins per account: 429 with retry-after, even for the right password, until the window ends', async () => {
-      const t = await start({ limits: { loginFailuresPerAccount: 3, loginAttemptsPerIp: 1000 } });
+    it('limits failed logins per account and address: 429 with retry-after for that address only, until the window ends', async () => {
+      const t = await start({ limits: { loginFailuresPerAccountAddress: 3, loginAttemptsPerIp: 1000 } });
       await registerUser(t.app, 'victim@example.test');
-      for (let i = 0; i < 3; i++) expect((await login(t, 'victim@example.test', `Wrong${i}Password`, `10.0.0.${i}`)).statusCode).toBe(401);
-      const blocked = await login(t, 'victim@example.test', PASSWORD, '10.0.0.9');
+      const attacker = '203.0.113.66';
+      for (let i = 0; i < 3; i++) expect((await login(t, 'victim@example.test', `Wrong${i}Password`, attacker)).statusCode).toBe(401);
+      const blocked = await login(t, 'victim@example.test', PASSWORD, attacker);
       expect(blocked.statusCode).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
-      // Another account is not affected.
+      // The owner, from their own address, is not locked out by someone else's failures (issue 12: OWASP).
+      expect((await login(t, 'victim@example.test', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
+      // Another account is not affected for the attacker's address either.
       await registerUser(t.app, 'other@example.test');
-      expect((await login(t, 'other@example.test', PASSWORD)).statusCode).toBe(200);
+      expect((await login(t, 'other@example.test', PASSWORD, attacker)).statusCode).toBe(200);
       t.clock.advance(15 * MINUTE_MS);
-      expect((await login(t, 'victim@example.test', PASSWORD)).statusCode).toBe(200);
+      expect((await login(t, 'victim@example.test', PASSWORD, attacker)).statusCode).toBe(200);
+    });
+
+    it('after failures from many addresses, new addresses wait while the owner\'s known address still logs in', async () => {
+      const t = await start({ limits: { loginFailuresPerAccountAddress: 3, loginFailuresPerAccountNewAddresses: 5, loginAttemptsPerIp: 1000 } });
+      await registerUser(t.app, 'victim@example.test');
+      expect((await login(t, 'victim@example.test', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await login(t, 'victim@example.test', 'Wrong1Password', `203.0.113.${i}`)).statusCode).toBe(401);
+      expect((await login(t, 'victim@example.test', PASSWORD, '203.0.113.99')).statusCode).toBe(429);
+      expect((await login(t, 'victim@example.test', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
     });
 
     it('limits login attempts per address: 429 with retry-after', async () => {

@@ -10,12 +10,15 @@ import {
 import { authHashOf, EmailTakenError, normalizeEmail, type AccountStore, type Principal, type Session, type User } from '../auth/accounts.ts';
 import { principal, principalOf, requireUser } from '../auth/bearer.ts';
 import type { KeyedLimiter } from '../auth/keyedLimiter.ts';
+import type { LoginThrottle } from '../auth/loginThrottle.ts';
 import { AUTH_BODY_MAX_BYTES } from '../auth/limits.ts';
 import { HttpError } from '../http/httpError.ts';
 
 export interface AccountRouteOptions {
   accounts: AccountStore;
-  limiters: { loginPerIp: KeyedLimiter; loginFailuresPerAccount: KeyedLimiter; registerPerIp: KeyedLimiter };
+  limiters: { loginPerIp: KeyedLimiter; registerPerIp: KeyedLimiter };
+  /** Failed logins per account and address (auth/loginThrottle.ts); the password change counts its failures there too. */
+  loginThrottle: LoginThrottle;
   /** Devices registered with a session are deactivated when it logs out (server/routes/devices.ts). */
   onLogout: (principal: Principal) => Promise<void>;
 }
@@ -83,7 +86,7 @@ function tooMany(reply: FastifyReply, waitMs: number, what: string): HttpError {
 }
 
 export async function accountRoutes(app: FastifyInstance, options: AccountRouteOptions): Promise<void> {
-  const { accounts, limiters } = options;
+  const { accounts, limiters, loginThrottle } = options;
   const authenticated = requireUser(accounts);
 
   app.post<{ Body: { email: string; password: string; passwordConfirm?: string; username?: string } }>('/users/v1/register', {
@@ -134,15 +137,15 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
     const errors = checkLoginForm({ email, password });
     if (Object.keys(errors).length > 0) return formError(reply, errors);
     const account = normalizeEmail(email);
-    const wait = limiters.loginFailuresPerAccount.blockedFor(account);
-    if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account');
+    const wait = loginThrottle.blockedFor(account, request.ip);
+    if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account from this address');
     const result = await accounts.login(email, password);
     if (!result) {
-      limiters.loginFailuresPerAccount.hit(account);
+      loginThrottle.failed(account, request.ip);
       // One text whether the address has no account or the password is wrong.
       throw new HttpError(401, 'Wrong email or password');
     }
-    limiters.loginFailuresPerAccount.reset(account);
+    loginThrottle.succeeded(account, request.ip);
     return authAnswer(result.user, result.session);
   });
 
@@ -178,11 +181,11 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
     if (newPasswordConfirm !== undefined && newPasswordConfirm !== newPassword) errors.newPasswordConfirm = 'passwordMismatch';
     if (Object.keys(errors).length > 0) return formError(reply, errors);
     const account = normalizeEmail(p.user.email);
-    const wait = limiters.loginFailuresPerAccount.blockedFor(account);
-    if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account');
+    const wait = loginThrottle.blockedFor(account, request.ip);
+    if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account from this address');
     const session = await accounts.changePassword(p.user.id, password, newPassword);
     if (!session) {
-      limiters.loginFailuresPerAccount.hit(account);
+      loginThrottle.failed(account, request.ip);
       return formError(reply, { password: { code: 'wrongPassword', message: 'Wrong password' } }, 403, 'Forbidden');
     }
     return authAnswer(p.user, session);

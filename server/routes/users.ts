@@ -73,8 +73,9 @@ import { settingDef } from '../../common/settings.ts';
 import { AccountStore, type Principal } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
 import { createKeyedLimiter } from '../auth/keyedLimiter.ts';
+import { createLoginThrottle } from '../auth/loginThrottle.ts';
 import {
-  AUTH_RATE_WINDOW_MS, ITEM_BODY_MAX_BYTES, ITEMS_PER_COLLECTION_MAX, JSON_MAX_DEPTH, LOGIN_ATTEMPTS_PER_IP, LOGIN_FAILURES_PER_ACCOUNT,
+  AUTH_RATE_WINDOW_MS, ITEM_BODY_MAX_BYTES, ITEMS_PER_COLLECTION_MAX, JSON_MAX_DEPTH, LOGIN_ATTEMPTS_PER_IP, LOGIN_FAILURES_PER_ACCOUNT_ADDRESS, LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES, LOGIN_KNOWN_ADDRESS_MS,
   MAX_CLOCK_AHEAD_MS, rateLimitScaleFromEnv, REGISTRATIONS_PER_IP, SETTING_VALUE_MAX_BYTES, SETTINGS_BODY_MAX_BYTES, SETTINGS_MAX_KEYS,
 } from '../auth/limits.ts';
 import type { KdfParams } from '../auth/passwords.ts';
@@ -96,7 +97,7 @@ export interface AccountsOptions {
   kdf?: KdfParams;
   tokenLifetimeMs?: number;
   /** Rate limits (defaults in server/auth/limits.ts). */
-  limits?: Partial<{ loginAttemptsPerIp: number; loginFailuresPerAccount: number; registrationsPerIp: number; windowMs: number }>;
+  limits?: Partial<{ loginAttemptsPerIp: number; loginFailuresPerAccountAddress: number; loginFailuresPerAccountNewAddresses: number; registrationsPerIp: number; windowMs: number }>;
   /** The forecasts alerts are evaluated against (server/alerts/alertService.ts); null: none. */
   served?: ServedProducts | null;
   /** Web Push sender (server/alerts/push.ts); null or absent: notifications are stored, not pushed. */
@@ -315,9 +316,13 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
   const windowMs = limits.windowMs ?? AUTH_RATE_WINDOW_MS;
   const limiters = {
     loginPerIp: createKeyedLimiter(limits.loginAttemptsPerIp ?? LOGIN_ATTEMPTS_PER_IP * scale, windowMs, now),
-    loginFailuresPerAccount: createKeyedLimiter(limits.loginFailuresPerAccount ?? LOGIN_FAILURES_PER_ACCOUNT * scale, windowMs, now),
     registerPerIp: createKeyedLimiter(limits.registrationsPerIp ?? REGISTRATIONS_PER_IP * scale, windowMs, now),
   };
+  const loginThrottle = createLoginThrottle({
+    perAccountAddress: limits.loginFailuresPerAccountAddress ?? LOGIN_FAILURES_PER_ACCOUNT_ADDRESS * scale,
+    perAccountFromNewAddresses: limits.loginFailuresPerAccountNewAddresses ?? LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES * scale,
+    windowMs, knownAddressMs: LOGIN_KNOWN_ADDRESS_MS, now,
+  });
   app.decorate('accounts', accounts);
   const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
   app.decorate('alerts', alerts);
@@ -338,7 +343,7 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
       if (status < 500 && status >= 400) request.log.info({ err: { message: error.message, code: error.code } }, 'account request refused');
       return reply.code(status).send({ statusCode: status, code: error.code, error: STATUS_CODES[status] ?? 'Error', message: error.message });
     });
-    await scope.register(accountRoutes, { accounts, limiters, onLogout: (p: Principal) => devices.deactivateSession(p) });
+    await scope.register(accountRoutes, { accounts, limiters, loginThrottle, onLogout: (p: Principal) => devices.deactivateSession(p) });
     await scope.register(userDataRoutes, { accounts, data, now });
     await scope.register(deviceRoutes, { accounts, devices });
     await scope.register(notificationRoutes, { accounts, alerts, push: options.push ?? null });

@@ -17,7 +17,7 @@ import { registerAccounts } from './users.ts';
 
 const config = process.env.ISOBAR_TEST_DB_CONFIG ? JSON.parse(process.env.ISOBAR_TEST_DB_CONFIG) as DatabaseConfig : databaseConfigFromEnv();
 const kdf = process.env.ISOBAR_TEST_KDF ? JSON.parse(process.env.ISOBAR_TEST_KDF) as KdfParams : undefined;
-const unlimited = process.env.ISOBAR_TEST_NO_LIMITS ? { loginAttemptsPerIp: 1e9, loginFailuresPerAccount: 1e9, registrationsPerIp: 1e9 } : undefined;
+const unlimited = process.env.ISOBAR_TEST_NO_LIMITS ? { loginAttemptsPerIp: 1e9, loginFailuresPerAccountAddress: 1e9, loginFailuresPerAccountNewAddresses: 1e9, registrationsPerIp: 1e9 } : undefined;
 
 const db = await openDatabase(config);
 const app = Fastify();
