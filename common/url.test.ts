@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatSearch, parseDate, parseSearch, type UrlState } from './url.ts';
+import {
+  decodeLocationCode, encodeLocationCode, formatDate, formatSearch, parseDate, parseSearch, type UrlState,
+} from './url.ts';
 
 describe('shared URL search part', () => {
   it.each<[string, UrlState]>([
@@ -23,6 +25,42 @@ describe('shared URL search part', () => {
     expect(state.overlay).toBe('temp');
     expect(params).toEqual([['lang', 'fr']]);
     expect(formatSearch(state, params)).toBe('?temp,50.083,14.417,5&lang=fr');
+  });
+
+  it('ignores an unknown item on its own: the rest of the list still places the map (issue 12 §3 item 7)', () => {
+    const { state, params } = parseSearch('?temp,850h,gfs2p5-20170322,50.087,14.421,5,utm_source=x,foo=bar');
+    expect(state).toEqual({ overlay: 'temp', level: '850h', product: 'gfs2p5-20170322', lat: 50.087, lon: 14.421, zoom: 5 });
+    expect(params).toEqual([['foo', 'bar']]);
+    expect(parseSearch('?temp,nonsense,50.087,14.421,5,x:y,=z').state).toEqual({ overlay: 'temp', lat: 50.087, lon: 14.421, zoom: 5 });
+  });
+
+  it('a key=value part keeps the commas of its value', () => {
+    expect(parseSearch('?temp,50.000,14.000,5&name=Paris,France')).toEqual({
+      state: { overlay: 'temp', lat: 50, lon: 14, zoom: 5 }, params: [['name', 'Paris,France']],
+    });
+  });
+
+  it('writes the picker, isolines and poi items (SPEC §2), and reads them back', () => {
+    const state: UrlState = { overlay: 'rain', lat: 50.087, lon: 14.421, zoom: 6, pickerCode: encodeLocationCode(50.1, 14.4), isolines: 'pressure', pois: 'cities', pickerOpen: true };
+    const search = formatSearch(state);
+    expect(search).toBe(`?rain,50.087,14.421,6,m:${state.pickerCode},i:pressure,p:cities,d:picker`);
+    expect(parseSearch(search).state).toEqual(state);
+  });
+
+  it('location codes: five base-60 alphanumerics for a node of the 0.01° grid (SPEC §5, §9)', () => {
+    for (const [lat, lon] of [[50.087, 14.421], [-90, -180], [90, 179.99], [0, 0], [-33.87, 151.21], [12.345, -179.999]]) {
+      const code = encodeLocationCode(lat, lon);
+      expect(code).toMatch(/^[A-Za-z0-9]{5}$/);
+      const back = decodeLocationCode(code)!;
+      expect(Math.abs(back.lat - lat)).toBeLessThanOrEqual(0.005 + 1e-9);
+      const dLon = Math.abs(((back.lon - lon + 540) % 360) - 180);
+      expect(dLon).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+    expect(encodeLocationCode(50.09, 374.42)).toBe(encodeLocationCode(50.09, 14.42));
+    expect(decodeLocationCode('abcd')).toBeNull();
+    expect(decodeLocationCode('ab_de')).toBeNull();
+    expect(decodeLocationCode('lllll')).toBeNull();
+    expect(decodeLocationCode('ZZZZZ')).toBeNull();
   });
 
   it('ignores parts of 8 or fewer characters without key=value', () => {

@@ -5,7 +5,9 @@
  *
  * A comma list; the wind overlay (the default) is omitted. Parts separated by '&' that carry a
  * key=value pair are kept as they are, except utm_ parameters, which are stripped; other parts of
- * 8 or fewer characters are ignored. Parsing never throws: what it cannot read it leaves out.
+ * 8 or fewer characters are ignored. A key=value item inside the comma list (`...,5,utm_source=x`)
+ * is such a pair too. Parsing never throws: each item it cannot read is left out on its own, the
+ * rest of the list still counts.
  */
 
 import { DEFAULT_LEVEL, LEVEL_IDENTS } from './catalogue/levels.ts';
@@ -83,17 +85,67 @@ export function parseDate(token: string): number | undefined {
   return ms;
 }
 
+// SPEC §9: "location code grid 0.01 degrees in base 60" (the m: picker location code).
+export const LOCATION_CODE_GRID_DEG = 0.01;
+/** 60 alphanumerics, 0-9 a-z A-Z without l and O (read as 1 and 0). */
+const LOCATION_CODE_DIGITS = '0123456789abcdefghijkmnopqrstuvwxyzABCDEFGHIJKLMNPQRSTUVWXYZ';
+const LOCATION_CODE_BASE = LOCATION_CODE_DIGITS.length;
+/** Grid nodes: latitudes -90..90 and longitudes -180..<180. */
+const CODE_LATS = Math.round(180 / LOCATION_CODE_GRID_DEG) + 1;
+const CODE_LONS = Math.round(360 / LOCATION_CODE_GRID_DEG);
+/** Five base-60 digits hold every node (60^5 = 777 600 000 > 18 001 x 36 000), SPEC §5's minimum length. */
+const LOCATION_CODE_LENGTH = 5;
+
+/** The location code of a place: its node of the 0.01° grid as five base-60 digits, latitude first. */
+export function encodeLocationCode(lat: number, lon: number): string {
+  const i = Math.round((Math.min(MAX_LAT, Math.max(-MAX_LAT, lat)) + 90) / LOCATION_CODE_GRID_DEG);
+  const j = Math.round((((((lon + 180) % 360) + 360) % 360)) / LOCATION_CODE_GRID_DEG) % CODE_LONS;
+  let n = i * CODE_LONS + j;
+  let code = '';
+  for (let k = 0; k < LOCATION_CODE_LENGTH; k++) {
+    code = LOCATION_CODE_DIGITS[n % LOCATION_CODE_BASE] + code;
+    n = Math.floor(n / LOCATION_CODE_BASE);
+  }
+  return code;
+}
+
+/** The place of a location code (its grid node); null when the text is not one. */
+export function decodeLocationCode(code: string): { lat: number; lon: number } | null {
+  if (typeof code !== 'string' || code.length !== LOCATION_CODE_LENGTH) return null;
+  let n = 0;
+  for (const ch of code) {
+    const digit = LOCATION_CODE_DIGITS.indexOf(ch);
+    if (digit < 0) return null;
+    n = n * LOCATION_CODE_BASE + digit;
+  }
+  const i = Math.floor(n / CODE_LONS);
+  if (i >= CODE_LATS) return null;
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return { lat: round(i * LOCATION_CODE_GRID_DEG - 90), lon: round((n % CODE_LONS) * LOCATION_CODE_GRID_DEG - 180) };
+}
+
 export function formatDate(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}-${p(d.getUTCHours())}`;
 }
 
-function parseList(list: string, vocab: UrlVocabulary, state: UrlState): void {
+/** A key=value pair (decoded), kept unless it is a utm_ parameter. */
+function addParam(text: string, params: [string, string][], decode: (s: string) => string): void {
+  const eq = text.indexOf('=');
+  const key = decode(text.slice(0, eq));
+  if (!key.toLowerCase().startsWith('utm_')) params.push([key, decode(text.slice(eq + 1))]);
+}
+
+function parseList(list: string, vocab: UrlVocabulary, state: UrlState, params: [string, string][]): void {
   const coords: number[] = [];
   for (const raw of list.split(',')) {
     const token = raw.trim();
     if (!token) continue;
+    if (token.indexOf('=') > 0) {
+      addParam(token, params, (t) => t);
+      continue;
+    }
     const colon = token.indexOf(':');
     if (colon > 0) {
       const key = token.slice(0, colon);
@@ -140,15 +192,16 @@ export function parseSearch(search: string, vocab: UrlVocabulary = DEFAULT_VOCAB
   const text = typeof search === 'string' ? search.replace(/^\?/, '') : '';
   for (const part of text.split('&')) {
     if (!part) continue;
+    // A pair: key=value (its value may hold commas); else the list, whatever its items hold.
     const eq = part.indexOf('=');
-    if (eq > 0) {
-      const key = safeDecode(part.slice(0, eq));
-      if (!key.toLowerCase().startsWith('utm_')) params.push([key, safeDecode(part.slice(eq + 1))]);
+    const comma = part.indexOf(',');
+    if (eq > 0 && (comma < 0 || eq < comma)) {
+      addParam(part, params, safeDecode);
       continue;
     }
     const decoded = safeDecode(part);
     if (decoded.length < MIN_LIST_LENGTH) continue;
-    parseList(decoded, vocab, state);
+    parseList(decoded, vocab, state, params);
   }
   return { state, params };
 }

@@ -5,7 +5,7 @@ import { DEFAULT_PRODUCT } from '../../common/catalogue/products.ts';
 import { createDataModel, type DataModel } from './dataModel.ts';
 import { createLayerModel, type LayerModel } from './layerModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
-import { createPickerModel, type PickerModel } from './pickerModel.ts';
+import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
 import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
 import { createPanelModel, type PanelModel } from '../panels/panelModel.ts';
@@ -52,7 +52,7 @@ export function createAppState(search: string, languageTag: string): AppState {
   if (initialUrl.date !== undefined) timeline.setTimestamp(initialUrl.date);
   const settings = createSettingsStore();
   const units = createUnitsModel(countryOf(languageTag), settings);
-  const picker = createPickerModel();
+  const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const usage = createUsageLog();
   const mobile = () => typeof window !== 'undefined' && window.innerWidth <= MOBILE_MAX_WIDTH;

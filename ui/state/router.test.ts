@@ -56,14 +56,23 @@ describe('router (SPEC §2)', () => {
     expect(router.initial.lang).toBe('fr');
   });
 
-  it('a deep link to a place centres the map there unless the search part places the map', () => {
+  it('a deep link to a place centres the map there: its coordinates win over the search part\'s, whose zoom stays', () => {
     const a = setup('/48.853/2.349');
     a.router.start();
     expect(a.map.lat.value).toBeCloseTo(48.853, 6);
     const b = setup('/48.853/2.349', '?10.000,20.000,5');
     b.router.start();
-    expect(b.map.lat.value).toBe(0);
+    expect([b.map.lat.value, b.map.lon.value]).toEqual([expect.closeTo(48.853, 6), expect.closeTo(2.349, 6)]);
   });
+
+  it.each(['/sounding/50.087/14.421', '/multimodel/50.087/14.421', '/cap-alert/50.087/14.421'])(
+    '%s centres the map on its place though its window is not built yet (issue 12 §3 item 4)', (path) => {
+      const { router, map, usage } = setup(path, '?temp,10.000,20.000,5');
+      router.start();
+      expect(map.lat.value).toBeCloseTo(50.087, 6);
+      expect(map.lon.value).toBeCloseTo(14.421, 6);
+      expect(usage.all.value).toMatchObject([{ name: '404' }]);
+    });
 
   it('navigate writes the path with the language prefix and keeps the search part', async () => {
     const { router, history } = setup('/de/', '?temp,50.000,14.000,5');

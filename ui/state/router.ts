@@ -67,6 +67,11 @@ export function createRouter(deps: RouterDeps): Router {
       routed = [];
       return origin !== 'back';
     }
+    // A deep link to a place shows the place, whether or not its window exists yet (sounding,
+    // multimodel, cap-alert): the route's coordinates win over the search part's, whose zoom stays.
+    if (origin === 'start' && typeof route.params.lat === 'number' && typeof route.params.lon === 'number') {
+      deps.map.moveTo({ lat: route.params.lat, lon: route.params.lon });
+    }
     if (!deps.panels.has(route.window)) {
       deps.usage.log('404', parsed.path);
       deps.panels.open(route.window, route.params).catch(() => {});
@@ -74,11 +79,6 @@ export function createRouter(deps: RouterDeps): Router {
     }
     forget(route.window);
     routed.push({ ident: route.window, path: parsed.path });
-    // A deep link to a place shows the place, unless the address also says where the map is.
-    if (origin === 'start' && typeof route.params.lat === 'number' && typeof route.params.lon === 'number') {
-      const { state } = parseSearch(loc.search);
-      if (state.lat === undefined) deps.map.moveTo({ lat: route.params.lat, lon: route.params.lon });
-    }
     return deps.panels.open(route.window, route.params);
   };
 

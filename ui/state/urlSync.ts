@@ -1,35 +1,46 @@
 /**
  * Keeps the address bar in step with the map (SPEC §2 "Shared URL search part"): the search part is
- * rewritten, debounced 200 ms (SPEC §9), on map, overlay and product changes; the wind overlay is omitted as
- * the default; utm_ parameters are dropped; the title follows the overlay.
+ * rewritten, debounced 200 ms (SPEC §9), on map, overlay, product and picker changes; the wind overlay
+ * is omitted as the default; utm_ parameters are dropped; the title follows the overlay.
+ *
+ * The picker writes d:picker and its place as m:{location code}. The isolines (i:) and poi (p:)
+ * items, and launchedBy, are carried over from the address the page opened with: there are no
+ * isolines or POIs to change them yet, and a shared link must not lose them.
  */
 
 import { effect } from '@preact/signals-core';
-import { formatSearch } from '../../common/url.ts';
+import { encodeLocationCode, formatSearch, type UrlState } from '../../common/url.ts';
 import type { AppState } from './appState.ts';
 import { trailing } from './trailing.ts';
 
 // SPEC §9: URL update debounce 200 ms.
 export const URL_DEBOUNCE_MS = 200;
 
+/** What the address bar's search part says now. */
+export function urlStateOf(app: AppState): UrlState {
+  const product = app.layer.product.peek();
+  // The product goes into the URL when it was asked for (in the URL or the picker), never a file opened locally.
+  const named = !app.data.local.peek() && (app.initialUrl.product || product !== app.data.startProduct.peek());
+  const picker = app.picker.position.peek();
+  return {
+    overlay: app.layer.overlay.peek(),
+    level: app.layer.level.peek(),
+    product: named ? product : undefined,
+    date: app.initialUrl.date,
+    lat: app.map.lat.peek(),
+    lon: app.map.lon.peek(),
+    zoom: app.map.zoom.peek(),
+    pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
+    isolines: app.initialUrl.isolines,
+    pois: app.initialUrl.pois,
+    pickerOpen: picker ? true : undefined,
+    launchedBy: app.initialUrl.launchedBy,
+  };
+}
+
 export function startUrlSync(app: AppState, title: (overlay: string) => string): () => void {
   const write = () => {
-    const product = app.layer.product.peek();
-    // The product goes into the URL when it was asked for (in the URL or the picker), never a file opened locally.
-    const named = !app.data.local.peek() && (app.initialUrl.product || product !== app.data.startProduct.peek());
-    const search = formatSearch(
-      {
-        overlay: app.layer.overlay.peek(),
-        level: app.layer.level.peek(),
-        product: named ? product : undefined,
-        date: app.initialUrl.date,
-        lat: app.map.lat.peek(),
-        lon: app.map.lon.peek(),
-        zoom: app.map.zoom.peek(),
-        pickerOpen: app.picker.position.peek() ? true : undefined,
-      },
-      app.urlParams,
-    );
+    const search = formatSearch(urlStateOf(app), app.urlParams);
     const url = `${location.pathname}${search}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
   };
