@@ -197,7 +197,7 @@ describe('data API', () => {
       ['a longitude of 1e400', '/forecast/point/demo/v2.9/10/1e400', 400, /lon "1e400"/],
       ['a longitude of -1e999', '/forecast/point/demo/v2.9/10/-1e999', 400, /lon "-1e999"/],
       ['a hexadecimal latitude', '/forecast/point/demo/v2.9/0x10/10', 400, /lat "0x10"/],
-      ['a latitude in exponent form', '/forecast/point/demo/v2.9/1e1/10', 400, /lat "1e1"/],
+      ['a latitude in exponent form out of range', '/forecast/point/demo/v2.9/1e2/10', 400, /lat "1e2"/],
       ['an unsupported step', '/forecast/point/demo/v2.9/10/10?step=2', 400, /step/],
       ['a product without data', '/forecast/point/ecmwf/v2.9/10/10', 404, /ECMWF IFS/],
       ['an unknown product', '/forecast/point/nothing/v2.9/10/10', 404, /Unknown product/],

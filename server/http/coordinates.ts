@@ -1,8 +1,10 @@
 /**
  * Coordinates in request paths and queries (SPEC §5 "URL: lat/lon signed decimals", §9 bounds lat
  * ±90, lon ±720). They arrive as text and are read with a strict grammar — optional sign, digits,
- * optional fraction — so nothing that JavaScript's Number() would also take ("Infinity", "1e400",
- * "0x10", " 12") reaches a route: every coordinate is finite and in range, or the answer is a 400.
+ * optional fraction, and the exponent JavaScript writes for tiny numbers (String(1.2e-7) is
+ * "1.2e-7") — then checked for range, so nothing else that Number() would also take ("Infinity",
+ * "0x10", " 12", "") and nothing that overflows ("1e400") reaches a route: every coordinate is
+ * finite and in range, or the answer is a 400.
  */
 
 import { MAX_LAT, MAX_LON } from '../../common/url.ts';
@@ -11,7 +13,7 @@ import { badRequest } from './httpError.ts';
 /** The JSON schema of a coordinate as text; parseCoordinate checks its grammar and range. */
 export const COORDINATE_SCHEMA = { type: 'string', minLength: 1, maxLength: 32 } as const;
 
-const DECIMAL = /^[+-]?[0-9]{1,3}(\.[0-9]{1,20})?$/;
+const DECIMAL = /^[+-]?[0-9]{1,3}(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?$/;
 
 const AXES = {
   lat: { max: MAX_LAT, what: 'latitude' },
