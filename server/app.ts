@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const serverOptions: FastifyServerOptions = { logger: loggerOptions(options.logger ?? false), trustProxy: options.trustProxy ?? trustProxyFromEnv() };
   const app = Fastify(serverOptions);
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
+  app.addHook('onClose', () => tiles.close());
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);
   const served = new ServedProducts({ now, demoTiles: tiles, stored });

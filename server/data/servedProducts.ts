@@ -28,10 +28,13 @@ import { layerKey } from '../ingest/layout.ts';
 import { pointUnits, type StoredRun, type StoredRuns } from './storedRuns.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
+/** A tile in the forms it is sent (server/data/servedTile.ts). */
 export interface TileAnswer {
   gzip: Buffer;
   etagGzip: string;
   etagIdentity: string;
+  /** The inflated bytes, made once per cached tile. */
+  identity(): Promise<Buffer>;
 }
 
 export interface PointOptions {

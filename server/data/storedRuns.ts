@@ -3,14 +3,17 @@
  * current run of each product directory, its minifest, its tiles (stored, or rendered from the
  * native-grid store on first request and kept), and its point-series store.
  *
+ * Tiles read or rendered are kept in memory (an LRU by bytes shared by every run, as ServedTile:
+ * their gzip bytes, and their inflated bytes once a client without gzip asked), so a tile asked
+ * again is neither read from disk nor inflated again.
+ *
  * current.json is looked at again at most every POINTER_TTL_MS, so a newly published run is served
  * within that time without a restart (at once after invalidate(), which the live-source scheduler
  * calls when it publishes a run); a run that is pruned while a request reads it answers 404.
  */
 
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { gunzipSync, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { METRICS } from '../../common/catalogue/metrics.ts';
@@ -24,6 +27,8 @@ import {
 } from '../ingest/layout.ts';
 import { PointStoreReader } from '../ingest/points.ts';
 import { INGEST_GZIP_LEVEL, renderTile, tileTargetGrid, writeFileReplacing } from '../ingest/tiles.ts';
+import { ByteLru } from './byteLru.ts';
+import { ServedTile } from './servedTile.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -31,21 +36,12 @@ const gzipAsync = promisify(gzip);
 export const POINTER_TTL_MS = 1000;
 /** Decoded native fields kept for rendering tiles on request (a 0.25° wind field is 8 MB). */
 const NATIVE_CACHE_ENTRIES = 6;
-
-export interface StoredTile {
-  gzip: Buffer;
-  etagGzip: string;
-  etagIdentity: string;
-}
+/** Default memory budget of the stored-tile cache, bytes (gzip data, and identity data once asked for). */
+export const DEFAULT_STORED_TILE_CACHE_BYTES = 128 * 1024 * 1024;
 
 interface NativeField {
   channels: Float32Array[];
   grid: SourceGrid;
-}
-
-function etagsOf(gz: Buffer): { etagGzip: string; etagIdentity: string } {
-  const hash = createHash('sha1').update(gz).digest('base64url').slice(0, 22);
-  return { etagGzip: `"${hash}-gz"`, etagIdentity: `"${hash}"` };
 }
 
 /** The grid of a native store tile: the tile's own bounds, global when its columns go round. */
@@ -63,11 +59,12 @@ export class StoredRun {
   private points: Promise<PointStoreReader> | null = null;
   private minifestText: Promise<string> | null = null;
   private levelPoints: Promise<PointStoreReader> | null = null;
-  private readonly inFlight = new Map<string, Promise<StoredTile>>();
+  private readonly inFlight = new Map<string, Promise<ServedTile>>();
   private readonly natives = new Map<string, Promise<NativeField>>();
   readonly dir: string;
 
-  constructor(dataDir: string, readonly manifest: RunManifest, private readonly engine: () => Promise<Engine | null>) {
+  /** `tiles`: the tiles kept in memory, shared with the other runs (keys are file paths). */
+  constructor(dataDir: string, readonly manifest: RunManifest, private readonly engine: () => Promise<Engine | null>, private readonly tiles: ByteLru<ServedTile>) {
     this.dir = runDir(dataDir, manifest.directory, manifest.id);
   }
 
@@ -105,20 +102,32 @@ export class StoredRun {
   }
 
   async close(): Promise<void> {
+    this.tiles.deletePrefix(this.dir + sep);
     const stores = [this.points, this.levelPoints];
     this.points = null;
     this.levelPoints = null;
     for (const store of stores) if (store) await (await store.catch(() => null))?.close();
   }
 
-  /** A tile of the run: stored, or rendered from the native store now (and stored for the next time). Null: no data. */
-  async tile(validTime: number, address: TileAddress, file: string, level: string): Promise<StoredTile | null> {
+  /**
+   * A tile of the run: kept in memory, else stored, else rendered from the native store now (and
+   * stored for the next time); then kept. Null: no data.
+   */
+  async tile(validTime: number, address: TileAddress, file: string, level: string): Promise<ServedTile | null> {
     const rel = tileRelPath(validTime, address.z, address.x, address.y, file, level);
-    const stored = await readFile(join(this.dir, rel)).catch(() => null);
-    if (stored) return { gzip: stored, ...etagsOf(stored) };
+    const path = join(this.dir, rel);
+    const kept = this.tiles.get(path);
+    if (kept) return kept;
     let job = this.inFlight.get(rel);
     if (!job) {
-      job = this.render(validTime, address, file, level, rel).finally(() => this.inFlight.delete(rel));
+      job = readFile(path).then((stored) => ServedTile.fromGzip(stored), () => this.render(validTime, address, file, level, rel))
+        .then((tile) => {
+          // Inflated bytes made later for a client without gzip count against the budget too.
+          tile.onIdentity = (bytes) => this.tiles.grow(path, bytes);
+          this.tiles.set(path, tile, tile.bytes);
+          return tile;
+        })
+        .finally(() => this.inFlight.delete(rel));
       this.inFlight.set(rel, job);
     }
     return job.catch((error: unknown) => {
@@ -144,7 +153,7 @@ export class StoredRun {
     return field;
   }
 
-  private async render(validTime: number, address: TileAddress, file: string, level: string, rel: string): Promise<StoredTile> {
+  private async render(validTime: number, address: TileAddress, file: string, level: string, rel: string): Promise<ServedTile> {
     const { channels, grid } = await this.native(validTime, file, level);
     const quantizations = FILE_VARIABLES[file].map((v) => v.quantization);
     const engine = await this.engine();
@@ -167,7 +176,7 @@ export class StoredRun {
     }
     const gz = await gzipAsync(raw, { level: INGEST_GZIP_LEVEL });
     await writeFileReplacing(join(this.dir, rel), gz);
-    return { gzip: gz, ...etagsOf(gz) };
+    return ServedTile.fromGzip(gz);
   }
 }
 
@@ -185,8 +194,22 @@ export class StoredRuns {
   private enginePromise: Promise<Engine | null> | null = null;
   /** Bumped by invalidate(): a load that began before it must not be trusted for the TTL. */
   private generation = 0;
+  /** Tiles of every run kept in memory, by file path. */
+  private readonly tiles: ByteLru<ServedTile>;
 
-  constructor(readonly dataDir: string, private readonly loadEngine: () => Promise<Engine>, private readonly clock: () => number = Date.now) {}
+  constructor(
+    readonly dataDir: string,
+    private readonly loadEngine: () => Promise<Engine>,
+    private readonly clock: () => number = Date.now,
+    tileCacheBytes = DEFAULT_STORED_TILE_CACHE_BYTES,
+  ) {
+    this.tiles = new ByteLru(tileCacheBytes);
+  }
+
+  /** Tiles kept in memory and their bytes. */
+  tileCacheStats(): { entries: number; bytes: number; maxBytes: number } {
+    return { entries: this.tiles.size, bytes: this.tiles.bytes, maxBytes: this.tiles.maxBytes };
+  }
 
   private engine(): Promise<Engine | null> {
     this.enginePromise ??= this.loadEngine().catch(() => null);
@@ -253,7 +276,7 @@ export class StoredRuns {
     if (known) return known;
     const manifest = await readRunManifest(this.dataDir, directory, id);
     if (!manifest) return null;
-    const run = new StoredRun(this.dataDir, manifest, () => this.engine());
+    const run = new StoredRun(this.dataDir, manifest, () => this.engine(), this.tiles);
     state.runs.set(id, run);
     return run;
   }

@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeDataTile, Predictor, type DecodedTile } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds } from '../../common/tiling.ts';
 import { evaluatePoint, type DemoPoint } from './demoModel.ts';
-import { DEMO_TILE_FILES, DemoTileStore, tileNodeCoordinates } from './demoTiles.ts';
+import { DEMO_TILE_FILES, DemoTileStore, generateTileSet, tileNodeCoordinates, type TileSetGenerator } from './demoTiles.ts';
 
 const TIME = Date.UTC(2025, 10, 26, 6);
 /** Each file's channels as DemoPoint keys. */
@@ -16,8 +16,34 @@ async function decodedTiles(store: DemoTileStore, z: number, x: number, y: numbe
   return new Map([...set.files].map(([file, tile]) => [file, decodeDataTile(gunzipSync(tile.gzip))]));
 }
 
+/** The generator run here instead of on a thread, counting its calls. */
+function inProcess(): { generate: TileSetGenerator; calls: () => number } {
+  let calls = 0;
+  return {
+    generate: async (validTime, address) => {
+      calls++;
+      return generateTileSet(validTime, address);
+    },
+    calls: () => calls,
+  };
+}
+
 describe('demo tiles', () => {
-  const store = new DemoTileStore();
+  // Generates on its worker thread, as the server does.
+  const store = new DemoTileStore({ threads: 1 });
+  afterAll(() => store.close());
+
+  it('generates on a worker thread the same bytes as here', async () => {
+    const set = await store.get(TIME, { z: 1, x: 3, y: 1 });
+    const here = generateTileSet(TIME, { z: 1, x: 3, y: 1 });
+    for (const { file, offset, length, hash } of here.files) {
+      const tile = set.files.get(file)!;
+      expect(Buffer.compare(tile.gzip, Buffer.from(here.buffer, offset, length))).toBe(0);
+      expect(tile.etagGzip).toBe(`"${hash}-gz"`);
+      expect(tile.etagIdentity).toBe(`"${hash}"`);
+    }
+    expect(store.stats().pool).toMatchObject({ size: 1, completed: 1, failed: 0 });
+  });
 
   it('generates all six files of a tile at once', async () => {
     expect([...DEMO_TILE_FILES].sort()).toEqual(['clouds', 'gust', 'pressure', 'rain', 'temp', 'wind']);
@@ -86,11 +112,13 @@ describe('demo tiles', () => {
   });
 
   it('answers repeated and concurrent requests from one generation', async () => {
-    const fresh = new DemoTileStore();
+    const generator = inProcess();
+    const fresh = new DemoTileStore({ generate: generator.generate });
     const [a, b] = await Promise.all([fresh.get(TIME, { z: 0, x: 0, y: 0 }), fresh.get(TIME, { z: 0, x: 0, y: 0 })]);
     expect(a).toBe(b);
     expect(await fresh.get(TIME, { z: 0, x: 0, y: 0 })).toBe(a);
     const stats = fresh.stats();
+    expect(generator.calls()).toBe(1);
     expect(stats.generated).toBe(1);
     expect(stats.hits).toBe(1);
     expect(stats.bytes).toBe(a.bytes);
@@ -100,7 +128,7 @@ describe('demo tiles', () => {
   it('evicts the least recently used tiles to stay within its byte budget', async () => {
     let three = 0;
     for (const x of [0, 1, 2]) three += (await store.get(TIME, { z: 1, x, y: 0 })).bytes;
-    const small = new DemoTileStore({ maxBytes: three - 1 }); // room for two of them, not three
+    const small = new DemoTileStore({ maxBytes: three - 1, generate: inProcess().generate }); // room for two of them, not three
     await small.get(TIME, { z: 1, x: 0, y: 0 });
     await small.get(TIME, { z: 1, x: 1, y: 0 });
     await small.get(TIME, { z: 1, x: 0, y: 0 }); // touch: now the most recent
@@ -114,8 +142,33 @@ describe('demo tiles', () => {
     expect(small.stats().generated).toBe(4); // 1/1/0 was evicted
   });
 
+  it('inflates a tile once for the clients without gzip, and counts those bytes in its budget', async () => {
+    const fresh = new DemoTileStore({ generate: inProcess().generate });
+    const tile = (await fresh.get(TIME, { z: 0, x: 1, y: 0 })).files.get('temp')!;
+    const before = fresh.stats().bytes;
+    const identity = await tile.identity();
+    expect(Buffer.compare(identity, gunzipSync(tile.gzip))).toBe(0);
+    // The same Buffer for every later request: not inflated again.
+    expect(await tile.identity()).toBe(identity);
+    expect(await (await fresh.get(TIME, { z: 0, x: 1, y: 0 })).files.get('temp')!.identity()).toBe(identity);
+    expect(fresh.stats().bytes).toBe(before + identity.byteLength);
+  });
+
+  it('evicts a set whose inflated bytes push the cache over its budget', async () => {
+    const generate = inProcess().generate;
+    const probe = new DemoTileStore({ generate });
+    const both = (await probe.get(TIME, { z: 1, x: 0, y: 1 })).bytes + (await probe.get(TIME, { z: 1, x: 1, y: 1 })).bytes;
+    const small = new DemoTileStore({ maxBytes: both + 1000, generate });
+    const first = await small.get(TIME, { z: 1, x: 0, y: 1 });
+    await small.get(TIME, { z: 1, x: 1, y: 1 });
+    expect(small.stats().entries).toBe(2);
+    await first.files.get('wind')!.identity(); // 262 KB more than the budget allows: the older set goes
+    expect(small.stats().entries).toBe(1);
+    expect(small.stats().bytes).toBeLessThanOrEqual(small.maxBytes);
+  });
+
   it('prewarms whole zoom levels and stops when aborted', async () => {
-    const fresh = new DemoTileStore();
+    const fresh = new DemoTileStore({ generate: inProcess().generate });
     expect(await fresh.prewarm([TIME], [0])).toBe(2);
     const stop = new AbortController();
     stop.abort();

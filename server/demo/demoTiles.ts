@@ -1,24 +1,29 @@
 /**
- * Data tiles of the demo product (common/tile.ts format, predictor RowDelta), gzip-compressed once
- * and kept in memory.
+ * Data tiles of the demo product (common/tile.ts format, predictor RowDelta), generated on worker
+ * threads and kept in memory gzip-compressed.
  *
  * A request for any file of a tile generates all of them at once (users switch overlays; the
- * fields share almost all of their arithmetic), encodes each and gzips it (zlib level 6, on the
- * libuv thread pool). The compressed bytes live in an LRU bounded by bytes. There is no disk
- * cache: a whole tile set takes a few tens of milliseconds to regenerate, and the values never
- * change, so a restart only costs the prewarm.
+ * fields share almost all of their arithmetic): evaluate, encode and gzip each (zlib level 6) on a
+ * thread of a WorkerPool (server/data/workerPool.ts; demoTileWorker.ts), about 85 ms of CPU per
+ * tile set, so that the event loop keeps answering cached tiles and everything else meanwhile.
+ * Two requests for the same tile share one generation; a full queue refuses with BusyError (503).
+ * The tiles live in an LRU bounded by bytes, as ServedTile (server/data/servedTile.ts): gzip bytes,
+ * plus identity bytes made once for the clients that ask without gzip. There is no disk cache: a
+ * tile set is cheap to regenerate and the values never change, so a restart only costs the prewarm.
  */
 
 import { createHash } from 'node:crypto';
-import { gzip } from 'node:zlib';
-import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { overlayByIdent, RENDER_LAYERS } from '../../common/catalogue/index.ts';
 import { encodeDataTile, Predictor } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds, tileColumns, tileRows, type TileAddress } from '../../common/tiling.ts';
+import { SECOND_MS } from '../../common/time.ts';
+import { ByteLru } from '../data/byteLru.ts';
+import { ServedTile } from '../data/servedTile.ts';
+import { BusyError, WorkerPool, type WorkerPoolStats } from '../data/workerPool.ts';
 import { evaluateGrid, type DemoFields } from './demoModel.ts';
 import { DEMO_PRODUCT } from './demoRun.ts';
-
-const gzipAsync = promisify(gzip);
 
 /** Which demo fields fill each tile file's channels (wind: u east, v north, as RENDER_LAYERS.wind says). */
 const FILE_CHANNELS: Readonly<Record<string, readonly (keyof DemoFields)[]>> = {
@@ -60,27 +65,38 @@ for (const file of DEMO_TILE_FILES) {
 
 /** zlib level for the stored tiles (brief: level 6, zlib's default balance of size and speed). */
 export const TILE_GZIP_LEVEL = 6;
-/** Default memory budget of the tile cache, bytes of gzip data. */
+/** Default memory budget of the tile cache, bytes (gzip data, and identity data once asked for). */
 export const DEFAULT_TILE_CACHE_BYTES = 256 * 1024 * 1024;
-
-export interface EncodedTile {
-  gzip: Buffer;
-  /** Strong validators, one per representation (RFC 9110 §8.8.3). */
-  etagGzip: string;
-  etagIdentity: string;
-  rawBytes: number;
-}
-
-export interface TileSet {
-  files: ReadonlyMap<string, EncodedTile>;
-  /** Bytes of gzip data, what the cache counts. */
-  bytes: number;
-}
+/**
+ * Tile sets that may wait for a generating thread before more are refused with 503. A cold view
+ * with animation prefetch asks for a few dozen (data zoom 2 has 32 tiles); 64 at ~85 ms each is
+ * about 5 s of work for one thread, the longest a request should wait.
+ */
+export const DEMO_TILE_QUEUE_MAX = 64;
 
 export interface TileTimings {
   evaluateMs: number;
   encodeMs: number;
   gzipMs: number;
+}
+
+/**
+ * One tile set as a generating thread hands it over: every file's gzip bytes back to back in one
+ * buffer (transferred, not copied), each file's place in it, and the hash of its raw bytes.
+ */
+export interface GeneratedTileSet {
+  buffer: ArrayBuffer;
+  files: { file: string; offset: number; length: number; hash: string }[];
+  timings: TileTimings;
+}
+
+/** Makes one tile set; by default on a worker thread (demoTileWorker.ts). */
+export type TileSetGenerator = (validTime: number, address: TileAddress) => Promise<GeneratedTileSet>;
+
+export interface TileSet {
+  files: ReadonlyMap<string, ServedTile>;
+  /** Bytes held (what the cache counts when the set is stored). */
+  readonly bytes: number;
 }
 
 export interface TileStoreStats {
@@ -92,6 +108,8 @@ export interface TileStoreStats {
   generated: number;
   /** Mean over all generated tile sets. */
   meanTimings: TileTimings;
+  /** The generating threads (absent with an injected generator). */
+  pool?: WorkerPoolStats;
 }
 
 /** Node coordinates of a tile: rows north to south, columns west to east (common/tiling.ts). */
@@ -107,60 +125,127 @@ export function tileNodeCoordinates(address: TileAddress): { lats: Float64Array;
   return { lats, lons };
 }
 
+/** Field buffers for generateTileSet, reused from one tile set to the next. */
+export function demoScratch(): DemoFields {
+  const n = TILE_NODES * TILE_NODES;
+  return {
+    u: new Float32Array(n), v: new Float32Array(n), gust: new Float32Array(n), temp: new Float32Array(n),
+    pressure: new Float32Array(n), rain: new Float32Array(n), clouds: new Float32Array(n),
+  };
+}
+
+/** Every file of one tile, evaluated, encoded and gzipped here and now (synchronous: a worker thread's job). */
+export function generateTileSet(validTime: number, address: TileAddress, scratch: DemoFields = demoScratch()): GeneratedTileSet {
+  const t0 = performance.now();
+  const { lats, lons } = tileNodeCoordinates(address);
+  const fields = evaluateGrid(lats, lons, validTime, scratch);
+  const t1 = performance.now();
+  const bounds = tileBounds(address);
+  const raw = DEMO_TILE_FILES.map((file) => encodeDataTile({
+    ...bounds, width: TILE_NODES, height: TILE_NODES, predictor: Predictor.RowDelta,
+    channels: FILE_CHANNELS[file].map((name) => fields[name]),
+    quantization: FILE_CHANNELS[file].map((name) => QUANTIZATION[name]),
+  }));
+  const t2 = performance.now();
+  const compressed = raw.map((bytes) => gzipSync(bytes, { level: TILE_GZIP_LEVEL }));
+  const t3 = performance.now();
+  const buffer = new ArrayBuffer(compressed.reduce((sum, gz) => sum + gz.byteLength, 0));
+  let offset = 0;
+  const files = DEMO_TILE_FILES.map((file, k) => {
+    new Uint8Array(buffer, offset, compressed[k].byteLength).set(compressed[k]);
+    const part = { file, offset, length: compressed[k].byteLength, hash: createHash('sha1').update(raw[k]).digest('base64url').slice(0, 22) };
+    offset += part.length;
+    return part;
+  });
+  return { buffer, files, timings: { evaluateMs: t1 - t0, encodeMs: t2 - t1, gzipMs: t3 - t2 } };
+}
+
+export interface DemoTileStoreOptions {
+  /** Memory budget, bytes (default DEFAULT_TILE_CACHE_BYTES). */
+  maxBytes?: number;
+  /** Makes the tile sets; default: a WorkerPool of `threads` threads running demoTileWorker.ts. */
+  generate?: TileSetGenerator;
+  /** Generating threads (default: the cores but one, at least one). */
+  threads?: number;
+  /** Tile sets that may wait for a thread (default DEMO_TILE_QUEUE_MAX). */
+  maxQueued?: number;
+}
+
+/** The task a generating thread gets. */
+export interface TileSetTask {
+  validTime: number;
+  address: TileAddress;
+}
+
 export class DemoTileStore {
   readonly maxBytes: number;
-  private readonly cache = new Map<string, TileSet>();
+  private readonly cache: ByteLru<TileSet>;
   private readonly inFlight = new Map<string, Promise<TileSet>>();
-  private bytes = 0;
+  private readonly generate: TileSetGenerator;
+  private readonly pool: WorkerPool<TileSetTask, GeneratedTileSet> | null = null;
   private hits = 0;
   private misses = 0;
   private generated = 0;
   private readonly totals: TileTimings = { evaluateMs: 0, encodeMs: 0, gzipMs: 0 };
-  /** Reused by every generation: evaluation and encoding run synchronously back to back. */
-  private readonly scratch: DemoFields;
 
-  constructor(options: { maxBytes?: number } = {}) {
+  constructor(options: DemoTileStoreOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_TILE_CACHE_BYTES;
-    const n = TILE_NODES * TILE_NODES;
-    this.scratch = {
-      u: new Float32Array(n), v: new Float32Array(n), gust: new Float32Array(n), temp: new Float32Array(n),
-      pressure: new Float32Array(n), rain: new Float32Array(n), clouds: new Float32Array(n),
-    };
+    this.cache = new ByteLru(this.maxBytes);
+    if (options.generate) {
+      this.generate = options.generate;
+    } else {
+      // Threads start on the first tile that is not cached.
+      const pool = new WorkerPool<TileSetTask, GeneratedTileSet>({
+        module: new URL('./demoTileWorker.ts', import.meta.url), name: 'demo tiles',
+        size: options.threads, maxQueued: options.maxQueued ?? DEMO_TILE_QUEUE_MAX,
+      });
+      this.pool = pool;
+      this.generate = (validTime, address) => pool.run({ validTime, address });
+    }
   }
 
-  /** All files of one tile at one valid time; generated on first use, then from the cache. */
+  /**
+   * All files of one tile at one valid time; generated on first use, then from the cache. Rejects
+   * with BusyError (503) when too many tiles already wait to be generated.
+   */
   get(validTime: number, address: TileAddress): Promise<TileSet> {
     const key = `${validTime}/${address.z}/${address.x}/${address.y}`;
     const cached = this.cache.get(key);
     if (cached) {
       this.hits++;
-      this.cache.delete(key); // re-insert: Map order is the LRU order
-      this.cache.set(key, cached);
       return Promise.resolve(cached);
     }
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     this.misses++;
     const job = this.generate(validTime, address)
-      .then((set) => {
-        this.remember(key, set);
-        return set;
-      })
+      .then((generated) => this.remember(key, generated))
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, job);
     return job;
   }
 
-  /** Generates tiles one after another, yielding to the event loop between them; stops when `signal` aborts. */
+  /**
+   * Generates tiles one after another (one thread busy at most, so requests still find room);
+   * waits when the queue is full; stops when `signal` aborts. Resolves to the tiles gone through.
+   */
   async prewarm(validTimes: readonly number[], zooms: readonly number[], signal?: AbortSignal): Promise<number> {
     let count = 0;
     for (const validTime of validTimes) {
       for (const z of zooms) {
         for (let x = 0; x < tileColumns(z); x++) {
           for (let y = 0; y < tileRows(z); y++) {
-            if (signal?.aborted) return count;
-            await new Promise((resolve) => setImmediate(resolve));
-            await this.get(validTime, { z, x, y });
+            for (;;) {
+              if (signal?.aborted) return count;
+              try {
+                await this.get(validTime, { z, x, y });
+                break;
+              } catch (error) {
+                if (!(error instanceof BusyError)) throw error;
+                // Requests have filled the queue: they come first.
+                await sleep(error.retryAfterS * SECOND_MS, undefined, { signal }).catch(() => undefined);
+              }
+            }
             count++;
           }
         }
@@ -172,48 +257,39 @@ export class DemoTileStore {
   stats(): TileStoreStats {
     const n = Math.max(1, this.generated);
     return {
-      entries: this.cache.size, bytes: this.bytes, maxBytes: this.maxBytes, hits: this.hits, misses: this.misses,
+      entries: this.cache.size, bytes: this.cache.bytes, maxBytes: this.maxBytes, hits: this.hits, misses: this.misses,
       generated: this.generated,
       meanTimings: { evaluateMs: this.totals.evaluateMs / n, encodeMs: this.totals.encodeMs / n, gzipMs: this.totals.gzipMs / n },
+      ...(this.pool ? { pool: this.pool.stats() } : {}),
     };
   }
 
-  private remember(key: string, set: TileSet): void {
-    if (set.bytes > this.maxBytes) return;
-    this.cache.set(key, set);
-    this.bytes += set.bytes;
-    for (const [oldKey, old] of this.cache) {
-      if (this.bytes <= this.maxBytes) break;
-      this.cache.delete(oldKey);
-      this.bytes -= old.bytes;
-    }
+  /** Stops the generating threads. */
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 
-  private async generate(validTime: number, address: TileAddress): Promise<TileSet> {
-    const t0 = performance.now();
-    const { lats, lons } = tileNodeCoordinates(address);
-    const fields = evaluateGrid(lats, lons, validTime, this.scratch);
-    const t1 = performance.now();
-    const bounds = tileBounds(address);
-    const raw = DEMO_TILE_FILES.map((file) => encodeDataTile({
-      ...bounds, width: TILE_NODES, height: TILE_NODES, predictor: Predictor.RowDelta,
-      channels: FILE_CHANNELS[file].map((name) => fields[name]),
-      quantization: FILE_CHANNELS[file].map((name) => QUANTIZATION[name]),
-    }));
-    const t2 = performance.now();
-    const compressed = await Promise.all(raw.map((bytes) => gzipAsync(bytes, { level: TILE_GZIP_LEVEL })));
-    const t3 = performance.now();
-    const files = new Map<string, EncodedTile>();
-    let bytes = 0;
-    DEMO_TILE_FILES.forEach((file, k) => {
-      const hash = createHash('sha1').update(raw[k]).digest('base64url').slice(0, 22);
-      files.set(file, { gzip: compressed[k], etagGzip: `"${hash}-gz"`, etagIdentity: `"${hash}"`, rawBytes: raw[k].byteLength });
-      bytes += compressed[k].byteLength;
-    });
+  private remember(key: string, generated: GeneratedTileSet): TileSet {
+    const files = new Map<string, ServedTile>();
+    for (const { file, offset, length, hash } of generated.files) {
+      const tile = new ServedTile(Buffer.from(generated.buffer, offset, length), `"${hash}-gz"`, `"${hash}"`);
+      // Identity bytes made later for a client without gzip count against the budget too.
+      tile.onIdentity = (bytes) => this.cache.grow(key, bytes);
+      files.set(file, tile);
+    }
+    const set: TileSet = {
+      files,
+      get bytes() {
+        let sum = 0;
+        for (const tile of files.values()) sum += tile.bytes;
+        return sum;
+      },
+    };
     this.generated++;
-    this.totals.evaluateMs += t1 - t0;
-    this.totals.encodeMs += t2 - t1;
-    this.totals.gzipMs += t3 - t2;
-    return { files, bytes };
+    this.totals.evaluateMs += generated.timings.evaluateMs;
+    this.totals.encodeMs += generated.timings.encodeMs;
+    this.totals.gzipMs += generated.timings.gzipMs;
+    this.cache.set(key, set, set.bytes);
+    return set;
   }
 }

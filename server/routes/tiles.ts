@@ -2,15 +2,18 @@
  * GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
  * (common/minifest.ts tilePath; hour stamps YYYYMMDDHH), for ingested runs and the demo product
  * alike (server/data/servedProducts.ts). Data tiles are immutable per run, so they are cached for a year.
- * They are stored gzip-compressed and sent as such to every client that accepts gzip; the few that
- * do not get them inflated.
+ * They are kept in the forms they are sent (server/data/servedTile.ts): gzip bytes for every client
+ * that accepts gzip, and for the few that do not, identity bytes inflated once per cached tile.
+ *
+ * A tile that must be generated first waits for a worker thread (demo tiles: server/demo/demoTiles.ts);
+ * when too many already wait, the answer is 503 with Retry-After, while cached tiles keep answering.
  */
 
-import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { isValidTile, tileColumns, tileRows } from '../../common/tiling.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
+import { BusyError } from '../data/workerPool.ts';
 import { entitle } from '../auth/tier.ts';
 import { DIRECTORY_PATTERN } from './metadata.ts';
 
@@ -45,7 +48,7 @@ const tileSchema = {
   },
   // No query fields; those the request layer adds (token, uid, ...) are ignored.
   querystring: { type: 'object' },
-  response: { '4xx': ERROR_RESPONSE_SCHEMA },
+  response: { '4xx': ERROR_RESPONSE_SCHEMA, '5xx': ERROR_RESPONSE_SCHEMA },
 } as const;
 
 /**
@@ -88,7 +91,15 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
     // SPEC §6: higher zooms and the premium days need a Premium bearer token (403 otherwise).
     const { premiumOnly } = await entitle(request, { kind: 'tile', product, refTime: run.refTime, validTime, z, layer: name });
 
-    const tile = await run.tile(validTime, { z, x, y }, name, level);
+    let tile;
+    try {
+      tile = await run.tile(validTime, { z, x, y }, name, level);
+    } catch (error) {
+      if (!(error instanceof BusyError)) throw error;
+      // Answered here, not thrown: a full queue under load is expected, not a server error to log.
+      return reply.code(503).header('retry-after', String(error.retryAfterS)).header('cache-control', 'no-store')
+        .send({ statusCode: 503, error: 'Service Unavailable', message: `Tile ${z}/${x}/${y} is not generated yet and the server is busy: ${error.message}` });
+    }
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     const etag = gzip ? tile.etagGzip : tile.etagIdentity;
     reply
@@ -103,6 +114,6 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
       reply.header('content-encoding', 'gzip');
       return reply.send(tile.gzip);
     }
-    return reply.send(gunzipSync(tile.gzip));
+    return reply.send(await tile.identity());
   });
 }
