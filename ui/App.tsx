@@ -77,8 +77,10 @@ export function App({ app }: { app: AppState }) {
 
   // The data error is a top message (state/dataErrorMessage.ts); a map that cannot be drawn says so here.
   const error = renderError.value;
+  // A right-pane window covers the right column (the overlay menu and the level selector): they step aside (styles.css).
+  const rhpaneOpen = app.panels.windows.value.some((w) => w.pane === 'rhpane' && w.phase !== 'closing');
   return (
-    <div className="app">
+    <div className={rhpaneOpen ? 'app rhpane-open' : 'app'}>
       <MapView app={app} />
       <header className="topbar">
         <MenuButton app={app} />

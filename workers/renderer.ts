@@ -229,7 +229,8 @@ export class Renderer implements RenderApi {
   }
 
   setLayer(params: LayerParams): void {
-    const product = PRODUCTS[params.product] ?? this.localFiles.get(params.product)?.summary.product;
+    const local = this.localFiles.get(params.product);
+    const product = PRODUCTS[params.product] ?? local?.summary.product;
     const overlay = overlayByIdent(params.overlay);
     if (!product || !overlay) {
       this.onEvent({ type: 'error', message: `Unknown product ${params.product} or overlay ${params.overlay}` });
@@ -245,7 +246,8 @@ export class Renderer implements RenderApi {
       overlay,
       level: params.level,
       color,
-      particles: particleLayerOf(overlay) ?? undefined,
+      // A file opened in the browser has only its own layers (no wind tiles asked of a rain-only file).
+      particles: local ? local.particleLayer(overlay) : particleLayerOf(overlay) ?? undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
       premium: params.premium,
       token: params.premium ? params.token ?? null : null,

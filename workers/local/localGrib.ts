@@ -7,7 +7,7 @@
  */
 
 import { FILE_VARIABLES, matchGribField, type Variable } from '../../common/catalogue/variables.ts';
-import { OVERLAYS, RENDER_LAYERS } from '../../common/catalogue/overlays.ts';
+import { OVERLAYS, RENDER_LAYERS, particleLayerOf, type Overlay, type RenderLayer } from '../../common/catalogue/overlays.ts';
 import type { Product } from '../../common/catalogue/products.ts';
 import { MAX_DATA_ZOOM, TILE_NODES, nodeSpacing, tileBounds, type TileAddress } from '../../common/tiling.ts';
 import { packDataTile, Predictor, type QuantizedChannel } from '../../common/tile.ts';
@@ -43,8 +43,19 @@ export class LocalGribProduct {
     engine: Engine,
     readonly summary: LocalGribSummary,
     private readonly fields: Map<FieldKey, StoredField>,
+    /** The tile files (catalogue render layer files) the file holds whole: all of their variables. */
+    private readonly files: ReadonlySet<string>,
   ) {
     this.regridder = new Regridder(engine);
+  }
+
+  /**
+   * The particles of an overlay, where the file has their data: a rain-only file shows rain
+   * without the wind particles that the rain overlay has over a model, whose wind tiles it lacks.
+   */
+  particleLayer(overlay: Overlay): RenderLayer | undefined {
+    const layer = particleLayerOf(overlay);
+    return layer && this.files.has(layer.file) ? layer : undefined;
   }
 
   static async open(engine: Engine, bytes: Uint8Array, name: string, id: string): Promise<LocalGribProduct> {
@@ -119,7 +130,7 @@ export class LocalGribProduct {
       accumulations: false,
       meteogram: false,
     };
-    return new LocalGribProduct(engine, { product, refTime, timestamps, overlays, fields: infos.length, skipped }, fields);
+    return new LocalGribProduct(engine, { product, refTime, timestamps, overlays, fields: infos.length, skipped }, fields, new Set(complete));
   }
 
   /** The data tile of a file at a level and valid time, in the ordinary tile format; null = none. */

@@ -1,0 +1,161 @@
+/**
+ * What a new user hit (issue 12 §3), each where only the browser shows it: the right pane over the
+ * overlay menu, city labels under the bars and in the user's language, the top bar on one row, a
+ * route's place, a model the server does not serve, the picker and other items of the shared URL,
+ * a forecast after the connection comes back, a rain-only GRIB file, and an overlay no model
+ * covers here. Screenshots go to each test's output folder (new-user-*.png).
+ */
+
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { openMap, stats } from './helpers.ts';
+
+const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+/** ECMWF IFS total precipitation rate, one step: a file with rain and nothing else. */
+const RAIN_ONLY = `${DATA}grib2/ecmwf-ifs0p25_tprate_20250912T12_f000_t5.42-ccsds.grib2`;
+const SAMPLES = existsSync(`${DATA}samples/`);
+
+interface Isobar {
+  app: {
+    map: { lat: { value: number }; lon: { value: number }; zoom: { value: number } };
+    layer: { overlay: { value: string }; product: { value: string }; level: { value: string } };
+    picker: { position: { value: { lat: number; lon: number } | null } };
+  };
+  services?: { started: Promise<void> };
+}
+
+const view = (page: Page) => page.evaluate(() => {
+  const { map, layer } = (window as unknown as { isobar: Isobar }).isobar.app;
+  return { lat: map.lat.value, lon: map.lon.value, zoom: map.zoom.value, overlay: layer.overlay.value, product: layer.product.value, level: layer.level.value };
+});
+
+async function servicesStarted(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => !!(window as unknown as { isobar: Isobar }).isobar.services)).toBe(true);
+  await page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.services!.started);
+}
+
+/** The top bar's controls: how many rows they take (their distinct tops). */
+const topbarRows = (page: Page) => page.evaluate(() => {
+  const tops = [...document.querySelectorAll<HTMLElement>('header.topbar > *')]
+    .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'none')
+    .map((el) => el.getBoundingClientRect())
+    .map((r) => Math.round(r.top + r.height / 2));
+  return new Set(tops.map((t) => Math.round(t / 8))).size;
+});
+
+test.describe('item 1: a right-pane window and the overlay menu', () => {
+  for (const path of ['/settings', '/subscription']) {
+    test(`${path}: the overlay menu and the level selector step aside while the window is open`, async ({ page }, testInfo) => {
+      // With the samples, a model with levels: the level selector is on the right too.
+      await openMap(page, `${path}${SAMPLES ? '?850h,gfs2p5-20170322,50.000,14.000,5' : '?50.000,14.000,5'}`);
+      const levels = page.locator('.level-selector');
+      if (SAMPLES) await expect(levels).toHaveCount(1);
+      const pane = page.locator('.pane-rhpane > .window');
+      await expect(pane).toHaveAttribute('data-phase', 'open');
+      await expect(page.getByTestId('overlay-menu')).toBeHidden();
+      await expect(levels).toBeHidden();
+      await page.screenshot({ path: testInfo.outputPath(`new-user-rhpane${path.replace('/', '-')}.png`) });
+      await page.getByTestId('panel-close').click();
+      await expect(pane).toHaveCount(0);
+      await expect(page.getByTestId('overlay-menu')).toBeVisible();
+      if (SAMPLES) await expect(levels).toBeVisible();
+    });
+  }
+});
+
+test.describe('item 3: the top bar stays on one row', () => {
+  test.describe('in French', () => {
+    test.use({ locale: 'fr-FR' });
+    for (const width of [1280, 1024, 800]) {
+      test(`/fr/50.087/14.421 at ${width} px: "Se connecter" on the first row`, async ({ page }, testInfo) => {
+        await page.setViewportSize({ width, height: 720 });
+        await openMap(page, '/fr/50.087/14.421');
+        await expect(page.getByTestId('account-button')).toHaveText('Se connecter');
+        expect(await topbarRows(page)).toBe(1);
+        const button = (await page.getByTestId('account-button').boundingBox())!;
+        expect(button.height).toBeLessThan(40);
+        await page.screenshot({ path: testInfo.outputPath(`new-user-topbar-fr-${width}.png`) });
+      });
+    }
+  });
+
+  test('"Log in" stays on the first row after opening a GRIB file', async ({ page }, testInfo) => {
+    test.skip(!existsSync(RAIN_ONLY), `GRIB fixture not found: ${RAIN_ONLY}`);
+    await openMap(page, '/?45.000,10.000,4');
+    await page.getByTestId('grib-input').setInputFiles(RAIN_ONLY);
+    await expect(page.getByTestId('local-badge')).toBeVisible();
+    expect(await topbarRows(page)).toBe(1);
+    await expect(page.getByTestId('account-button')).toBeInViewport();
+    await page.screenshot({ path: testInfo.outputPath('new-user-topbar-grib.png') });
+  });
+});
+
+test.describe('item 4: a route\'s coordinates win', () => {
+  for (const path of ['/sounding/50.087/14.421', '/multimodel/50.087/14.421', '/cap-alert/50.087/14.421']) {
+    test(`${path} shows its place though its window is not built yet`, async ({ page }) => {
+      await page.goto(path);
+      await servicesStarted(page);
+      await expect.poll(async () => {
+        const v = await view(page);
+        return [Math.round(v.lat * 1000) / 1000, Math.round(v.lon * 1000) / 1000];
+      }).toEqual([50.087, 14.421]);
+    });
+  }
+});
+
+test.describe('items 6 and 7: the shared URL', () => {
+  test('d:picker reopens the picker; the address keeps d:picker, gets m: and keeps i: and p:', async ({ page }) => {
+    await openMap(page, '/?rain,50.087,14.421,6,i:pressure,p:cities,d:picker');
+    await expect(page.getByTestId('picker-value')).toBeVisible();
+    await expect(page.getByTestId('picker')).toHaveAttribute('data-lat', '50.087');
+    await expect.poll(() => new URL(page.url()).search).toMatch(/^\?rain,50\.087,14\.421,6,m:[A-Za-z0-9]{5},i:pressure,p:cities,d:picker$/);
+    // The address read back reopens the picker where it was (its 0.01° location code).
+    await openMap(page, `/${new URL(page.url()).search}`);
+    await expect(page.getByTestId('picker')).toHaveAttribute('data-lat', '50.09');
+    await expect(page.getByTestId('picker')).toHaveAttribute('data-lon', '14.42');
+    // Closed, the picker leaves the address.
+    await page.getByTestId('picker').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?rain,50.087,14.421,6,i:pressure,p:cities');
+  });
+
+  test('one unknown item is ignored on its own: the rest of the list places the map', async ({ page }) => {
+    test.skip(!SAMPLES, 'samples not found');
+    await openMap(page, '/?temp,850h,gfs2p5-20170322,50.087,14.421,5,utm_source=x,foo=bar');
+    await expect.poll(async () => {
+      const v = await view(page);
+      return { ...v, lat: Math.round(v.lat * 1000) / 1000, lon: Math.round(v.lon * 1000) / 1000 };
+    }).toEqual({ lat: 50.087, lon: 14.421, zoom: 5, overlay: 'temp', product: 'gfs2p5-20170322', level: '850h' });
+    await expect.poll(() => new URL(page.url()).search).toBe('?850h,temp,gfs2p5-20170322,50.087,14.421,5&foo=bar');
+  });
+});
+
+test.describe('item 9: a local file has only its own layers', () => {
+  test('a dropped rain-only GRIB file shows rain and asks for no wind tile', async ({ page }, testInfo) => {
+    test.skip(!existsSync(RAIN_ONLY), `GRIB fixture not found: ${RAIN_ONLY}`);
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.text().includes('Failed to load tile')) warnings.push(m.text());
+    });
+    await openMap(page, '/?45.000,10.000,4');
+    const base64 = (await readFile(RAIN_ONLY)).toString('base64');
+    await page.evaluate(async (text) => {
+      const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'ecmwf-ifs0p25_tprate.grib2'));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+    }, base64);
+    await expect(page.getByTestId('local-badge')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.app.layer.overlay.value)).toBe('rain');
+    await expect.poll(async () => {
+      const s = await stats(page);
+      return s.tiles.loading === 0 && s.tiles.loaded > 0;
+    }).toBe(true);
+    const s = await stats(page);
+    expect(s.tiles.failed).toBe(0);
+    expect(warnings).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('new-user-grib-rain.png') });
+  });
+});
