@@ -159,3 +159,46 @@ test.describe('item 9: a local file has only its own layers', () => {
     await page.screenshot({ path: testInfo.outputPath('new-user-grib-rain.png') });
   });
 });
+
+test.describe('item 5: a model the server does not serve', () => {
+  test('/50.087/14.421/gfs/meteogram falls back to a served model with the SPEC §8 message, never asking for GFS', async ({ page }, testInfo) => {
+    const served = await (await page.request.get('/metadata/v1.0/products.json')).json() as { products: { ident: string }[] };
+    test.skip(served.products.some((p) => p.ident === 'gfs'), 'this server serves GFS');
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/forecast/')) asked.push(new URL(r.url()).pathname);
+    });
+    await openMap(page, '/50.087/14.421/gfs/meteogram');
+    const mapProduct = (await view(page)).product;
+    const detail = page.getByTestId('detail');
+    await expect(detail).toHaveAttribute('data-product', mapProduct);
+    await expect(page.getByTestId('detail-reverted')).toHaveText(/^Selected model \(GFS\) is unavailable in current location\. Reverting to previous model \(.+\)\.$/);
+    await expect(page.getByTestId('detail-meteogram-view')).toBeVisible();
+    await expect(detail).not.toContainText('Error loading forecast');
+    expect(asked.filter((p) => p.includes('/gfs/'))).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('new-user-detail-reverted.png') });
+  });
+});
+
+test.describe('item 8: a forecast opened offline', () => {
+  test('loads by itself once the connection is back: the error and its Retry go', async ({ page, context }, testInfo) => {
+    await openMap(page, '/?45.000,10.000,4');
+    await servicesStarted(page);
+    const navigate = (path: string) => page.evaluate((p) => (window as unknown as { isobar: { app: { router: { navigate(p: string): Promise<boolean> } } } }).isobar.app.router.navigate(p), path);
+    // The window's code and language bundle load while online (as they do when the browser is idle).
+    await navigate('/45.000/10.000');
+    await expect(page.getByTestId('detail-table')).toBeVisible();
+    await page.getByTestId('detail-close').click();
+    await context.setOffline(true);
+    await navigate('/50.087/14.421');
+    const detail = page.getByTestId('detail');
+    await expect(detail).toContainText('Error loading forecast for');
+    await expect(detail.getByRole('button', { name: 'Retry' })).toBeVisible();
+    // The failed request made the connection probe the site: it knows it is offline.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { isobar: { services: { connection: { state: { value: string } } } } }).isobar.services.connection.state.value)).toBe('offline');
+    await context.setOffline(false);
+    await expect(page.getByTestId('detail-table')).toBeVisible();
+    await expect(detail).not.toContainText('Error loading forecast');
+    await page.screenshot({ path: testInfo.outputPath('new-user-detail-online-again.png') });
+  });
+});

@@ -29,7 +29,7 @@ import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
 import {
-  detailStep, fetchMeteogram, fetchPlaceName, fetchPointForecast, ForecastError, hasHourly, hasValues, nativeStepHours, stepAt, stepIndices,
+  detailProduct, detailStep, fetchMeteogram, fetchPlaceName, fetchPointForecast, ForecastError, hasHourly, hasValues, nativeStepHours, stepAt, stepIndices,
 } from './forecast.ts';
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
 import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
@@ -51,10 +51,21 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
   const t = tr as unknown as Translate;
   const lat = Number(params.lat);
   const lon = Number(params.lon);
-  const model = typeof params.model === 'string' ? params.model : undefined;
+  const routeModel = typeof params.model === 'string' ? params.model : undefined;
   const display: PointDisplay = isDisplay(params.display) ? params.display : 'table';
-  // Without a model in the path: the map's product, once the map knows which one it shows.
-  const product = model ?? app.data.calendarProduct.value ?? (app.data.status.value === 'error' ? app.layer.product.value : null);
+  // The map's product, once the map knows which one it shows.
+  const mapShows = app.data.calendarProduct.value ?? (app.data.status.value === 'error' ? app.layer.product.value : null);
+  const servedList = app.data.served.value;
+  const choice = detailProduct({
+    model: routeModel,
+    mapProduct: mapShows,
+    // The product list answered (its products), or failed (empty): known once the data model is no longer starting.
+    served: servedList.length || app.data.status.value !== 'loading' ? servedList.map((p) => p.ident) : null,
+    local: app.data.local.value?.ident ?? null,
+  });
+  const { product } = choice;
+  // A model the server does not serve is not written into the paths of the display tabs.
+  const model = choice.reverted ? undefined : routeModel;
   const productDef = product ? PRODUCTS[product] : undefined;
   const hour12 = app.units.hour12.value;
   const units = app.units.units.value;
@@ -67,6 +78,9 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
 
   const key = product ? `${product}/${lat}/${lon}` : '';
   const [reload, setReload] = useState(0);
+  // SPEC §4 Connection: back online, a forecast that failed to load loads again (settings key 'connection').
+  const online = app.settings.signal('connection').value !== false;
+  const wasOnline = useRef(online);
   const [point, setPoint] = useState<Load<PointForecast> | null>(null);
   const [levels, setLevels] = useState<Load<LevelForecast> | null>(null);
   const [name, setName] = useState<{ key: string; name: string | null } | null>(null);
@@ -97,6 +111,12 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     );
     return () => abort.abort();
   }, [key, display, reload]);
+
+  const failed = point?.key === key && point.status === 'error';
+  useEffect(() => {
+    if (online && !wasOnline.current && failed) setReload((n) => n + 1);
+    wasOnline.current = online;
+  }, [online, failed]);
 
   const placeKey = `${lat}/${lon}/${i18n.language}`;
   useEffect(() => {
@@ -332,6 +352,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
           )}
         </div>
       </div>
+      {choice.reverted && <p className="detail-message detail-reverted" role="status" data-testid="detail-reverted">{t('product.unavailableHere', choice.reverted)}</p>}
       {body}
       {note && !unavailable && <p className="detail-note">{note}</p>}
     </div>

@@ -2,11 +2,34 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aqiClass } from '../../../common/catalogue/classes.ts';
 import { PM10_BREAKPOINTS, PM2P5_BREAKPOINTS, airQualityTier } from '../../../common/catalogue/colors.ts';
 import {
-  aqiOf, detailStep, fetchPlaceName, hasHourly, hasValues, nativeStepHours, placeName, stepAt, stepIndices, weatherSymbol, windOf, windSeries,
+  aqiOf, detailProduct, detailStep, fetchPlaceName, hasHourly, hasValues, nativeStepHours, placeName, stepAt, stepIndices, weatherSymbol, windOf, windSeries,
 } from './forecast.ts';
 import { HOUR_MS } from '../../../common/time.ts';
 
 const REF = Date.UTC(2025, 10, 26, 0);
+
+describe('the detail window\'s product (SPEC §2 route model, §8 message; issue 12 §3 item 5)', () => {
+  it('a route model the server does not serve falls back to the map\'s product with the SPEC §8 message', () => {
+    expect(detailProduct({ model: 'gfs', mapProduct: 'demo', served: ['demo', 'gfs2p5-20170322'] })).toEqual({
+      product: 'demo', reverted: { model: 'GFS', prevModel: 'Demo data' },
+    });
+    // The map's product not served either (a file opened in the browser): the first served one.
+    expect(detailProduct({ model: 'gfs', mapProduct: 'local-1', served: ['ecmwf'] })).toEqual({
+      product: 'ecmwf', reverted: { model: 'GFS', prevModel: 'ECMWF IFS' },
+    });
+  });
+
+  it('a served route model is asked as it is; without one, the map\'s product', () => {
+    expect(detailProduct({ model: 'gfs', mapProduct: 'demo', served: ['demo', 'gfs'] })).toEqual({ product: 'gfs' });
+    expect(detailProduct({ model: undefined, mapProduct: 'demo', served: ['demo'] })).toEqual({ product: 'demo' });
+    expect(detailProduct({ model: 'local-2', mapProduct: 'local-2', served: ['demo'], local: 'local-2' })).toEqual({ product: 'local-2' });
+  });
+
+  it('waits for the product list; a list that could not be read leaves the route model as it is', () => {
+    expect(detailProduct({ model: 'gfs', mapProduct: null, served: null })).toEqual({ product: null });
+    expect(detailProduct({ model: 'gfs', mapProduct: 'demo', served: [] })).toEqual({ product: 'gfs' });
+  });
+});
 
 describe('steps shown', () => {
   it('SPEC §9: 3 h by default, 1 h only for Premium users who chose it', () => {

@@ -9,9 +9,11 @@
  */
 
 import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
+import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
 import type { ReverseResult } from '../../../common/search.ts';
 import { HOUR_MS } from '../../../common/time.ts';
+import { reportRequestFailure } from '../../state/requestFailures.ts';
 
 /** A failed request (SPEC §8 HttpError): status 0 for network failures. */
 export class ForecastError extends Error {
@@ -30,13 +32,48 @@ async function getJson<T>(url: string, signal?: AbortSignal, token?: string | nu
     response = await fetch(url, { signal, headers });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ForecastError(0, `Request failed for URL ${url}: ${(error as Error).message}`);
+    const failure = new ForecastError(0, `Request failed for URL ${url}: ${(error as Error).message}`);
+    // SPEC §4: a failed request makes the connection model probe the site.
+    reportRequestFailure(failure, url);
+    throw failure;
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null) as { message?: string } | null;
     throw new ForecastError(response.status, body?.message ?? `Request failed for URL ${url}: HTTP ${response.status}`);
   }
   return await response.json() as T;
+}
+
+/** The product the detail window asks, and the SPEC §8 notice when the route's model is not served. */
+export interface DetailProduct {
+  /** Null while it cannot be known yet (the map's product, or the served list, is still loading). */
+  product: string | null;
+  /** "Selected model ({{model}}) is unavailable in current location. Reverting to previous model ({{prevModel}})." */
+  reverted?: { model: string; prevModel: string };
+}
+
+/**
+ * Which product the detail window shows (SPEC §2 route /{lat}/{lon}/{model}, §4 product selection,
+ * §8 message): the route's model where the server serves it; one it does not serve (a catalogue
+ * model this server has no runs of) falls back to the map's product, else the first served one,
+ * with the SPEC §8 message instead of asking for it and showing the 404. Without a model in the
+ * route: the map's product. `served` is null until the product list has answered (or failed: then
+ * the route's model is asked as it is).
+ */
+export function detailProduct({ model, mapProduct, served, local }: {
+  model: string | undefined;
+  mapProduct: string | null;
+  served: readonly string[] | null;
+  /** A file opened in the browser: its product is served by no server. */
+  local?: string | null;
+}): DetailProduct {
+  if (!model) return { product: mapProduct };
+  if (model === local) return { product: model };
+  if (served === null) return { product: null };
+  if (served.length === 0 || served.includes(model)) return { product: model };
+  const fallback = mapProduct && served.includes(mapProduct) ? mapProduct : served[0];
+  const name = (ident: string) => PRODUCTS[ident]?.modelName ?? ident;
+  return { product: fallback, reverted: { model: name(model), prevModel: name(fallback) } };
 }
 
 export const pointUrl = (product: string, lat: number, lon: number) => `/forecast/point/${encodeURIComponent(product)}/v2.9/${lat}/${lon}`;
