@@ -99,7 +99,15 @@ declare module 'fastify' {
     readonly liveSources: Scheduler | null;
     /** A new run of the product was published: drop cached runs, evaluate the alerts on it (in the background). */
     runIngested(product: string): void;
+    /** Every route registered, in order (server/auth/entitlementRoutes.test.ts walks them). */
+    readonly registeredRoutes: readonly RegisteredRoute[];
   }
+}
+
+/** A route as registered: its methods and path pattern. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
 }
 
 function liveSourcesFromEnv(): LiveSourcesOptions | null {
@@ -119,6 +127,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const now = options.now ?? Date.now;
   const serverOptions: FastifyServerOptions = { logger: loggerOptions(options.logger ?? false), trustProxy: options.trustProxy ?? trustProxyFromEnv() };
   const app = Fastify(serverOptions);
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', { getter: () => registeredRoutes });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
+  });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
   app.addHook('onClose', () => tiles.close());
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;

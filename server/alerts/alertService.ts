@@ -15,7 +15,9 @@
 import { randomBytes } from 'node:crypto';
 import { alertProblem, evaluateAlert, type Alert } from '../../common/alerts.ts';
 import type { Database } from '../db/database.ts';
-import type { ServedProducts } from '../data/servedProducts.ts';
+import { grantForecast, isPremium, isRefusal } from '../../common/entitlements.ts';
+import type { ProductData, RunData, ServedProducts } from '../data/servedProducts.ts';
+import { parseSubscription } from '../auth/accounts.ts';
 import { UserDataStore } from '../routes/usersData.ts';
 import { isPushSubscription, type PushSender } from './push.ts';
 import { HOUR_MS } from '../../common/time.ts';
@@ -146,13 +148,26 @@ export class AlertService {
     return row ? (JSON.parse(row.value) as Alert) : null;
   }
 
-  /** The times when the alert's conditions hold in the current run of its product. */
-  async timestamps(alert: Alert): Promise<{ refTime: number; timestamps: number[] }> {
+  /**
+   * The times when the alert's conditions hold in the current run of its product, as far as the
+   * user's tier may see them (common/entitlements.ts: a free user's alerts look at 3-hour steps
+   * before the premium days; issue 12 — they were evaluated over the whole run at 1-hour steps).
+   */
+  async timestamps(alert: Alert, premium: boolean): Promise<{ refTime: number; timestamps: number[] }> {
     if (!this.sources) throw new Error('No forecast data to evaluate alerts against');
-    const run = await (await this.sources.byIdent(alert.product)).current();
-    const forecast = await run.point(alert.lat, alert.lon, {});
-    return { refTime: run.refTime, timestamps: evaluateAlert(alert, forecast) };
+    const data = await this.sources.byIdent(alert.product);
+    const run = await data.current();
+    return { refTime: run.refTime, timestamps: await this.evaluate(alert, data.product, run, premium) };
   }
+
+  private async evaluate(alert: Alert, product: ProductData['product'], run: RunData, premium: boolean): Promise<number[]> {
+    const grant = grantForecast({ kind: 'series', product, refTime: run.refTime }, premium);
+    // A series without a window or a step is never refused; a refusal here would be a change of the rules.
+    if (isRefusal(grant)) throw new Error(`alert evaluation refused: ${grant.need}`);
+    const forecast = await run.point(alert.lat, alert.lon, { step: grant.step, to: grant.to });
+    return evaluateAlert(alert, forecast);
+  }
+
 
   /**
    * Evaluates every stored alert on `product` against its current run; answers what triggered.
@@ -160,8 +175,11 @@ export class AlertService {
    */
   async evaluateProduct(product: string): Promise<Array<AlertEvaluation & { userId: string; notified: boolean }>> {
     if (!this.sources) return [];
-    const run = await (await this.sources.byIdent(product)).current();
-    const rows = await this.db.all<{ user_id: string; id: string; value: string }>("SELECT user_id, id, value FROM user_items WHERE collection = 'alerts' ORDER BY created");
+    const data = await this.sources.byIdent(product);
+    const run = await data.current();
+    const rows = await this.db.all<{ user_id: string; id: string; value: string; subscription: string | null }>(
+      "SELECT i.user_id, i.id, i.value, u.subscription FROM user_items i JOIN users u ON u.id = i.user_id WHERE i.collection = 'alerts' ORDER BY i.created",
+    );
     const out: Array<AlertEvaluation & { userId: string; notified: boolean }> = [];
     for (const row of rows) {
       let alert: Alert;
@@ -172,8 +190,8 @@ export class AlertService {
       }
       if (alertProblem(alert) !== null || alert.product !== product || alert.state === 'suspended') continue;
       try {
-        const forecast = await run.point(alert.lat, alert.lon, {});
-        const timestamps = evaluateAlert(alert, forecast);
+        const premium = isPremium(parseSubscription(row.subscription), this.now());
+        const timestamps = await this.evaluate(alert, data.product, run, premium);
         const notified = await this.record(row.user_id, row.id, row.value, alert, { alertId: row.id, product, refTime: run.refTime, timestamps });
         if (timestamps.length > 0) out.push({ userId: row.user_id, alertId: row.id, product, refTime: run.refTime, timestamps, notified });
       } catch (error) {

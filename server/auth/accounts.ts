@@ -77,7 +77,7 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-function parseSubscription(text: string | null): SubscriptionInfo | null {
+export function parseSubscription(text: string | null): SubscriptionInfo | null {
   if (text === null) return null;
   try {
     const value: unknown = JSON.parse(text);

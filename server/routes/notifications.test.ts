@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../common/alerts.ts';
+import { FREE_STEP_HOURS, premiumFrom } from '../../common/entitlements.ts';
 import { webPushSender } from '../alerts/push.ts';
 import { ServedProducts } from '../data/servedProducts.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
@@ -61,9 +62,13 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
   const api = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: bearer(user.token), ...(payload === undefined ? {} : { payload: payload as object }) });
 
-  /** The demo forecast at the place, and a temperature threshold some hours pass and some do not. */
+  /**
+   * The demo forecast at the place as a free user's alerts see it (3-hour steps before the premium
+   * days, common/entitlements.ts), and a temperature threshold some hours pass and some do not.
+   */
   async function demoForecast(lat: number, lon: number) {
-    const forecast = await (await (await sources.byIdent('demo')).current()).point(lat, lon, {});
+    const run = await (await sources.byIdent('demo')).current();
+    const forecast = await run.point(lat, lon, { step: FREE_STEP_HOURS, to: premiumFrom(run.refTime) - 1 });
     const temps = forecast.data.temp.filter((x): x is number => x !== null).sort((a, b) => a - b);
     const threshold = temps[Math.floor(temps.length / 2)];
     const expected = forecast.ts.filter((_, i) => (forecast.data.temp[i] ?? -Infinity) >= threshold);

@@ -18,6 +18,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { isPremium } from '../../common/entitlements.ts';
 import type { AccountStore } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
 import type { AlertService } from '../alerts/alertService.ts';
@@ -78,9 +79,11 @@ export async function notificationRoutes(app: FastifyInstance, options: { accoun
 
   app.get<{ Params: { id: string } }>('/users/v4/alerts/:id/timestamps', { onRequest, schema: { params: { type: 'object', properties: { id: ID } } } }, async (request) => {
     const { id } = request.params;
-    const alert = await alerts.alert(principal(request).user.id, id);
+    const { user } = principal(request);
+    const alert = await alerts.alert(user.id, id);
     if (!alert) throw notFound(`No alert ${id}`);
-    const { refTime, timestamps } = await alerts.timestamps(alert);
+    // What the user's tier may see of the run (common/entitlements.ts, through the alert service).
+    const { refTime, timestamps } = await alerts.timestamps(alert, isPremium(user.subscription, options.accounts.now()));
     return { id, product: alert.product, refTime, timestamps };
   });
 }
