@@ -16,11 +16,11 @@ import { decodeField, inventory, toNorthUp, type GribFieldInfo, type NorthUpFiel
 import { ServedProducts } from '../data/servedProducts.ts';
 import { StoredRuns } from '../data/storedRuns.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
-import { FIXTURE, FIXTURES_DIR } from '../live/testing/fixtures.ts';
+import { FIXTURE, FIXTURES_DIR } from '../live/testing.ts';
 import { loadEngine } from './engine.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
-export { describeWithFixtures } from '../live/testing/fixtures.ts';
+export { describeWithFixtures } from '../live/testing.ts';
 
 /** The samples the ingest tests load (absolute paths into ../shared/data). */
 export const SAMPLE = {

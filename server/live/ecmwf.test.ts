@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createAifsSource, createEcmwfSource, ecmwfDataUrl, ecmwfField } from './ecmwf.ts';
 import { SourceHttp } from './http.ts';
 import { SILENT_LOGGER, type SourceContext } from './source.ts';
-import { FixtureServer } from './testing/fixtureServer.ts';
-import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture } from './testing/fixtures.ts';
+import { FixtureServer } from './fixtureServer.ts';
+import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture } from './testing.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 const SCHEDULE = { runHours: [0, 12], publishDelayMinutes: 60, lookbackHours: 48 };

@@ -7,9 +7,9 @@ import { createGfsWaveSource, gfsWaveDataUrl } from './gfsWave.ts';
 import { SourceHttp } from './http.ts';
 import { RunFolder } from './runFolder.ts';
 import { SILENT_LOGGER, type SourceContext } from './source.ts';
-import { FixtureServer, type RequestRecord } from './testing/fixtureServer.ts';
-import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
-import { gribFields, type FieldIdentity } from './testing/gribIndex.ts';
+import { FixtureServer, type RequestRecord } from './fixtureServer.ts';
+import { byteDifference, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
+import { gribFields, type FieldIdentity } from './fixtureIndex.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 const WIND_10M = [noaaField('UGRD', '10 m above ground'), noaaField('VGRD', '10 m above ground')];

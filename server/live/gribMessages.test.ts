@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gribMessages, GribFormatError } from './gribMessages.ts';
-import { concatBytes, describeWithFixtures, FIXTURE, readFixture } from './testing/fixtures.ts';
+import { concatBytes, describeWithFixtures, FIXTURE, readFixture } from './testing.ts';
 
 /** A smallest GRIB2 "message": section 0 and the end marker, `length` bytes in all. */
 function message(length = 20, edition = 2): Uint8Array {

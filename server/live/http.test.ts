@@ -6,8 +6,8 @@ import {
   backoffDelay, DEFAULT_RETRY, HttpStatusError, isRetryable, parseContentRange, parseRetryAfter, SourceHttp, TransientError,
 } from './http.ts';
 import { gribMessages } from './gribMessages.ts';
-import { FixtureServer } from './testing/fixtureServer.ts';
-import { fakeTime } from './testing/fixtures.ts';
+import { FixtureServer } from './fixtureServer.ts';
+import { fakeTime } from './testing.ts';
 
 describe('back-off', () => {
   it('doubles the ceiling per retry up to the maximum; full jitter takes a random share', () => {

@@ -8,8 +8,8 @@ import { SourceHttp } from './http.ts';
 import { createIconEuSource, createIconSource, iconFileName, iconListingUrl } from './icon.ts';
 import type { PerFileField } from './perFileSource.ts';
 import { SILENT_LOGGER, type SourceContext } from './source.ts';
-import { FixtureServer } from './testing/fixtureServer.ts';
-import { byteDifference, bzip2, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture } from './testing/fixtures.ts';
+import { FixtureServer } from './fixtureServer.ts';
+import { byteDifference, bzip2, concatBytes, describeWithFixtures, fakeTime, FIXTURE, readFixture } from './testing.ts';
 
 const SCHEDULE = { runHours: [0, 6, 12, 18], publishDelayMinutes: 60, lookbackHours: 24 };
 const RUN_00 = Date.UTC(2024, 0, 2, 0);

@@ -27,9 +27,9 @@ import { createGfsSource, gfsDataUrl, noaaField } from './gfs.ts';
 import { SourceHttp, type Sleep } from './http.ts';
 import { readSourceState } from './scheduler.ts';
 import { runFolderPath } from './runFolder.ts';
-import { FixtureServer, type RequestRecord } from './testing/fixtureServer.ts';
-import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
-import { republishGrib } from './testing/gribIndex.ts';
+import { FixtureServer, type RequestRecord } from './fixtureServer.ts';
+import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
+import { republishGrib } from './fixtureIndex.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 const R12 = Date.UTC(2018, 9, 16, 12);

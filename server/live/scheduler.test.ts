@@ -8,8 +8,8 @@ import { SourceHttp } from './http.ts';
 import { nextRoundDelay, readSourceState, startLiveSources, startScheduler, type IngestFn, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.ts';
 import { runFolderPath } from './runFolder.ts';
-import { FixtureServer } from './testing/fixtureServer.ts';
-import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing/fixtures.ts';
+import { FixtureServer } from './fixtureServer.ts';
+import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 describe('nextRoundDelay', () => {

@@ -6,11 +6,11 @@
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { concatBytes as concatParts, FIXTURES_DIR as FIXTURES_URL } from '../../../engine/grib/testing.ts';
-import { gribFields } from './gribIndex.ts';
+import { concatBytes as concatParts, FIXTURES_DIR as FIXTURES_URL } from '../../engine/grib/testing.ts';
+import { gribFields } from './fixtureIndex.ts';
 
 // Where the fixtures are and what their absence means are the engine's test rules (engine/grib/testing.ts).
-export { describeWithFixtures, fixturesPresent, fixturesRequired, readFixture } from '../../../engine/grib/testing.ts';
+export { describeWithFixtures, fixturesPresent, fixturesRequired, readFixture } from '../../engine/grib/testing.ts';
 /** ../shared/data as a folder path ending in a slash. */
 export const FIXTURES_DIR = fileURLToPath(FIXTURES_URL);
 

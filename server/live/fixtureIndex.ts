@@ -15,7 +15,7 @@
  * an unknown parameter gets a `var{d}_{c}_{n}` name, which no source asks for.
  */
 
-import { gribMessages } from '../gribMessages.ts';
+import { gribMessages } from './gribMessages.ts';
 
 export interface Surface { type: number; value: number }
 

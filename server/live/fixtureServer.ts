@@ -14,7 +14,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ecmwfIndexText, noaaIndexText } from './gribIndex.ts';
+import { ecmwfIndexText, noaaIndexText } from './fixtureIndex.ts';
 
 export type Fault =
   | { kind: 'status'; status: number; headers?: Record<string, string> }
