@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { openMap, stats } from './helpers.ts';
+import { openMap, pickOverlay, stats } from './helpers.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 /** ECMWF IFS total precipitation rate, one step: a file with rain and nothing else. */
@@ -200,5 +200,27 @@ test.describe('item 8: a forecast opened offline', () => {
     await expect(page.getByTestId('detail-table')).toBeVisible();
     await expect(detail).not.toContainText('Error loading forecast');
     await page.screenshot({ path: testInfo.outputPath('new-user-detail-online-again.png') });
+  });
+});
+
+test.describe('item 10: an overlay no model covers here', () => {
+  test('PM2.5 over Prague says why and offers the nearest model that has it, which moves the map there', async ({ page }, testInfo) => {
+    test.skip(!SAMPLES, 'samples not found (the air-quality sample is the model with PM2.5)');
+    await openMap(page, '/?50.087,14.421,5');
+    await pickOverlay(page, 'pm2p5');
+    const offer = page.getByTestId('overlay-offer');
+    await expect(offer).toContainText('PM2.5: Data not available for this location');
+    await expect(offer).toBeInViewport();
+    await expect(offer).toHaveAttribute('data-product', 'gefsaero-20240309');
+    expect((await view(page)).overlay).toBe('wind');
+    await page.screenshot({ path: testInfo.outputPath('new-user-pm2p5-offer.png') });
+    await page.getByTestId('overlay-offer-take').click();
+    await expect(offer).toHaveCount(0);
+    await expect.poll(async () => {
+      const v = await view(page);
+      return [v.overlay, v.product, v.lat < 40 && v.lon > 0 && v.lon < 54.75];
+    }).toEqual(['pm2p5', 'gefsaero-20240309', true]);
+    await expect.poll(async () => (await stats(page)).tiles.loading).toBe(0);
+    await page.screenshot({ path: testInfo.outputPath('new-user-pm2p5-taken.png') });
   });
 });

@@ -2,16 +2,18 @@
  * The overlay menu (SPEC §3 overlays, §5 favourite layers): the user's favourite layers first
  * (desktop at most 7, mobile its own list), the shown overlay even when it is not one of them, and
  * "More layers" with every overlay a served model has, each with a star to add or remove it from
- * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4).
+ * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4);
+ * where no model has it here, the menu says so and offers the nearest one that has it.
  */
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { overlaysOf } from '../../common/catalogue/layerRules.ts';
 import { overlayByIdent } from '../../common/catalogue/overlays.ts';
 import { MAX_FAV_OVERLAYS_DESKTOP } from '../../common/settings.ts';
-import { chooseOverlay } from '../state/layerActions.ts';
+import { PRODUCTS } from '../../common/catalogue/products.ts';
+import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
 
@@ -24,6 +26,12 @@ export function OverlayMenu({ app }: { app: AppState }) {
   const key = mobile ? 'favOverlaysMobile' : 'favOverlaysDesktop';
   const favourites = app.settings.get(key) as string[];
   const active = app.layer.overlay.value;
+  const offer = overlayOffer.value;
+  const offerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The menu may be scrolled down to the layer just chosen: the offer comes into sight.
+    if (offer) offerRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [offer]);
   const local = app.data.local.value;
   const served = app.data.served.value.map((p) => p.ident);
   const available = local ? local.overlays : overlaysOf(served.length ? served : [app.layer.product.value]);
@@ -53,6 +61,18 @@ export function OverlayMenu({ app }: { app: AppState }) {
 
   return (
     <nav className={expanded ? 'overlay-menu expanded' : 'overlay-menu'} aria-label={t('overlay.title')} data-testid="overlay-menu">
+      {/* First: a long list of layers would scroll it out of sight. */}
+      {offer && (
+        <div ref={offerRef} className="overlay-message overlay-offer" role="alert" data-testid="overlay-offer" data-overlay={offer.overlay} data-product={offer.product}>
+          {/* SPEC §8: "Data not available for this location"; the nearest model that has it, one click away. */}
+          <span>{t(overlayByIdent(offer.overlay)?.trans ?? offer.overlay)}: {t('picker.noData')}</span>
+          <button type="button" className="overlay-offer-take" data-testid="overlay-offer-take" title={t('product.title')}
+            onClick={() => acceptOverlayOffer(app)}>
+            {PRODUCTS[offer.product]?.modelName ?? offer.product} →
+          </button>
+          <button type="button" className="overlay-offer-close" aria-label={t('picker.close')} onClick={dismissOverlayOffer}>×</button>
+        </div>
+      )}
       {shown.map(button)}
       <button type="button" className="overlay-more" aria-expanded={expanded} data-testid="overlay-more" onClick={() => setExpanded(!expanded)}>
         {expanded ? t('overlay.fewer') : t('overlay.more')}
