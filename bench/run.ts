@@ -14,6 +14,9 @@
  *      15 000 particles over the raster layer; worker frame rate and frame time, main-thread busy
  *      share and long tasks while animating and while panning, first particles on screen (median of 5 loads); again
  *      with the CPU throttled 4x.
+ *   7. Load (bench/load.ts): the whole server in its own process at fixed request rates on loopback
+ *      (open loop): point forecasts, cached tiles with and without gzip, account sync, and the point
+ *      forecast beside uncached demo tiles; each row with the load average and steal while it ran.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -32,6 +35,7 @@ import { measureInitialJs, type InitialJs } from './initialJs.ts';
 import { runGribBench, type GribBenchResult } from './grib.ts';
 import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
 import { accountsSection, benchAccounts, SYNC_P99_BUDGET_MS, type AccountsBenchResult } from './accounts.ts';
+import { benchLoad, loadChecks, loadSection } from './load.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
@@ -315,12 +319,14 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '| --- | --- | --- | --- |',
     ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
+    ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
     formatResults(node.results),
     ...gribSection(grib),
     ...accountsSection(accounts),
+    ...loadSection(load),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -345,6 +351,8 @@ console.log(formatResults(node.results));
 const grib = await gribBenches();
 const accounts = await benchAccounts();
 console.log(accountsSection(accounts).join('\n'));
+const load = await benchLoad();
+console.log(loadSection(load).join('\n'));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
