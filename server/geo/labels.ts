@@ -13,7 +13,9 @@
 import {
   LABEL_HEIGHT_PX, LABEL_TILE_PX, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, estimateLabelWidth, labelClass, type CityLabel,
 } from '../../common/labels.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.ts';
 import { mercX, mercY } from '../../common/map.ts';
+import { LocalNames } from './localNames.ts';
 import type { Place } from './placeIndex.ts';
 
 /** Free space kept around each label box, CSS px. */
@@ -41,7 +43,10 @@ export class LabelIndex {
   private readonly candidates: Candidate[];
   /** Population of each candidate, in the same order. */  private readonly zooms = new Map<number, Map<number, CityLabel[]>>();
 
-  constructor(places: readonly Place[]) {
+  /** Labels with their names in a language (ids that have one), by language. */
+  private readonly localized = new Map<Language, Map<string, CityLabel>>();
+
+  constructor(places: readonly Place[], private readonly names: LocalNames = new LocalNames()) {
     const kept: { place: Place; index: number }[] = [];
     places.forEach((place, index) => {
       // Towns only: no airports, no sections of a city (suburbs), no place without people.
@@ -60,10 +65,30 @@ export class LabelIndex {
 
   private readonly population: number[];
 
-  /** The labels of one tile, biggest first (z must be in LABELS_MIN_ZOOM..LABELS_MAX_ZOOM). */
-  tile(z: number, x: number, y: number): CityLabel[] {
+  /**
+   * The labels of one tile, biggest first (z must be in LABELS_MIN_ZOOM..LABELS_MAX_ZOOM), named in
+   * `lang` where the data has the place's name in it (localNames.ts), else by their GeoNames name.
+   * Which places a tile holds does not depend on the language.
+   */
+  tile(z: number, x: number, y: number, lang: Language = DEFAULT_LANGUAGE): CityLabel[] {
     if (z < LABELS_MIN_ZOOM || z > LABELS_MAX_ZOOM) throw new RangeError(`Label zoom ${z} is outside ${LABELS_MIN_ZOOM}..${LABELS_MAX_ZOOM}`);
-    return this.zoom(z).get(y * 2 ** z + x) ?? [];
+    const labels = this.zoom(z).get(y * 2 ** z + x) ?? [];
+    return lang === DEFAULT_LANGUAGE ? labels : labels.map((label) => this.inLanguage(label, lang));
+  }
+
+  private inLanguage(label: CityLabel, lang: Language): CityLabel {
+    let named = this.localized.get(lang);
+    if (!named) {
+      named = new Map();
+      this.localized.set(lang, named);
+    }
+    let local = named.get(label.id);
+    if (!local) {
+      const name = this.names.nameOf(label, lang);
+      local = name ? { ...label, name, width: estimateLabelWidth(name) } : label;
+      named.set(label.id, local);
+    }
+    return local;
   }
 
   private zoom(z: number): Map<number, CityLabel[]> {

@@ -70,8 +70,28 @@ describe('city labels and city tiles', () => {
       const again = await app.inject({ url: labelsPath('en', 6, x, y), headers: { 'if-none-match': etag } });
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
-      // The same places in every language (the data's own names).
-      expect((await labelsTile(6, x, y)).labels).toEqual((await app.inject({ url: labelsPath('fr', 6, x, y) })).json().labels);
+      // The same places in every language; their names in it where the data has them.
+      const ids = (labels: LabelsTile['labels']) => labels.map((l) => [l.id, l.lat, l.lon, l.type]);
+      expect(ids((await labelsTile(6, x, y)).labels)).toEqual(ids((await app.inject({ url: labelsPath('fr', 6, x, y) })).json().labels));
+    });
+
+    it('names places in the language of the path where the data has them: Prague and Warsaw in German (issue 12 §3 item 2)', async () => {
+      const named = async (lang: string, lat: number, lon: number) => {
+        const { x, y } = tileOf(6, lat, lon);
+        const response = await app.inject({ url: labelsPath(lang, 6, x, y) });
+        expect(response.statusCode).toBe(200);
+        return (response.json() as LabelsTile).labels.map((l) => l.name);
+      };
+      expect(await named('en', 50.088, 14.421)).toContain('Prague');
+      expect(await named('de', 50.088, 14.421)).toContain('Prag');
+      expect(await named('de', 52.23, 21.01)).toContain('Warschau');
+      expect(await named('fr', 52.23, 21.01)).toContain('Varsovie');
+      expect(await named('cs', 52.23, 21.01)).toContain('Varšava');
+      // A language's tile is its own (its own ETag).
+      const { x, y } = tileOf(6, 50.088, 14.421);
+      const en = await app.inject({ url: labelsPath('en', 6, x, y) });
+      const de = await app.inject({ url: labelsPath('de', 6, x, y) });
+      expect(de.headers.etag).not.toBe(en.headers.etag);
     });
 
     it('keeps a few labels per tile, more when zoomed in, whose boxes never overlap, across tile edges too', async () => {

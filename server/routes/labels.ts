@@ -9,9 +9,10 @@
  *                                                      tile over a window of forecast hours, the
  *                                                      same values as /forecast/point at each place
  *
- * Names are the data's own (GeoNames' main name, mostly English or romanised) in every language;
- * the language segment is checked and kept for the day labels are translated. Label ids are
- * stable within a labels version: a city tile asked for another version is a 404.
+ * Names are in the language of the path where the data has the place's name in it (the time
+ * zones' exemplar cities of Unicode CLDR: server/geo/localNames.ts), else GeoNames' main name
+ * (mostly English or romanised). Label ids are stable within a labels version, whatever the
+ * language: a city tile asked for another version is a 404.
  *
  * A city tile asks the run for only the hours it needs (RunData.point with from/to): for the demo
  * product that is what makes it cheap (the model is evaluated per place and hour). Answers are
@@ -25,6 +26,7 @@ import {
   type CityTile, type LabelsTile,
 } from '../../common/labels.ts';
 import type { PointForecast } from '../../common/forecast.ts';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../common/languages.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { LabelIndex } from '../geo/labels.ts';
@@ -188,12 +190,13 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
     '/labels/:version/:lang/:z/:x/:file',
     { schema: labelsSchema },
     async (request, reply) => {
-      const { version, z, x, file } = request.params;
+      const { version, lang, z, x, file } = request.params;
       const y = Number(file.slice(0, -'.json'.length));
       if (version !== LABELS_VERSION) throw notFound(`Labels version ${version} is not served; the current version is ${LABELS_VERSION}`);
       checkTile(z, x, y);
-      const body: LabelsTile = { version, z, x, y, labels: labels().tile(z, x, y) };
-      const key = `${z}/${x}/${y}`;
+      const language = isLanguage(lang) ? lang : DEFAULT_LANGUAGE;
+      const body: LabelsTile = { version, z, x, y, labels: labels().tile(z, x, y, language) };
+      const key = `${language}/${z}/${x}/${y}`;
       let etag = etags.get(key);
       if (!etag) {
         etag = `"${createHash('sha1').update(JSON.stringify(body)).digest('base64url').slice(0, 20)}"`;
