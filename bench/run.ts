@@ -17,6 +17,7 @@
  *   7. Load (bench/load.ts): the whole server in its own process at fixed request rates on loopback
  *      (open loop): point forecasts, cached tiles with and without gzip, account sync, and the point
  *      forecast beside uncached demo tiles; each row with the load average and steal while it ran.
+ *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -38,6 +39,7 @@ import { accountsSection, benchAccounts, SYNC_P99_BUDGET_MS, type AccountsBenchR
 import { benchLoad, loadChecks, loadSection } from './load.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
+import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
 
@@ -304,7 +306,14 @@ function accountChecks(a: AccountsBenchResult): Check[] {
   ];
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult): string {
+function searchChecks(r: SearchBenchResult): Check[] {
+  return [{
+    what: `location search, slowest query (median), ${r.places} places`, budget: 'reported',
+    measured: `${fmt(r.worstIndexMs, 2)} ms (scan of every place: ${fmt(r.worstScanMs, 2)} ms)`, ok: true, verdict: 'reported',
+  }];
+}
+
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult, search: SearchBenchResult): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
@@ -317,7 +326,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts)]
+    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
@@ -327,6 +336,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...gribSection(grib),
     ...accountsSection(accounts),
     ...loadSection(load),
+    ...searchSection(search),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -353,12 +363,14 @@ const accounts = await benchAccounts();
 console.log(accountsSection(accounts).join('\n'));
 const load = await benchLoad();
 console.log(loadSection(load).join('\n'));
+const search = benchSearch();
+console.log(searchSection(search).join('\n'));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();
 console.log(JSON.stringify(frames, null, 2));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
 const stolen = stolenShare(cpuAtStart, await cpuTimes());
-const markdown = report(node, grib, browserReport, frames, initialJs, accounts);
+const markdown = report(node, grib, browserReport, frames, initialJs, accounts, search);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);

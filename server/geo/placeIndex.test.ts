@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldName } from './fold.ts';
+import { seededRandom } from '../../common/seededRandom.ts';
 import { distanceKm, PlaceIndex, type Place } from './placeIndex.ts';
 
 describe('foldName', () => {
@@ -116,5 +117,37 @@ describe('PlaceIndex.nearest', () => {
   it('measures great-circle distances', () => {
     expect(distanceKm(51.5, 0, 48.85, 2.35)).toBeCloseTo(343, -1);
     expect(distanceKm(0, 179.9, 0, -179.9)).toBeCloseTo(22.2, 0);
+  });
+});
+
+describe('PlaceIndex.search work', () => {
+  // What a query costs is counted in places read, whatever the machine: a scan of every place reads
+  // them all. How fast the real index answers is the bench's figure (bench/search.ts).
+  const random = seededRandom(0x5ea2c4);
+  const many: Place[] = Array.from({ length: 20_000 }, (_, i) => city(`Pl${i.toString(36)}`, 'XX', random() * 160 - 80, random() * 360 - 180, Math.floor(random() * 1e6)));
+  many.push(city('London', 'GB', 51.5, -0.13, 7_556_900), city('London', 'CA', 43, -81.2, 346_765));
+  let reads = 0;
+  const counted = new Proxy(many, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const big = new PlaceIndex(counted);
+  const readsOf = (text: string) => {
+    reads = 0;
+    const found = big.search(text, { limit: 10 }).length;
+    return { reads, found };
+  };
+
+  it('reads only the places whose names start with the query', () => {
+    expect(readsOf('london')).toEqual({ reads: 2, found: 2 });
+    expect(readsOf('qqq')).toEqual({ reads: 0, found: 0 });
+  });
+
+  it('reads few of the 20 000 places a short prefix matches: most cannot make the list', () => {
+    const { reads, found } = readsOf('pl');
+    expect(found).toBe(10);
+    expect(reads).toBeLessThan(500);
   });
 });

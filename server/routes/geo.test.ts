@@ -8,7 +8,7 @@ describe('search and reverse geocoding', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = await buildApp({ distDir: null, prewarm: false, dataDir: null, liveSources: null });
-    // Load the places once, outside the timed requests.
+    // Load the places once, before the tests.
     await app.inject({ url: searchPath('warm') });
   }, 60_000);
   afterAll(() => app.close());
@@ -101,20 +101,6 @@ describe('search and reverse geocoding', () => {
       expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=0' }), /limit must be >= 1/);
       expectBadRequest(await app.inject({ url: '/search/v1/paris?limit=51' }), /limit must be <= 50/);
       expectBadRequest(await app.inject({ url: '/search/v1/paris?lang=%3Cscript%3E' }), /lang must match pattern/);
-    });
-
-    it('answers a search quickly once loaded', async () => {
-      const queries = ['l', 'lo', 'lon', 'lond', 'london', 's', 'sa', 'san f', 'pra', 'EGLL', 'zurich', 'new york'];
-      const times: number[] = [];
-      for (const query of queries) {
-        const started = performance.now();
-        await app.inject({ url: searchPath(query, { lat: 50, lon: 14 }) });
-        times.push(performance.now() - started);
-      }
-      // Not a benchmark (the index answers in well under 5 ms: a one-letter prefix, the worst case,
-      // in about 1.5 ms on this machine): a generous bound that only catches a scan of every place.
-      times.sort((a, b) => a - b);
-      expect(times[Math.floor(times.length / 2)]).toBeLessThan(50);
     });
   });
 
