@@ -7,6 +7,13 @@ const SAMPLES_PRESENT = existsSync(new URL('../shared/data/samples/', import.met
 /** server/ingest/samples.ts loads runs in product order: this one comes last. */
 const LAST_SAMPLE_DIRECTORY = 'gfswave-20260819';
 
+/**
+ * tests/push.spec.ts runs a local stand-in for a browser vendor's push service on this origin; the
+ * server lets it through the push endpoint check (ISOBAR_PUSH_ALLOW_ORIGINS, server/alerts/pushEndpoint.ts),
+ * which refuses every other local address.
+ */
+export const E2E_PUSH_SERVICE_ORIGIN = `http://127.0.0.1:${Number(process.env.ISOBAR_E2E_PUSH_PORT ?? PORT + 1000)}`;
+
 /** The webhook secret of the end-to-end server (not a real one). */
 export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_isobar_end_to_end';
 
@@ -45,6 +52,10 @@ export default defineConfig({
       // the SDK's test signatures); no STRIPE_SECRET_KEY: checkout answers 503, no network is used.
       STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
       STRIPE_SECRET_KEY: '',
+      ISOBAR_PUSH_ALLOW_ORIGINS: E2E_PUSH_SERVICE_ORIGIN,
+      // Rate limits x25 (server/auth/limits.ts): tests/alertsEdit.spec.ts sends 100 test
+      // notifications for one user (5 per 15 min by default).
+      ISOBAR_AUTH_RATE_LIMIT_SCALE: '25',
     },
     // With the samples there, the server is ready once it has loaded the last of them (the first
     // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.

@@ -13,14 +13,17 @@
  * answers a subscription whose endpoint is a local HTTP server and whose keys the test holds; that
  * server checks the VAPID header, decrypts the body with the subscription's private key (http_ece,
  * the RFC 8188 library web-push itself uses) and hands the plaintext to the browser through the
- * DevTools protocol (ServiceWorker.deliverPushMessage), as the push service would.
+ * DevTools protocol (ServiceWorker.deliverPushMessage), as the push service would. The server
+ * refuses push endpoints on local addresses (server/alerts/pushEndpoint.ts); the stand-in's origin is
+ * the one playwright.config.ts lets through (ISOBAR_PUSH_ALLOW_ORIGINS), and another local one is
+ * still refused.
  */
 
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import ece from 'http_ece';
+import { E2E_PUSH_SERVICE_ORIGIN } from '../playwright.config.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
 
@@ -46,9 +49,9 @@ async function pushService(): Promise<{ server: Server; url: string; received: R
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/push/device-1`, received, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+  const { hostname, port } = new URL(E2E_PUSH_SERVICE_ORIGIN);
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(Number(port), hostname, resolve));
+  return { server, url: `${E2E_PUSH_SERVICE_ORIGIN}/push/device-1`, received, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
 }
 
 async function register(page: Page): Promise<void> {
@@ -144,6 +147,29 @@ test('a test notification travels server -> push service -> service worker -> no
     await context.close();
     service.server.close();
   }
+});
+
+test('the server refuses push endpoints on its own network, the allowed stand-in aside', async ({ request }) => {
+  const email = `push-ssrf-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const registered = await request.post('/users/v1/register', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD } });
+  expect(registered.status()).toBe(201);
+  const headers = { authorization: `Bearer ${(await registered.json() as { token: string }).token}` };
+  const keys = { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XLjDBdF8J8pL_gYt3b8A4M4', auth: 'tBHItJI5svbpez7KI4CCXg' };
+  const other = new URL(E2E_PUSH_SERVICE_ORIGIN);
+  other.port = String(Number(other.port) + 1);
+  for (const [endpoint, reason] of [
+    [`${other.origin}/push`, 'must be an https URL'],
+    ['https://127.0.0.1:18999/push', 'address 127.0.0.1 is not public (loopback)'],
+    ['https://2130706433/push', 'address 127.0.0.1 is not public (loopback)'],
+    ['https://[::ffff:127.0.0.1]/push', 'is not public (loopback)'],
+    ['https://localhost/push', 'resolves to'],
+  ]) {
+    const answer = await request.put('/users/v3/devices/probe', { headers, data: { platform: 'web', pushSubscription: { endpoint, keys } } });
+    expect(answer.status(), endpoint).toBe(400);
+    expect((await answer.json() as { message: string }).message, endpoint).toContain(reason);
+  }
+  const allowed = await request.put('/users/v3/devices/probe', { headers, data: { platform: 'web', pushSubscription: { endpoint: `${E2E_PUSH_SERVICE_ORIGIN}/push/x`, keys } } });
+  expect(allowed.status()).toBe(200);
 });
 
 test('where notifications are not allowed, the window says so and subscribes nothing', async ({ browser }) => {

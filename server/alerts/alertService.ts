@@ -10,6 +10,11 @@
  * 'normal' when no time holds any more). The state change is written as an ordinary collection
  * update (its storeTs moves, so clients sync it), only when the item is unchanged since it was
  * read.
+ *
+ * Bounds (server/auth/limits.ts): a user keeps the newest NOTIFICATIONS_PER_USER_MAX notifications;
+ * one is pushed to at most PUSH_DEVICES_PER_USER_MAX devices (the most recently registered, one
+ * request per distinct endpoint); test notifications are rate-limited per user. Every endpoint is
+ * checked (push.ts, pushEndpoint.ts) when a device registers it and again before each send.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -19,8 +24,12 @@ import { grantForecast, isPremium, isRefusal } from '../../common/entitlements.t
 import type { ProductData, RunData, ServedProducts } from '../data/servedProducts.ts';
 import { parseSubscription } from '../auth/accounts.ts';
 import { UserDataStore } from '../routes/usersData.ts';
-import { isPushSubscription, type PushSender } from './push.ts';
-import { HOUR_MS } from '../../common/time.ts';
+import { createKeyedLimiter } from '../auth/keyedLimiter.ts';
+import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, rateLimitScaleFromEnv, SEND_TEST_WINDOW_MS, SEND_TESTS_PER_USER } from '../auth/limits.ts';
+import { HttpError } from '../http/httpError.ts';
+import { isPushSubscription, type PushSender, type PushSubscriptionJson } from './push.ts';
+import { checkPushEndpoint, PushEndpointError } from './pushEndpoint.ts';
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 
 export interface StoredNotification {
   id: string;
@@ -52,8 +61,12 @@ export interface AlertEvaluation {
   timestamps: number[];
 }
 
-/** At most this many notifications are listed (newest first). Not in the SPEC. */
-export const NOTIFICATIONS_LISTED_MAX = 100;
+/** Too many test notifications: 429, with the seconds to wait. */
+export class TooManyTestsError extends HttpError {
+  constructor(limit: number, readonly retryAfterMs: number) {
+    super(429, `At most ${limit} test notifications per ${SEND_TEST_WINDOW_MS / MINUTE_MS} minutes; try again in ${Math.ceil(retryAfterMs / SECOND_MS)} s`);
+  }
+}
 
 const newId = () => randomBytes(12).toString('base64url');
 
@@ -71,6 +84,8 @@ function describeTimes(name: string, times: readonly number[]): string {
 
 export class AlertService {
   private readonly data: UserDataStore;
+  private readonly sendTestsPerUser = SEND_TESTS_PER_USER * rateLimitScaleFromEnv();
+  private readonly sendTests;
 
   constructor(
     private readonly db: Database,
@@ -80,12 +95,22 @@ export class AlertService {
     private readonly log: (message: string, error?: unknown) => void = () => {},
   ) {
     this.data = new UserDataStore(db, now);
+    this.sendTests = createKeyedLimiter(this.sendTestsPerUser, SEND_TEST_WINDOW_MS, now);
+  }
+
+  /**
+   * Refuses (PushEndpointError, with the reason) a push subscription the server would not send to;
+   * without a sender, by the same rules with the system's resolver.
+   */
+  async checkPushSubscription(subscription: PushSubscriptionJson): Promise<void> {
+    if (this.push) await this.push.checkEndpoint(subscription.endpoint);
+    else await checkPushEndpoint(subscription.endpoint);
   }
 
   // ---- notifications --------------------------------------------------------------------------
 
   async list(userId: string): Promise<{ newCount: number; notifications: StoredNotification[] }> {
-    const rows = await this.db.all<Row>('SELECT id, type, payload, created, received, opened FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?', [userId, NOTIFICATIONS_LISTED_MAX]);
+    const rows = await this.db.all<Row>('SELECT id, type, payload, created, received, opened FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?', [userId, NOTIFICATIONS_PER_USER_MAX]);
     return { newCount: await this.newCount(userId), notifications: rows.map(toNotification) };
   }
 
@@ -110,19 +135,42 @@ export class AlertService {
     return changes;
   }
 
-  /** Stores a notification and pushes it to the user's devices (push failures are logged, never thrown). */
+  /**
+   * Stores a notification, dropping the user's oldest beyond NOTIFICATIONS_PER_USER_MAX, and pushes
+   * it to the user's devices (push failures are logged, never thrown).
+   */
   async notify(userId: string, type: StoredNotification['type'], payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
     const notification: StoredNotification = { id: newId(), type, created: this.now(), received: null, opened: null, payload };
-    await this.db.run('INSERT INTO notifications (id, user_id, type, payload, created) VALUES (?, ?, ?, ?, ?)', [notification.id, userId, type, JSON.stringify(payload), notification.created]);
+    await this.db.transaction(async (tx) => {
+      await tx.run('INSERT INTO notifications (id, user_id, type, payload, created) VALUES (?, ?, ?, ?, ?)', [notification.id, userId, type, JSON.stringify(payload), notification.created]);
+      // The kept ones are those list() shows: the same order.
+      await tx.run(
+        'DELETE FROM notifications WHERE user_id = ? AND id NOT IN (SELECT id FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?)',
+        [userId, userId, NOTIFICATIONS_PER_USER_MAX],
+      );
+    });
     await this.pushTo(userId, notification, onlyDevice);
     return notification;
   }
 
+  /** A test notification (POST /notif/v1/notifications/send-test); TooManyTestsError over the user's rate. */
+  async sendTest(userId: string, payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
+    const wait = this.sendTests.blockedFor(userId);
+    if (wait > 0) throw new TooManyTestsError(this.sendTestsPerUser, wait);
+    this.sendTests.hit(userId);
+    return this.notify(userId, 'test', payload, onlyDevice);
+  }
+
   private async pushTo(userId: string, notification: StoredNotification, onlyDevice?: string): Promise<void> {
     if (!this.push) return;
-    const devices = await this.db.all<{ device_id: string; value: string }>('SELECT device_id, value FROM devices WHERE user_id = ? AND deactivated = 0', [userId]);
-    const body = JSON.stringify({ id: notification.id, type: notification.type, ...notification.payload, newCount: await this.newCount(userId) });
+    const devices = await this.db.all<{ device_id: string; value: string }>(
+      'SELECT device_id, value FROM devices WHERE user_id = ? AND deactivated = 0 ORDER BY updated DESC, device_id',
+      [userId],
+    );
+    // The most recently registered devices, one request per endpoint.
+    const targets = new Map<string, { deviceId: string; subscription: PushSubscriptionJson }>();
     for (const device of devices) {
+      if (targets.size >= PUSH_DEVICES_PER_USER_MAX) break;
       if (onlyDevice !== undefined && device.device_id !== onlyDevice) continue;
       let subscription: unknown;
       try {
@@ -130,12 +178,16 @@ export class AlertService {
       } catch {
         continue;
       }
-      if (!isPushSubscription(subscription)) continue;
+      if (isPushSubscription(subscription) && !targets.has(subscription.endpoint)) targets.set(subscription.endpoint, { deviceId: device.device_id, subscription });
+    }
+    if (targets.size === 0) return;
+    const body = JSON.stringify({ id: notification.id, type: notification.type, ...notification.payload, newCount: await this.newCount(userId) });
+    for (const { deviceId, subscription } of targets.values()) {
       try {
         const status = await this.push.send(subscription, body);
-        if (status >= 400) this.log(`push to device ${device.device_id} answered ${status}`);
+        if (status < 200 || status >= 300) this.log(`push to device ${deviceId} answered ${status}`);
       } catch (error) {
-        this.log(`push to device ${device.device_id} failed`, error);
+        this.log(error instanceof PushEndpointError ? `push to device ${deviceId} refused: ${error.message}` : `push to device ${deviceId} failed`, error);
       }
     }
   }
@@ -167,7 +219,6 @@ export class AlertService {
     const forecast = await run.point(alert.lat, alert.lon, { step: grant.step, to: grant.to });
     return evaluateAlert(alert, forecast);
   }
-
 
   /**
    * Evaluates every stored alert on `product` against its current run; answers what triggered.

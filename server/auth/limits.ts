@@ -44,6 +44,17 @@ export const ITEMS_PER_COLLECTION_MAX = 1000;
 export const DEVICE_BODY_MAX_BYTES = 4 * 1024;
 /** Devices per user (old browsers stay registered until removed). */
 export const DEVICES_PER_USER_MAX = 100;
+/**
+ * Devices one notification is pushed to: the user's most recently registered ones with a push
+ * subscription (each is an outbound request; a person has a few browsers, not a hundred).
+ */
+export const PUSH_DEVICES_PER_USER_MAX = 10;
+/** Test notifications (POST /notif/v1/notifications/send-test) per user per window: each pushes to every device. */
+export const SEND_TESTS_PER_USER = 5;
+/** The send-test window. */
+export const SEND_TEST_WINDOW_MS = 15 * MINUTE_MS;
+/** Notifications kept per user: the newest; older ones go as new ones come (all of them are listed). */
+export const NOTIFICATIONS_PER_USER_MAX = 100;
 /** Nesting of a stored JSON value (a favourite is flat; a colour gradient two deep). */
 export const JSON_MAX_DEPTH = 16;
 /** A setting's ts may be at most this far ahead of the server clock (a client clock a little fast). */

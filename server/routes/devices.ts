@@ -9,6 +9,8 @@ import type { Database } from '../db/database.ts';
 import type { AccountStore, Principal } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
 import { DEVICE_BODY_MAX_BYTES, DEVICES_PER_USER_MAX } from '../auth/limits.ts';
+import { PushEndpointError } from '../alerts/pushEndpoint.ts';
+import { badRequest } from '../http/httpError.ts';
 
 /** SPEC §3 "Device" as the client sends it. */
 export interface DeviceBody {
@@ -47,6 +49,7 @@ const DEVICE_SCHEMA = {
         type: 'object',
         required: ['endpoint', 'keys'],
         properties: {
+          // Which endpoints are accepted is the push code's decision (server/alerts/pushEndpoint.ts).
           endpoint: { type: 'string', maxLength: 2048, pattern: '^https?://' },
           expirationTime: { anyOf: [{ type: 'number' }, { type: 'null' }] },
           keys: {
@@ -114,6 +117,10 @@ export class DeviceStore {
   }
 }
 
+/**
+ * PUT and POST /users/v3/devices/{deviceID}. A push subscription is checked by the alert service the
+ * accounts registered on the root (`app.alerts`, routes/users.ts), which sends the notifications.
+ */
 export async function deviceRoutes(app: FastifyInstance, options: { accounts: AccountStore; devices: DeviceStore }): Promise<void> {
   const route = {
     bodyLimit: DEVICE_BODY_MAX_BYTES,
@@ -124,7 +131,17 @@ export async function deviceRoutes(app: FastifyInstance, options: { accounts: Ac
     },
   };
   type DeviceRoute = { Params: { deviceID: string }; Body: DeviceBody | undefined };
-  const handler = async (request: FastifyRequest<DeviceRoute>) => options.devices.upsert(principal(request), request.params.deviceID, request.body ?? {});
+  const handler = async (request: FastifyRequest<DeviceRoute>) => {
+    const device = request.body ?? {};
+    // A push endpoint the server would refuse to send to is refused now, with the reason
+    // (it is checked again before every send: a name can resolve elsewhere later).
+    if (device.pushSubscription) {
+      await app.alerts.checkPushSubscription(device.pushSubscription).catch((error: unknown) => {
+        throw error instanceof PushEndpointError ? badRequest(error.message) : error;
+      });
+    }
+    return options.devices.upsert(principal(request), request.params.deviceID, device);
+  };
   app.put<DeviceRoute>('/users/v3/devices/:deviceID', route, handler);
   app.post<DeviceRoute>('/users/v3/devices/:deviceID', route, handler);
 }

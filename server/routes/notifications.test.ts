@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../common/alerts.ts';
 import { FREE_STEP_HOURS, premiumFrom } from '../../common/entitlements.ts';
 import { webPushSender } from '../alerts/push.ts';
+import type { ResolvedAddress } from '../alerts/pushEndpoint.ts';
+import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, SEND_TEST_WINDOW_MS, SEND_TESTS_PER_USER } from '../auth/limits.ts';
 import { ServedProducts } from '../data/servedProducts.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
 import { testDatabases } from '../db/testing.ts';
@@ -42,13 +44,18 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
   let push: Awaited<ReturnType<typeof pushService>>;
   let dir: string;
   let sources: ServedProducts;
+  /** What the push code's resolver answers (no DNS is asked in these tests). */
+  let dns: Record<string, string[]>;
 
   const start = async () => {
     dir = await mkdtemp(join(tmpdir(), 'isobar-push-'));
     push = await pushService();
+    dns = { 'fcm.example.test': ['142.250.74.10'], 'internal.example.test': ['10.0.0.7'] };
+    const resolve = async (host: string): Promise<ResolvedAddress[]> => (dns[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     let now = () => 0;
     sources = new ServedProducts({ now: () => now(), demoTiles: new DemoTileStore(), stored: null });
-    t = await accountsTestApp(backend, { served: sources, push: webPushSender(join(dir, 'vapid.json'), { env: {} }) });
+    // The local push service stands in for the vendor's: its origin is the one let through the endpoint check.
+    t = await accountsTestApp(backend, { served: sources, push: webPushSender(join(dir, 'vapid.json'), { env: {}, resolve, allowedOrigins: [push.url] }) });
     now = t.clock.now;
     return t;
   };
@@ -152,6 +159,79 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
     expect((await t.app.inject({ url: `/users/v4/alerts/${alertId}/timestamps` })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/notif/v1/notifications' })).statusCode).toBe(401);
     expect((await api(user, 'POST', '/notif/v1/interactions/opened', { ids: ['bad id!'] })).statusCode).toBe(400);
+  });
+
+  it.each([
+    ['http://127.0.0.1:18999/push', 'must be an https URL'],
+    ['https://127.0.0.1:18999/push', 'address 127.0.0.1 is not public (loopback)'],
+    ['https://2130706433/push', 'address 127.0.0.1 is not public (loopback)'],
+    ['https://[::ffff:127.0.0.1]/push', 'is not public (loopback)'],
+    ['https://[::1]:18999/push', 'address ::1 is not public (loopback)'],
+    ['https://169.254.169.254/latest', 'is not public (linkLocal)'],
+    ['https://internal.example.test/push', 'host internal.example.test resolves to 10.0.0.7, which is not public (private)'],
+    ['https://unknown.example.test/push', 'cannot be resolved'],
+  ])('a device with the push endpoint %s is refused (%s) and nothing is stored', async (endpoint, reason) => {
+    await start();
+    const user = await registerUser(t.app, 'frank@example.test');
+    const response = await api(user, 'PUT', '/users/v3/devices/laptop', { platform: 'web', pushSubscription: browserSubscription(endpoint) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain(reason);
+    expect(await t.db.all('SELECT device_id FROM devices WHERE user_id = ?', [user.id])).toEqual([]);
+    // A public push service's endpoint is taken.
+    expect((await api(user, 'PUT', '/users/v3/devices/laptop', { platform: 'web', pushSubscription: browserSubscription('https://fcm.example.test/fcm/send/x') })).statusCode).toBe(200);
+  });
+
+  it(`test notifications: ${SEND_TESTS_PER_USER} per user per window, then 429 until the window ends`, async () => {
+    await start();
+    const user = await registerUser(t.app, 'gina@example.test');
+    const other = await registerUser(t.app, 'hank@example.test', 'Other1Password');
+    await api(user, 'PUT', '/users/v3/devices/laptop', { platform: 'web', pushSubscription: browserSubscription(`${push.url}/push/g`) });
+    for (let i = 0; i < SEND_TESTS_PER_USER; i++) expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+    t.clock.advance(SEND_TEST_WINDOW_MS - 60_000);
+    const refused = await api(user, 'POST', '/notif/v1/notifications/send-test', {});
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json().message).toContain(`At most ${SEND_TESTS_PER_USER} test notifications`);
+    expect(push.hits).toHaveLength(SEND_TESTS_PER_USER);
+    expect((await api(user, 'GET', '/notif/v1/notifications')).json().newCount).toBe(SEND_TESTS_PER_USER);
+    // Another user has their own count; the window's end lets the first one send again.
+    expect((await api(other, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+    t.clock.advance(60_000);
+    expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+  });
+
+  it(`a notification is pushed to the ${PUSH_DEVICES_PER_USER_MAX} most recently registered devices, once per endpoint`, async () => {
+    await start();
+    const user = await registerUser(t.app, 'ivan@example.test');
+    const devices = PUSH_DEVICES_PER_USER_MAX + 2;
+    for (let i = 0; i < devices; i++) {
+      t.clock.advance(1000);
+      expect((await api(user, 'PUT', `/users/v3/devices/d${i}`, { platform: 'web', pushSubscription: browserSubscription(`${push.url}/push/d${i}`) })).statusCode).toBe(200);
+    }
+    // The newest device shares the last one's endpoint (one browser registered under two ids).
+    t.clock.advance(1000);
+    await api(user, 'PUT', '/users/v3/devices/twin', { platform: 'web', pushSubscription: browserSubscription(`${push.url}/push/d${devices - 1}`) });
+    expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+    const expected = Array.from({ length: PUSH_DEVICES_PER_USER_MAX }, (_, k) => `/push/d${devices - 1 - k}`);
+    expect(push.hits.map((h) => h.url)).toEqual(expected);
+  });
+
+  it(`keeps the newest ${NOTIFICATIONS_PER_USER_MAX} notifications of a user`, async () => {
+    await start();
+    const user = await registerUser(t.app, 'judy@example.test');
+    const other = await registerUser(t.app, 'kate@example.test', 'Other1Password');
+    await t.app.alerts.notify(other.id, 'test', { title: 'other', body: 'kept' });
+    const made: string[] = [];
+    for (let i = 0; i < NOTIFICATIONS_PER_USER_MAX + 5; i++) {
+      t.clock.advance(1000);
+      made.push((await t.app.alerts.notify(user.id, 'test', { title: `n${i}`, body: 'b' })).id);
+    }
+    const rows = await t.db.all<{ id: string }>('SELECT id FROM notifications WHERE user_id = ?', [user.id]);
+    expect(rows.map((r) => r.id).sort()).toEqual(made.slice(5).sort());
+    const list = (await api(user, 'GET', '/notif/v1/notifications')).json();
+    expect(list.newCount).toBe(NOTIFICATIONS_PER_USER_MAX);
+    expect(list.notifications.map((n: { id: string }) => n.id)).toEqual(made.slice(5).reverse());
+    expect((await api(other, 'GET', '/notif/v1/notifications')).json().newCount).toBe(1);
   });
 
   it('refuses invalid alerts with the reason', async () => {

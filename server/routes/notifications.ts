@@ -10,7 +10,9 @@
  *   POST   /notif/v1/interactions/opened      {ids?: [id], data?} -> {updated, newCount}; no ids: all
  *   POST   /notif/v1/notifications/send-test  {registrationHash?, notificationType?, deviceID?}
  *                                             -> 201 the notification (pushed to that device, or
- *                                                every device when no deviceID)
+ *                                                the user's devices when no deviceID); 429 +
+ *                                                retry-after over 5 per 15 min per user
+ *                                                (auth/limits.ts, times ISOBAR_AUTH_RATE_LIMIT_SCALE)
  *   GET    /notif/v1/vapid-public-key         -> {publicKey} for PushManager.subscribe (no auth needed)
  *   GET    /users/v4/alerts/{id}/timestamps   -> {id, product, refTime, timestamps: [ms]} the valid
  *                                                times of the product's current run when every
@@ -21,10 +23,11 @@ import type { FastifyInstance } from 'fastify';
 import { isPremium } from '../../common/entitlements.ts';
 import type { AccountStore } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
-import type { AlertService } from '../alerts/alertService.ts';
+import { TooManyTestsError, type AlertService } from '../alerts/alertService.ts';
 import type { PushSender } from '../alerts/push.ts';
 import { notFound } from '../http/httpError.ts';
 import { DEVICE_ID_PATTERN } from './devices.ts';
+import { SECOND_MS } from '../../common/time.ts';
 
 const ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
 const INTERACTION_BODY = {
@@ -65,11 +68,16 @@ export async function notificationRoutes(app: FastifyInstance, options: { accoun
   }, async (request, reply) => {
     const userId = principal(request).user.id;
     const { registrationHash, notificationType, deviceID } = request.body ?? {};
-    const notification = await alerts.notify(userId, 'test', {
-      title: 'Isobar', body: 'This is a test notification', ...(registrationHash ? { registrationHash } : {}),
-      ...(notificationType ? { notificationType } : {}), ...(deviceID ? { deviceID } : {}),
-    }, deviceID);
-    return reply.code(201).send(notification);
+    try {
+      const notification = await alerts.sendTest(userId, {
+        title: 'Isobar', body: 'This is a test notification', ...(registrationHash ? { registrationHash } : {}),
+        ...(notificationType ? { notificationType } : {}), ...(deviceID ? { deviceID } : {}),
+      }, deviceID);
+      return await reply.code(201).send(notification);
+    } catch (error) {
+      if (error instanceof TooManyTestsError) reply.header('retry-after', String(Math.ceil(error.retryAfterMs / SECOND_MS)));
+      throw error;
+    }
   });
 
   app.get('/notif/v1/vapid-public-key', async () => {
