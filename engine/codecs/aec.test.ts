@@ -76,9 +76,9 @@ describe('decodeAec refuses what libaec refuses', () => {
 });
 
 describe('decodeAec on damaged streams', () => {
-  it('2 400 mutated streams each decode to count samples or throw CodecError, fast', () => {
+  // A fixed number of streams: a decoder that looped on one would fail the test at its timeout.
+  it('2 400 mutated streams each decode to count samples or throw CodecError', () => {
     const random = seededRandom(0x5eed42);
-    const started = performance.now();
     let errors = 0;
     let results = 0;
     for (let i = 0; i < 2400; i++) {
@@ -92,7 +92,6 @@ describe('decodeAec on damaged streams', () => {
         if (!(error instanceof CodecError)) throw new Error(`mutation ${i} of ${v.name}: ${String(error)}`, { cause: error });
         errors++;
       }
-      expect(performance.now() - started, 'time budget').toBeLessThan(20_000);
     }
     expect(errors).toBeGreaterThan(1000);
     expect(errors + results).toBe(2400);

@@ -167,10 +167,10 @@ describe('decodePngGrib refuses malformed PNGs with a CodecError', () => {
     expect(() => decodePngGrib(bytes)).toThrow(message);
   });
 
-  it('2 400 mutated PNGs each decode or throw CodecError, fast', () => {
+  // A fixed number of files: a decoder that looped on one would fail the test at its timeout.
+  it('2 400 mutated PNGs each decode or throw CodecError', () => {
     const random = seededRandom(0x9e3779b9);
     const sources = [good, encodePng(randomImage(64, 40, 8, 6, 1), (y) => y % 5), encodePng(randomImage(90, 17, 4, 0, 2), () => 4)];
-    const started = performance.now();
     let errors = 0;
     for (let i = 0; i < 2400; i++) {
       const damaged = mutate(sources[i % sources.length], random);
@@ -181,7 +181,6 @@ describe('decodePngGrib refuses malformed PNGs with a CodecError', () => {
         if (!(error instanceof CodecError)) throw new Error(`mutation ${i}: ${String(error)}`, { cause: error });
         errors++;
       }
-      expect(performance.now() - started, 'time budget').toBeLessThan(20_000);
     }
     // CRCs and Adler-32 catch nearly every change; the rest are mutations of ancillary bytes.
     expect(errors).toBeGreaterThan(2200);
