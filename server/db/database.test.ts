@@ -157,10 +157,12 @@ describe('SQLite group commit', () => {
     const m = await makeSqliteTestDatabase();
     const events: string[] = [];
     let syncs = 0;
+    let syncStarted = () => {};
     const db = openSqlite((m.config as { path: string }).path, {
       syncWal: async () => {
         const n = ++syncs;
         events.push(`sync ${n} start`);
+        syncStarted();
         await new Promise((resolve) => setTimeout(resolve, 5));
         events.push(`sync ${n} end`);
       },
@@ -174,13 +176,19 @@ describe('SQLite group commit', () => {
       expect(syncs).toBeLessThanOrEqual(3);
       // Every ack follows the end of a sync.
       for (let i = 0; i < 20; i++) expect(events.indexOf(`ack ${i}`)).toBeGreaterThan(events.indexOf('sync 1 end'));
-      // A write committed while an fsync runs waits for the next one.
+      // A write committed while an fsync runs waits for the next one. The second write is made as
+      // soon as the first one's fsync has started (what follows is promise jobs only, which all run
+      // before the timer that ends the fsync).
       events.length = 0;
       syncs = 0;
+      const firstSyncing = new Promise<void>((resolve) => {
+        syncStarted = resolve;
+      });
       const first = db.run('INSERT INTO kv (k, v) VALUES (?, ?)', ['a', 1]).then(() => events.push('ack a'));
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await firstSyncing;
       const second = db.run('INSERT INTO kv (k, v) VALUES (?, ?)', ['b', 2]).then(() => events.push('ack b'));
       await Promise.all([first, second]);
+      expect(events).toContain('sync 2 end');
       expect(events.indexOf('ack b')).toBeGreaterThan(events.indexOf('sync 2 end'));
       // Reads do not sync.
       syncs = 0;

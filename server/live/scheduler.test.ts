@@ -73,6 +73,8 @@ class FakeSource implements LiveSource {
   readonly premiumIntervalMinutes = 360;
   readonly publishDelayMinutes = 240;
   latest: number | null = null;
+  /** Calls of findLatestRun: a round looking upstream. */
+  finds = 0;
   downloads: number[] = [];
   running = 0;
   mostRunning = 0;
@@ -82,6 +84,7 @@ class FakeSource implements LiveSource {
   }
 
   async findLatestRun(_ctx: SourceContext, newerThan?: number): Promise<RunPlan | null> {
+    this.finds++;
     return this.latest !== null && (newerThan === undefined || this.latest > newerThan) ? { source: this.id, refTime: this.latest, steps: [0] } : null;
   }
 
@@ -227,7 +230,10 @@ describe('startScheduler', () => {
     const time = manualSleep();
     start({ sources: [a, b], ingest: ingestSpy().ingest, sleep: time.sleep });
     await until(() => a.downloads.length + b.downloads.length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // While that job runs the other source has not even looked upstream: its round waits in the
+    // queue. (Rounds run side by side would both have looked before either downloads: both loops
+    // start together and go through the same steps.)
+    expect(a.finds + b.finds).toBe(1);
     expect(a.downloads.length + b.downloads.length).toBe(1);
     open();
     await time.next();
