@@ -66,12 +66,17 @@ export class FixtureServer {
   /** Runs as each request arrives, before any fault or answer. */
   onRequest: ((req: IncomingMessage) => void) | null = null;
   private readonly faults: FaultRule[] = [];
+  /** Requests still being answered (a slow answer waits out its delay even when its client has gone). */
+  private readonly answering = new Set<Promise<void>>();
   private server: Server | null = null;
   private baseUrl = '';
 
   static async start(): Promise<FixtureServer> {
     const fixture = new FixtureServer();
-    const server = createServer((req, res) => fixture.handle(req, res));
+    const server = createServer((req, res) => {
+      const answer = fixture.handle(req, res).finally(() => fixture.answering.delete(answer));
+      fixture.answering.add(answer);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     fixture.server = server;
     fixture.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -112,6 +117,11 @@ export class FixtureServer {
 
   clearLog(): void {
     this.log.length = 0;
+  }
+
+  /** Resolves once every request that has arrived is answered, or given up on a client that left. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.answering]);
   }
 
   /** Requests for one path (or all), optionally only those with a Range header. */

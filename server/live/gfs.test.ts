@@ -223,7 +223,8 @@ describeWithFixtures('GFS source against the fixture server', () => {
     server.fault({ path: /atmos/, ranged: true, after: 6, fault: { kind: 'slow', delayMs: 300 } });
     const first = context(now, controller.signal);
     await expect(source.download((await source.findLatestRun(first))!, first)).rejects.toThrow('server closing');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The held request waits out its delay on the server, then finds its client gone: not answered.
+    await server.settled();
     expect(server.requests(undefined, true).filter((r) => r.completed)).toHaveLength(6);
 
     server.onRequest = null;
