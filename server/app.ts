@@ -36,6 +36,7 @@ import { DemoTileStore } from './demo/demoTiles.ts';
 import { HOUR_MS } from '../common/time.ts';
 import { ServedProducts } from './data/servedProducts.ts';
 import { StoredRuns } from './data/storedRuns.ts';
+import { TilePool } from './data/tilePool.ts';
 import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
@@ -132,10 +133,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
   });
-  const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes });
-  app.addHook('onClose', () => tiles.close());
+  // Tiles are made on worker threads (server/data/tilePool.ts): demo tiles and stored runs' tiles rendered on request.
+  const tilePool = new TilePool();
+  app.addHook('onClose', () => tilePool.close());
+  const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes, pool: tilePool });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
-  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now);
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
   const live = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;

@@ -3,7 +3,7 @@
  * the forms it is sent, so a repeated request reads no file and inflates nothing again.
  */
 
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { ingestFiles } from '../ingest/ingest.ts';
 import { tileRelPath } from '../ingest/layout.ts';
 import { loadEngine } from '../ingest/engine.ts';
 import { describeWithFixtures, SAMPLE, tempDir, testClock } from '../ingest/testing.ts';
+import { HOUR_MS } from '../../common/time.ts';
 import { StoredRuns } from './storedRuns.ts';
+import { TilePool } from './tilePool.ts';
 
 const REF = Date.UTC(2017, 2, 22, 0);
 const DIR = 'gfs2p5-20170322';
@@ -44,11 +46,36 @@ describeWithFixtures('StoredRuns tile memory', () => {
     await stored.close();
   });
 
+  it('renders a tile above the pre-rendered zoom on a tile thread, as in this thread, and stores it', async () => {
+    const pool = new TilePool({ threads: 1 });
+    try {
+      const threaded = new StoredRuns(data.dir, loadEngine, testClock().now, { pool });
+      const run = (await threaded.current(DIR))!;
+      expect(run.manifest.layers['gh-500h'].prerendered).toBe(0);
+      const path = join(run.dir, tileRelPath(REF, 1, 3, 1, 'gh', '500h'));
+      const tile = (await run.tile(REF, { z: 1, x: 3, y: 1 }, 'gh', '500h'))!;
+      expect(pool.stats()).toMatchObject({ completed: 1, failed: 0 });
+      expect(tile.gzip.equals(await readFile(path))).toBe(true);
+      // No native field for a valid time the run does not have: no data, as before.
+      expect(await run.tile(REF + HOUR_MS, { z: 1, x: 3, y: 1 }, 'gh', '500h')).toBeNull();
+      await threaded.close();
+
+      await rm(path);
+      const here = new StoredRuns(data.dir, loadEngine, testClock().now);
+      const again = (await (await here.current(DIR))!.tile(REF, { z: 1, x: 3, y: 1 }, 'gh', '500h'))!;
+      expect(again.gzip.equals(tile.gzip)).toBe(true);
+      expect(pool.stats().completed).toBe(2); // rendered here, not on the pool
+      await here.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('keeps no more than its budget', async () => {
     const probe = new StoredRuns(data.dir, loadEngine, testClock().now);
     const one = (await (await probe.current(DIR))!.tile(REF, { z: 0, x: 0, y: 0 }, 'wind', 'surface'))!;
     await probe.close();
-    const stored = new StoredRuns(data.dir, loadEngine, testClock().now, one.gzip.byteLength);
+    const stored = new StoredRuns(data.dir, loadEngine, testClock().now, { tileCacheBytes: one.gzip.byteLength });
     const run = (await stored.current(DIR))!;
     expect(await run.tile(REF, { z: 0, x: 0, y: 0 }, 'wind', 'surface')).not.toBeNull();
     expect(stored.tileCacheStats().entries).toBe(1);

@@ -3,7 +3,8 @@
  * current run of each product directory, its minifest, its tiles (stored, or rendered from the
  * native-grid store on first request and kept), and its point-series store.
  *
- * Tiles read or rendered are kept in memory (an LRU by bytes shared by every run, as ServedTile:
+ * Tiles are rendered on the tile threads (tilePool.ts; storedTileRender.ts) when StoredRuns is
+ * given the pool, as in the server, else in this thread. Tiles read or rendered are kept in memory (an LRU by bytes shared by every run, as ServedTile:
  * their gzip bytes, and their inflated bytes once a client without gzip asked), so a tile asked
  * again is neither read from disk nor inflated again.
  *
@@ -14,44 +15,31 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { gunzipSync, gzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import { METRICS } from '../../common/catalogue/metrics.ts';
-import { VARIABLES, FILE_VARIABLES } from '../../common/catalogue/variables.ts';
-import { decodeDataTile, encodeDataTile, Predictor, type TileGeometry } from '../../common/tile.ts';
-import { tileBounds, TILE_NODES, type TileAddress } from '../../common/tiling.ts';
-import { Regridder, regridBilinearReference, type SourceGrid } from '../../engine/regrid.ts';
+import { VARIABLES } from '../../common/catalogue/variables.ts';
+import type { TileAddress } from '../../common/tiling.ts';
 import type { Engine } from '../../engine/engine.ts';
-import {
-  listRunIds, nativeRelPath, readCurrentRunId, readRunManifest, runDir, tileRelPath, type RunManifest,
-} from '../ingest/layout.ts';
+import { listRunIds, readCurrentRunId, readRunManifest, runDir, tileRelPath, type RunManifest } from '../ingest/layout.ts';
 import { PointStoreReader } from '../ingest/points.ts';
-import { INGEST_GZIP_LEVEL, renderTile, tileTargetGrid, writeFileReplacing } from '../ingest/tiles.ts';
 import { ByteLru } from './byteLru.ts';
 import { ServedTile } from './servedTile.ts';
-
-const gzipAsync = promisify(gzip);
+import { NativeFields, renderStoredTile } from './storedTileRender.ts';
+import type { TilePool } from './tilePool.ts';
 
 /** How long the current-run pointer of a directory is trusted before it is read again. */
 export const POINTER_TTL_MS = 1000;
-/** Decoded native fields kept for rendering tiles on request (a 0.25° wind field is 8 MB). */
-const NATIVE_CACHE_ENTRIES = 6;
 /** Default memory budget of the stored-tile cache, bytes (gzip data, and identity data once asked for). */
 export const DEFAULT_STORED_TILE_CACHE_BYTES = 128 * 1024 * 1024;
 
-interface NativeField {
-  channels: Float32Array[];
-  grid: SourceGrid;
-}
-
-/** The grid of a native store tile: the tile's own bounds, global when its columns go round. */
-function nativeGrid(header: TileGeometry): SourceGrid {
-  const dLon = (header.east - header.west) / (header.width - 1);
-  const global = Math.abs(header.width * dLon - 360) < dLon / 2;
-  return {
-    ni: header.width, nj: header.height, lon0: header.west, dLon: global ? 360 / header.width : dLon,
-    lat0: header.north, dLat: (header.north - header.south) / (header.height - 1), global,
-  };
+/** Where a run renders the tiles it has not stored, and what it keeps. */
+interface RunContext {
+  /** Tiles kept in memory, shared with the other runs (keys are file paths). */
+  tiles: ByteLru<ServedTile>;
+  /** The tile threads; null: render in this thread with `engine`. */
+  pool: TilePool | null;
+  engine: () => Promise<Engine | null>;
+  /** Native fields for rendering in this thread. */
+  natives: NativeFields;
 }
 
 /** One published run. */
@@ -60,12 +48,12 @@ export class StoredRun {
   private minifestText: Promise<string> | null = null;
   private levelPoints: Promise<PointStoreReader> | null = null;
   private readonly inFlight = new Map<string, Promise<ServedTile>>();
-  private readonly natives = new Map<string, Promise<NativeField>>();
+  private readonly tiles: ByteLru<ServedTile>;
   readonly dir: string;
 
-  /** `tiles`: the tiles kept in memory, shared with the other runs (keys are file paths). */
-  constructor(dataDir: string, readonly manifest: RunManifest, private readonly engine: () => Promise<Engine | null>, private readonly tiles: ByteLru<ServedTile>) {
+  constructor(dataDir: string, readonly manifest: RunManifest, private readonly context: RunContext) {
     this.dir = runDir(dataDir, manifest.directory, manifest.id);
+    this.tiles = context.tiles;
   }
 
   get refTime(): number {
@@ -120,8 +108,11 @@ export class StoredRun {
     if (kept) return kept;
     let job = this.inFlight.get(rel);
     if (!job) {
-      job = readFile(path).then((stored) => ServedTile.fromGzip(stored), () => this.render(validTime, address, file, level, rel))
-        .then((tile) => {
+      job = readFile(path).then((stored) => stored, () => this.render(validTime, address, file, level))
+        .then((gz) => {
+          // No stored tile and no native field: no data (ENOENT as for a pruned run).
+          if (!gz) throw Object.assign(new Error(`No data for ${rel}`), { code: 'ENOENT' });
+          const tile = ServedTile.fromGzip(gz);
           // Inflated bytes made later for a client without gzip count against the budget too.
           tile.onIdentity = (bytes) => this.tiles.grow(path, bytes);
           this.tiles.set(path, tile, tile.bytes);
@@ -136,47 +127,11 @@ export class StoredRun {
     });
   }
 
-  private native(validTime: number, file: string, level: string): Promise<NativeField> {
-    const key = `${validTime}/${file}-${level}`;
-    let field = this.natives.get(key);
-    if (field) {
-      this.natives.delete(key);
-    } else {
-      field = readFile(join(this.dir, nativeRelPath(validTime, file, level))).then((gz) => {
-        const tile = decodeDataTile(gunzipSync(gz));
-        return { channels: tile.channels, grid: nativeGrid(tile.header) };
-      });
-      field.catch(() => this.natives.delete(key));
-      if (this.natives.size >= NATIVE_CACHE_ENTRIES) this.natives.delete(this.natives.keys().next().value as string);
-    }
-    this.natives.set(key, field);
-    return field;
-  }
-
-  private async render(validTime: number, address: TileAddress, file: string, level: string, rel: string): Promise<ServedTile> {
-    const { channels, grid } = await this.native(validTime, file, level);
-    const quantizations = FILE_VARIABLES[file].map((v) => v.quantization);
-    const engine = await this.engine();
-    let raw: Uint8Array;
-    if (engine) {
-      const regridders = channels.map(() => new Regridder(engine));
-      try {
-        regridders.forEach((r, c) => r.load(channels[c], grid));
-        raw = renderTile(regridders, quantizations, address);
-      } finally {
-        for (const r of regridders) r.release();
-      }
-    } else {
-      // No WASM build: the plain-TypeScript twin gives the same tile, slower.
-      const target = tileTargetGrid(address);
-      raw = encodeDataTile({
-        ...tileBounds(address), width: TILE_NODES, height: TILE_NODES, predictor: Predictor.RowDelta,
-        channels: channels.map((values) => regridBilinearReference(values, grid, target)), quantization: quantizations,
-      });
-    }
-    const gz = await gzipAsync(raw, { level: INGEST_GZIP_LEVEL });
-    await writeFileReplacing(join(this.dir, rel), gz);
-    return ServedTile.fromGzip(gz);
+  /** Renders a tile from the native store (and stores it); null when the run has none for it. */
+  private async render(validTime: number, address: TileAddress, file: string, level: string): Promise<Buffer | null> {
+    const task = { kind: 'stored' as const, runDir: this.dir, validTime, address, file, level };
+    const { pool, engine, natives } = this.context;
+    return pool ? pool.stored(task) : renderStoredTile(task, natives, await engine());
   }
 }
 
@@ -196,14 +151,20 @@ export class StoredRuns {
   private generation = 0;
   /** Tiles of every run kept in memory, by file path. */
   private readonly tiles: ByteLru<ServedTile>;
+  private readonly context: RunContext;
 
+  /**
+   * `loadEngine` serves rendering in this thread, without `options.pool`; `options.tileCacheBytes`
+   * bounds the tiles kept in memory (default DEFAULT_STORED_TILE_CACHE_BYTES).
+   */
   constructor(
     readonly dataDir: string,
     private readonly loadEngine: () => Promise<Engine>,
     private readonly clock: () => number = Date.now,
-    tileCacheBytes = DEFAULT_STORED_TILE_CACHE_BYTES,
+    options: { tileCacheBytes?: number; pool?: TilePool } = {},
   ) {
-    this.tiles = new ByteLru(tileCacheBytes);
+    this.tiles = new ByteLru(options.tileCacheBytes ?? DEFAULT_STORED_TILE_CACHE_BYTES);
+    this.context = { tiles: this.tiles, pool: options.pool ?? null, engine: () => this.engine(), natives: new NativeFields() };
   }
 
   /** Tiles kept in memory and their bytes. */
@@ -276,7 +237,7 @@ export class StoredRuns {
     if (known) return known;
     const manifest = await readRunManifest(this.dataDir, directory, id);
     if (!manifest) return null;
-    const run = new StoredRun(this.dataDir, manifest, () => this.engine(), this.tiles);
+    const run = new StoredRun(this.dataDir, manifest, this.context);
     state.runs.set(id, run);
     return run;
   }

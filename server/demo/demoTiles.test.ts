@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeDataTile, Predictor, type DecodedTile } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds } from '../../common/tiling.ts';
 import { evaluatePoint, type DemoPoint } from './demoModel.ts';
+import { TilePool } from '../data/tilePool.ts';
 import { DEMO_TILE_FILES, DemoTileStore, generateTileSet, tileNodeCoordinates, type TileSetGenerator } from './demoTiles.ts';
 
 const TIME = Date.UTC(2025, 10, 26, 6);
@@ -29,9 +30,10 @@ function inProcess(): { generate: TileSetGenerator; calls: () => number } {
 }
 
 describe('demo tiles', () => {
-  // Generates on its worker thread, as the server does.
-  const store = new DemoTileStore({ threads: 1 });
-  afterAll(() => store.close());
+  // Generates on a tile thread, as the server does.
+  const pool = new TilePool({ threads: 1 });
+  const store = new DemoTileStore({ pool });
+  afterAll(() => pool.close());
 
   it('generates on a worker thread the same bytes as here', async () => {
     const set = await store.get(TIME, { z: 1, x: 3, y: 1 });

@@ -4,8 +4,8 @@
  *
  * A request for any file of a tile generates all of them at once (users switch overlays; the
  * fields share almost all of their arithmetic): evaluate, encode and gzip each (zlib level 6) on a
- * thread of a WorkerPool (server/data/workerPool.ts; demoTileWorker.ts), about 85 ms of CPU per
- * tile set, so that the event loop keeps answering cached tiles and everything else meanwhile.
+ * tile thread (server/data/tilePool.ts, tileThread.ts), about 85 ms of CPU per tile set, so that
+ * the event loop keeps answering cached tiles and everything else meanwhile.
  * Two requests for the same tile share one generation; a full queue refuses with BusyError (503).
  * The tiles live in an LRU bounded by bytes, as ServedTile (server/data/servedTile.ts): gzip bytes,
  * plus identity bytes made once for the clients that ask without gzip. There is no disk cache: a
@@ -21,7 +21,8 @@ import { TILE_NODES, tileBounds, tileColumns, tileRows, type TileAddress } from 
 import { SECOND_MS } from '../../common/time.ts';
 import { ByteLru } from '../data/byteLru.ts';
 import { ServedTile } from '../data/servedTile.ts';
-import { BusyError, WorkerPool, type WorkerPoolStats } from '../data/workerPool.ts';
+import { TilePool } from '../data/tilePool.ts';
+import { BusyError, type WorkerPoolStats } from '../data/workerPool.ts';
 import { evaluateGrid, type DemoFields } from './demoModel.ts';
 import { DEMO_PRODUCT } from './demoRun.ts';
 
@@ -67,12 +68,6 @@ for (const file of DEMO_TILE_FILES) {
 export const TILE_GZIP_LEVEL = 6;
 /** Default memory budget of the tile cache, bytes (gzip data, and identity data once asked for). */
 export const DEFAULT_TILE_CACHE_BYTES = 256 * 1024 * 1024;
-/**
- * Tile sets that may wait for a generating thread before more are refused with 503. A cold view
- * with animation prefetch asks for a few dozen (data zoom 2 has 32 tiles); 64 at ~85 ms each is
- * about 5 s of work for one thread, the longest a request should wait.
- */
-export const DEMO_TILE_QUEUE_MAX = 64;
 
 export interface TileTimings {
   evaluateMs: number;
@@ -90,7 +85,7 @@ export interface GeneratedTileSet {
   timings: TileTimings;
 }
 
-/** Makes one tile set; by default on a worker thread (demoTileWorker.ts). */
+/** Makes one tile set; by default on a tile thread (server/data/tilePool.ts). */
 export type TileSetGenerator = (validTime: number, address: TileAddress) => Promise<GeneratedTileSet>;
 
 export interface TileSet {
@@ -163,16 +158,15 @@ export function generateTileSet(validTime: number, address: TileAddress, scratch
 export interface DemoTileStoreOptions {
   /** Memory budget, bytes (default DEFAULT_TILE_CACHE_BYTES). */
   maxBytes?: number;
-  /** Makes the tile sets; default: a WorkerPool of `threads` threads running demoTileWorker.ts. */
+  /** Makes the tile sets: default the threads of `pool`. */
   generate?: TileSetGenerator;
-  /** Generating threads (default: the cores but one, at least one). */
-  threads?: number;
-  /** Tile sets that may wait for a thread (default DEMO_TILE_QUEUE_MAX). */
-  maxQueued?: number;
+  /** The tile threads (shared with the stored runs in the server); default a pool of its own, closed by close(). */
+  pool?: TilePool;
 }
 
-/** The task a generating thread gets. */
+/** The task a tile thread gets. */
 export interface TileSetTask {
+  kind: 'demo';
   validTime: number;
   address: TileAddress;
 }
@@ -182,7 +176,8 @@ export class DemoTileStore {
   private readonly cache: ByteLru<TileSet>;
   private readonly inFlight = new Map<string, Promise<TileSet>>();
   private readonly generate: TileSetGenerator;
-  private readonly pool: WorkerPool<TileSetTask, GeneratedTileSet> | null = null;
+  private readonly pool: TilePool | null = null;
+  private readonly ownPool: TilePool | null = null;
   private hits = 0;
   private misses = 0;
   private generated = 0;
@@ -195,12 +190,10 @@ export class DemoTileStore {
       this.generate = options.generate;
     } else {
       // Threads start on the first tile that is not cached.
-      const pool = new WorkerPool<TileSetTask, GeneratedTileSet>({
-        module: new URL('./demoTileWorker.ts', import.meta.url), name: 'demo tiles',
-        size: options.threads, maxQueued: options.maxQueued ?? DEMO_TILE_QUEUE_MAX,
-      });
+      const pool = options.pool ?? new TilePool();
+      if (!options.pool) this.ownPool = pool;
       this.pool = pool;
-      this.generate = (validTime, address) => pool.run({ validTime, address });
+      this.generate = (validTime, address) => pool.demo({ kind: 'demo', validTime, address });
     }
   }
 
@@ -264,9 +257,9 @@ export class DemoTileStore {
     };
   }
 
-  /** Stops the generating threads. */
+  /** Stops the tile threads if they are its own. */
   async close(): Promise<void> {
-    await this.pool?.close();
+    await this.ownPool?.close();
   }
 
   private remember(key: string, generated: GeneratedTileSet): TileSet {
