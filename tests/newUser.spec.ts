@@ -224,3 +224,36 @@ test.describe('item 10: an overlay no model covers here', () => {
     await page.screenshot({ path: testInfo.outputPath('new-user-pm2p5-taken.png') });
   });
 });
+
+test.describe('item 2: city labels', () => {
+  test('never under the top bar, the timeline or another control, never cut at an edge', async ({ page }, testInfo) => {
+    await openMap(page, '/?temp,48.000,14.000,5');
+    await expect.poll(() => page.getByTestId('city-label').count()).toBeGreaterThan(10);
+    await expect.poll(() => page.evaluate(() => {
+      const boxes = (selector: string) => [...document.querySelectorAll(selector)].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0);
+      const controls = boxes('header.topbar > *, .bottom > *, .overlay-menu, .pane > .window');
+      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const bad: string[] = [];
+      for (const label of document.querySelectorAll<HTMLElement>('.city-label')) {
+        const r = label.getBoundingClientRect();
+        const name = label.querySelector('.city-label-name')!.textContent;
+        if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) bad.push(`${name} cut at an edge`);
+        else if (controls.some((c) => overlaps(r, c))) bad.push(`${name} under a control`);
+      }
+      return bad;
+    })).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('new-user-labels-placement.png') });
+  });
+
+  test.describe('in a German browser', () => {
+    test.use({ locale: 'de-DE' });
+    test('Prague and Warsaw are Prag and Warschau', async ({ page }, testInfo) => {
+      await openMap(page, '/?temp,51.000,18.000,5');
+      const names = page.locator('.city-label-name');
+      await expect(names.filter({ hasText: /^Prag$/ })).toHaveCount(1);
+      await expect(names.filter({ hasText: /^Warschau$/ })).toHaveCount(1);
+      await expect(names.filter({ hasText: /^(Prague|Warsaw)$/ })).toHaveCount(0);
+      await page.screenshot({ path: testInfo.outputPath('new-user-labels-de.png') });
+    });
+  });
+});

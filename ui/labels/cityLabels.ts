@@ -18,7 +18,7 @@
 import i18next from 'i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import {
-  LABELS_VERSION, cityTilePath, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, labelsPath, valueAt,
+  LABEL_HEIGHT_PX, LABELS_VERSION, cityTilePath, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, labelsPath, valueAt,
   type CityLabel, type CityTile, type LabelsTile,
 } from '../../common/labels.ts';
 import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
@@ -27,13 +27,12 @@ import { pointPath } from '../../common/routes.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
+import { labelFits, watchObstacles } from './labelObstacles.ts';
 import './cityLabels.css';
 import { HOUR_MS } from '../../common/time.ts';
 
 /** Tiles are asked for this far around the view, CSS px (labels near an edge slide in already there). */
 const TILE_MARGIN_PX = 96;
-/** Label elements are kept this far outside the view. */
-const CULL_MARGIN_PX = 80;
 /** Requests in flight at once: the map's data tiles come first. */
 const MAX_IN_FLIGHT = 4;
 /** Tiles kept in memory, per kind. */
@@ -51,6 +50,14 @@ const PREFETCH_HOURS = 6;
 const NEW_LABELS_PER_FRAME = 24;
 const VALUES_PER_FRAME = 60;
 const FRAME_WORK_MS = 4;
+/** The label font (cityLabels.css, with the page's font family): its name is measured to fit it in view. */
+const LABEL_FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const NAME_FONT: Readonly<Record<CityLabel['type'], string>> = { capital: '700 13px', city: '600 12px', town: '500 12px' };
+/** cityLabels.css: names wider than this are cut with an ellipsis; 3 px of padding each side. */
+const NAME_MAX_PX = 150;
+const LABEL_PADDING_PX = 6;
+/** Room for the value line ("↓ 25 kt", "1013 hPa" in bold 13 px): a label is never narrower. */
+const VALUE_WIDTH_PX = 60;
 /** A tap: moved at most this far, released this soon (as the map's camera counts a click). */
 const TAP_SLOP_PX = 5;
 const TAP_MAX_MS = 500;
@@ -132,6 +139,28 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
 
   const schedule = () => {
     if (!frame && !disposed) frame = requestAnimationFrame(draw);
+  };
+  // The controls over the map: a label is drawn only wholly in view and clear of them.
+  const obstacles = watchObstacles(document.getElementById('root') ?? document.body, host, schedule);
+  /**
+   * A label's drawn width: its name measured in its font (a canvas measures text without a
+   * layout), the value line's room at least. The server's estimate is for spacing labels apart;
+   * this one decides whether a label is cut at an edge. Kept per label object (a tile's labels stay).
+   */
+  const context = document.createElement('canvas').getContext('2d');
+  const widths = new WeakMap<CityLabel, number>();
+  const drawnWidth = (label: CityLabel): number => {
+    let width = widths.get(label);
+    if (width === undefined) {
+      let name = label.width;
+      if (context) {
+        context.font = `${NAME_FONT[label.type] ?? NAME_FONT.town} ${LABEL_FONT_FAMILY}`;
+        name = Math.min(NAME_MAX_PX, Math.ceil(context.measureText(label.name).width));
+      }
+      width = Math.max(name, VALUE_WIDTH_PX) + LABEL_PADDING_PX;
+      widths.set(label, width);
+    }
+    return width;
   };
 
   /**
@@ -291,10 +320,13 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const query = source && { refTime: hourStamp(source.refTime), hours: source.hours, labelsVersion: LABELS_VERSION };
     let complete = true;
     const ready: { key: string; tile: LabelsTile }[] = [];
+    const lang = language();
     for (const t of tiles) {
       const key = `${z}/${t.x}/${t.y}`;
-      wanted.add(key);
-      const entry = labelTiles.get(key);
+      // Label tiles are named in the language (their places and ids are the same in every language).
+      const labelKey = `${lang}/${key}`;
+      wanted.add(labelKey);
+      const entry = labelTiles.get(labelKey);
       if (entry?.state === 'ready') {
         ready.push({ key, tile: entry.data });
         if (source && query && entry.data.labels.length) {
@@ -311,7 +343,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         }
       } else {
         if (entry?.state !== 'failed') complete = false;
-        request(labelTiles, key, () => labelsPath(language(), z, t.x, t.y));
+        request(labelTiles, labelKey, () => labelsPath(lang, z, t.x, t.y));
       }
     }
     return { ready, complete };
@@ -357,12 +389,13 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     /** Whether this frame may still bind or write one more label (always one at least). */
     const inTime = (budget: number, full: number) => budget > 0 && (budget === full || performance.now() < deadline);
     let more = false;
+    const covered = obstacles.boxes();
     for (const { key, tile } of ready) {
       const cityEntry = source ? cityTiles.get(cityKey(source, key)) : undefined;
       for (const label of tile.labels) {
         const { x, y } = lonLatToScreen(view, label.lon, label.lat);
-        const half = label.width / 2;
-        if (x + half < -CULL_MARGIN_PX || x - half > width + CULL_MARGIN_PX || y < -CULL_MARGIN_PX || y > height + CULL_MARGIN_PX) continue;
+        // Wholly in view and under no control: never cut at an edge, never under the top bar or the timeline.
+        if (!labelFits(x, y, drawnWidth(label), LABEL_HEIGHT_PX, view, covered)) continue;
         seen.add(label.id);
         let node = nodes.get(label.id);
         if (!node) {
@@ -459,7 +492,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     schedule();
   });
   const onLanguage = () => {
-    // Names are the data's own in every language; the labels' accessible names are not.
+    // Names and the labels' accessible names are the language's: the labels are bound again from its tiles.
     for (const [id, node] of nodes) release(id, node);
     schedule();
   };
@@ -471,6 +504,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       if (frame) cancelAnimationFrame(frame);
       stopView();
       stopValues();
+      obstacles.dispose();
       i18next.off('languageChanged', onLanguage);
       window.removeEventListener('pointerdown', onPointerDown, true);
       window.removeEventListener('pointerup', onPointerUp, true);
