@@ -161,8 +161,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   addSecurityHeaders(app);
   refuseNulCharacters(app);
-  // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed).
-  await app.register(fastifyCompress, { global: true, threshold: 1024 });
+  // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed). Answers
+  // made per request prefer gzip to brotli where the client takes both: on a point forecast's
+  // ~3 KB of JSON brotli (quality 4) costs ~0.5 ms against gzip's ~0.18 ms for about the same
+  // bytes. The built files are sent precompressed (routes/staticApp.ts), brotli first.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
   await app.register(metadataRoutes, { served });
   await app.register(tileRoutes, { served });
