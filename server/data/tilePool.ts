@@ -15,13 +15,19 @@ import { WorkerPool } from './workerPool.ts';
  * each is about 5 s of work for one thread, the longest a request should wait.
  */
 export const TILE_QUEUE_MAX = 64;
+/** The tile threads' nice value: a thread at 10 gets about a tenth of a core the event loop also wants (Linux CFS weights 110 : 1024). */
+export const TILE_THREAD_NICE = 10;
 
 export class TilePool {
   private readonly pool: WorkerPool<TileTask, TileTaskAnswer>;
 
   /** `threads`: default the cores but one (at least one). */
   constructor(options: { threads?: number; maxQueued?: number } = {}) {
-    this.pool = new WorkerPool({ module: new URL('./tileThread.ts', import.meta.url), name: 'tile threads', size: options.threads, maxQueued: options.maxQueued ?? TILE_QUEUE_MAX });
+    this.pool = new WorkerPool({
+      module: new URL('./tileThread.ts', import.meta.url), name: 'tile threads', size: options.threads, maxQueued: options.maxQueued ?? TILE_QUEUE_MAX,
+      // Below the event loop: on two cores, generating tiles must not slow the answers that need none.
+      nice: TILE_THREAD_NICE,
+    });
   }
 
   demo(task: TileSetTask): Promise<GeneratedTileSet> {

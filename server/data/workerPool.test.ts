@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusyError, defaultPoolSize, WorkerPool } from './workerPool.ts';
 import type { TestAnswer, TestTask } from './workerPoolTestTask.ts';
@@ -24,6 +25,15 @@ describe('WorkerPool', () => {
   it('leaves a core to the event loop', () => {
     expect(defaultPoolSize()).toBeGreaterThanOrEqual(1);
     expect(() => new WorkerPool({ module: MODULE, name: 'x', size: 0, maxQueued: 1 })).toThrow(/pool size/);
+  });
+
+  it('runs its threads at the nice value asked, and leaves the event loop thread as it was', async () => {
+    const before = getPriority(0);
+    const p = new WorkerPool<TestTask, TestAnswer>({ module: MODULE, name: 'test pool', size: 1, maxQueued: 1, nice: 10 });
+    pools.push(p);
+    const answer = await p.run({ value: 1 });
+    expect(answer.nice).toBe(10);
+    expect(getPriority(0)).toBe(before);
   });
 
   it('runs a TypeScript task module on its threads and answers each task', async () => {

@@ -8,7 +8,8 @@
  *   <- output (its buffers transferred)   <------    its large buffers transferred, never copied
  *
  * A request that needs no task (a cached tile) never waits behind one that does: the event loop
- * only posts and receives messages. Threads start on the first task, hold the process open only
+ * only posts and receives messages, and the threads may run at a lower CPU priority (`nice`), so
+ * that on a machine with few cores the event loop gets the CPU first. Threads start on the first task, hold the process open only
  * while they have work, and a thread that dies fails its task and is replaced on the next one.
  *
  * Worker threads do not inherit tsx's module hooks in Node 20 (neither under `tsx server/main.ts`
@@ -43,6 +44,11 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Tasks that may wait for a thread; one more is refused with BusyError. */
   maxQueued: number;
+  /**
+   * The threads' nice value (Linux: per thread; 0..19, higher yields more): when they and the event
+   * loop want the same core, the event loop gets most of it. Default 0 (unchanged).
+   */
+  nice?: number;
 }
 
 export interface WorkerPoolStats {
@@ -136,7 +142,7 @@ export class WorkerPool<In, Out> {
   }
 
   private startThread(): Thread<In, Out> {
-    const worker = new Worker(ENTRY, { workerData: { module: this.options.module.href }, name: this.options.name });
+    const worker = new Worker(ENTRY, { workerData: { module: this.options.module.href, nice: this.options.nice ?? 0 }, name: this.options.name });
     const thread: Thread<In, Out> = { worker, task: null, startedAt: 0 };
     worker.unref();
     worker.on('message', (reply: Reply<Out>) => {
