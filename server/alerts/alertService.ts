@@ -4,8 +4,9 @@
  * After each newly ingested run of a product (scheduler onIngested, the samples loader) every
  * stored alert of every user on that product (user_items collection 'alerts', not suspended) is
  * evaluated against the product's point forecast at the alert's place (common/alerts.ts
- * evaluateAlert). Devices carry their push subscription in `pushSubscription` (routes/devices.ts). The result is kept per alert in alert_evaluations. When valid times hold that
- * were not notified before, one notification is stored (type 'alert') and pushed to the user's
+ * evaluateAlert). Devices carry their push subscription in `pushSubscription` (routes/devices.ts).
+ * The result is kept per alert in alert_evaluations. When valid times hold that were not notified
+ * before, one notification is stored (type 'alert') and pushed to the user's
  * active devices with a push subscription; the alert's state becomes 'triggered' (and back to
  * 'normal' when no time holds any more). The state change is written as an ordinary collection
  * update (its storeTs moves, so clients sync it), only when the item is unchanged since it was
@@ -15,15 +16,21 @@
  * one is pushed to at most PUSH_DEVICES_PER_USER_MAX devices (the most recently registered, one
  * request per distinct endpoint); test notifications are rate-limited per user. Every endpoint is
  * checked (push.ts, pushEndpoint.ts) when a device registers it and again before each send.
+ *
+ * The rows are read and written by the stores of server/db/ (notificationStore, alertStore,
+ * deviceStore, userDataStore).
  */
 
 import { randomBytes } from 'node:crypto';
 import { alertProblem, evaluateAlert, type Alert } from '../../common/alerts.ts';
 import type { Database } from '../db/database.ts';
+import { AlertStore } from '../db/alertStore.ts';
+import { DeviceStore } from '../db/deviceStore.ts';
+import { NotificationStore, type NotificationPayload, type StoredNotification } from '../db/notificationStore.ts';
+import { UserDataStore } from '../db/userDataStore.ts';
 import { grantForecast, isPremium, isRefusal } from '../../common/entitlements.ts';
 import type { ProductData, RunData, ServedProducts } from '../data/servedProducts.ts';
 import { parseSubscription } from '../auth/accounts.ts';
-import { UserDataStore } from '../routes/usersData.ts';
 import { createKeyedLimiter } from '../auth/keyedLimiter.ts';
 import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, rateLimitScaleFromEnv, SEND_TEST_WINDOW_MS, SEND_TESTS_PER_USER } from '../auth/limits.ts';
 import { HttpError } from '../http/httpError.ts';
@@ -31,28 +38,7 @@ import { isPushSubscription, type PushSender, type PushSubscriptionJson } from '
 import { checkPushEndpoint, PushEndpointError } from './pushEndpoint.ts';
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 
-export interface StoredNotification {
-  id: string;
-  type: 'alert' | 'test';
-  created: number;
-  received: number | null;
-  opened: number | null;
-  payload: NotificationPayload;
-}
-
-export interface NotificationPayload {
-  title: string;
-  body: string;
-  alertId?: string;
-  product?: string;
-  refTime?: number;
-  timestamps?: number[];
-  lat?: number;
-  lon?: number;
-  deviceID?: string;
-  notificationType?: string;
-  registrationHash?: string;
-}
+export type { NotificationPayload, StoredNotification };
 
 export interface AlertEvaluation {
   alertId: string;
@@ -70,13 +56,6 @@ export class TooManyTestsError extends HttpError {
 
 const newId = () => randomBytes(12).toString('base64url');
 
-interface Row { id: string; type: string; payload: string; created: number | string; received: number | string | null; opened: number | string | null }
-const toNotification = (r: Row): StoredNotification => ({
-  id: r.id, type: r.type as StoredNotification['type'], created: Number(r.created),
-  received: r.received === null ? null : Number(r.received), opened: r.opened === null ? null : Number(r.opened),
-  payload: JSON.parse(r.payload) as NotificationPayload,
-});
-
 function describeTimes(name: string, times: readonly number[]): string {
   const first = new Date(times[0]).toISOString().slice(0, 16).replace('T', ' ');
   return `${name}: conditions met ${times.length} time(s) (${times.length > 1 ? `from ${first} UTC, over ${Math.round((times[times.length - 1] - times[0]) / HOUR_MS)} h` : `at ${first} UTC`})`;
@@ -84,17 +63,23 @@ function describeTimes(name: string, times: readonly number[]): string {
 
 export class AlertService {
   private readonly data: UserDataStore;
+  private readonly notifications: NotificationStore;
+  private readonly devices: DeviceStore;
+  private readonly alerts: AlertStore;
   private readonly sendTestsPerUser = SEND_TESTS_PER_USER * rateLimitScaleFromEnv();
   private readonly sendTests;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly sources: ServedProducts | null,
     private readonly push: PushSender | null,
     private readonly now: () => number = Date.now,
     private readonly log: (message: string, error?: unknown) => void = () => {},
   ) {
     this.data = new UserDataStore(db, now);
+    this.notifications = new NotificationStore(db);
+    this.devices = new DeviceStore(db, now);
+    this.alerts = new AlertStore(db);
     this.sendTests = createKeyedLimiter(this.sendTestsPerUser, SEND_TEST_WINDOW_MS, now);
   }
 
@@ -110,29 +95,21 @@ export class AlertService {
   // ---- notifications --------------------------------------------------------------------------
 
   async list(userId: string): Promise<{ newCount: number; notifications: StoredNotification[] }> {
-    const rows = await this.db.all<Row>('SELECT id, type, payload, created, received, opened FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?', [userId, NOTIFICATIONS_PER_USER_MAX]);
-    return { newCount: await this.newCount(userId), notifications: rows.map(toNotification) };
+    const notifications = await this.notifications.newest(userId, NOTIFICATIONS_PER_USER_MAX);
+    return { newCount: await this.newCount(userId), notifications };
   }
 
   async newCount(userId: string): Promise<number> {
-    const row = await this.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND opened IS NULL', [userId]);
-    return Number(row?.n ?? 0);
+    return this.notifications.unopenedCount(userId);
   }
 
   async removeAll(userId: string): Promise<number> {
-    return (await this.db.run('DELETE FROM notifications WHERE user_id = ?', [userId])).changes;
+    return this.notifications.removeAll(userId);
   }
 
   /** Marks the listed notifications (all of the user's when `ids` is absent) received or opened. */
   async interaction(userId: string, kind: 'received' | 'opened', ids: readonly string[] | undefined): Promise<number> {
-    const at = this.now();
-    // An opened notification was received too.
-    const set = kind === 'opened' ? 'opened = COALESCE(opened, ?), received = COALESCE(received, ?)' : 'received = COALESCE(received, ?)';
-    const times = kind === 'opened' ? [at, at] : [at];
-    if (!ids) return (await this.db.run(`UPDATE notifications SET ${set} WHERE user_id = ?`, [...times, userId])).changes;
-    let changes = 0;
-    for (const id of ids) changes += (await this.db.run(`UPDATE notifications SET ${set} WHERE user_id = ? AND id = ?`, [...times, userId, id])).changes;
-    return changes;
+    return this.notifications.mark(userId, kind, ids, this.now());
   }
 
   /**
@@ -141,14 +118,7 @@ export class AlertService {
    */
   async notify(userId: string, type: StoredNotification['type'], payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
     const notification: StoredNotification = { id: newId(), type, created: this.now(), received: null, opened: null, payload };
-    await this.db.transaction(async (tx) => {
-      await tx.run('INSERT INTO notifications (id, user_id, type, payload, created) VALUES (?, ?, ?, ?, ?)', [notification.id, userId, type, JSON.stringify(payload), notification.created]);
-      // The kept ones are those list() shows: the same order.
-      await tx.run(
-        'DELETE FROM notifications WHERE user_id = ? AND id NOT IN (SELECT id FROM notifications WHERE user_id = ? ORDER BY created DESC, id LIMIT ?)',
-        [userId, userId, NOTIFICATIONS_PER_USER_MAX],
-      );
-    });
+    await this.notifications.add(userId, notification, NOTIFICATIONS_PER_USER_MAX);
     await this.pushTo(userId, notification, onlyDevice);
     return notification;
   }
@@ -163,22 +133,13 @@ export class AlertService {
 
   private async pushTo(userId: string, notification: StoredNotification, onlyDevice?: string): Promise<void> {
     if (!this.push) return;
-    const devices = await this.db.all<{ device_id: string; value: string }>(
-      'SELECT device_id, value FROM devices WHERE user_id = ? AND deactivated = 0 ORDER BY updated DESC, device_id',
-      [userId],
-    );
     // The most recently registered devices, one request per endpoint.
     const targets = new Map<string, { deviceId: string; subscription: PushSubscriptionJson }>();
-    for (const device of devices) {
+    for (const device of await this.devices.active(userId)) {
       if (targets.size >= PUSH_DEVICES_PER_USER_MAX) break;
-      if (onlyDevice !== undefined && device.device_id !== onlyDevice) continue;
-      let subscription: unknown;
-      try {
-        subscription = (JSON.parse(device.value) as { pushSubscription?: unknown }).pushSubscription;
-      } catch {
-        continue;
-      }
-      if (isPushSubscription(subscription) && !targets.has(subscription.endpoint)) targets.set(subscription.endpoint, { deviceId: device.device_id, subscription });
+      if (onlyDevice !== undefined && device.deviceID !== onlyDevice) continue;
+      const subscription: unknown = device.pushSubscription;
+      if (isPushSubscription(subscription) && !targets.has(subscription.endpoint)) targets.set(subscription.endpoint, { deviceId: device.deviceID, subscription });
     }
     if (targets.size === 0) return;
     const body = JSON.stringify({ id: notification.id, type: notification.type, ...notification.payload, newCount: await this.newCount(userId) });
@@ -196,8 +157,8 @@ export class AlertService {
 
   /** The user's stored alert, or null. */
   async alert(userId: string, alertId: string): Promise<Alert | null> {
-    const row = await this.db.get<{ value: string }>("SELECT value FROM user_items WHERE user_id = ? AND collection = 'alerts' AND id = ?", [userId, alertId]);
-    return row ? (JSON.parse(row.value) as Alert) : null;
+    const json = await this.data.itemJson(userId, 'alerts', alertId);
+    return json === null ? null : (JSON.parse(json) as Alert);
   }
 
   /**
@@ -228,14 +189,11 @@ export class AlertService {
     if (!this.sources) return [];
     const data = await this.sources.byIdent(product);
     const run = await data.current();
-    const rows = await this.db.all<{ user_id: string; id: string; value: string; subscription: string | null }>(
-      "SELECT i.user_id, i.id, i.value, u.subscription FROM user_items i JOIN users u ON u.id = i.user_id WHERE i.collection = 'alerts' ORDER BY i.created",
-    );
     const out: Array<AlertEvaluation & { userId: string; notified: boolean }> = [];
-    for (const row of rows) {
+    for (const row of await this.alerts.allAlerts()) {
       let alert: Alert;
       try {
-        alert = JSON.parse(row.value) as Alert;
+        alert = JSON.parse(row.json) as Alert;
       } catch {
         continue;
       }
@@ -243,10 +201,10 @@ export class AlertService {
       try {
         const premium = isPremium(parseSubscription(row.subscription), this.now());
         const timestamps = await this.evaluate(alert, data.product, run, premium);
-        const notified = await this.record(row.user_id, row.id, row.value, alert, { alertId: row.id, product, refTime: run.refTime, timestamps });
-        if (timestamps.length > 0) out.push({ userId: row.user_id, alertId: row.id, product, refTime: run.refTime, timestamps, notified });
+        const notified = await this.record(row.userId, row.alertId, row.json, alert, { alertId: row.alertId, product, refTime: run.refTime, timestamps });
+        if (timestamps.length > 0) out.push({ userId: row.userId, alertId: row.alertId, product, refTime: run.refTime, timestamps, notified });
       } catch (error) {
-        this.log(`alert ${row.id} of user ${row.user_id} could not be evaluated`, error);
+        this.log(`alert ${row.alertId} of user ${row.userId} could not be evaluated`, error);
       }
     }
     return out;
@@ -254,22 +212,15 @@ export class AlertService {
 
   /** Stores the evaluation, notifies new times, moves the state; true when a notification was made. */
   private async record(userId: string, alertId: string, json: string, alert: Alert, evaluation: AlertEvaluation): Promise<boolean> {
-    const previous = await this.db.get<{ notified: string }>('SELECT notified FROM alert_evaluations WHERE user_id = ? AND alert_id = ?', [userId, alertId]);
-    const notifiedBefore = new Set(previous ? (JSON.parse(previous.notified) as number[]) : []);
+    const notifiedBefore = new Set(await this.alerts.notifiedTimes(userId, alertId));
     const fresh = evaluation.timestamps.filter((t) => !notifiedBefore.has(t));
     // Times already past are forgotten, so the list does not grow run after run.
     const notified = [...new Set([...notifiedBefore, ...evaluation.timestamps])].filter((t) => t >= this.now() - 24 * HOUR_MS).sort((a, b) => a - b);
-    await this.db.run(
-      `INSERT INTO alert_evaluations (user_id, alert_id, product, ref_time, timestamps, notified, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (user_id, alert_id) DO UPDATE SET product = excluded.product, ref_time = excluded.ref_time, timestamps = excluded.timestamps,
-         notified = excluded.notified, evaluated = excluded.evaluated`,
-      [userId, alertId, evaluation.product, evaluation.refTime, JSON.stringify(evaluation.timestamps), JSON.stringify(notified), this.now()],
-    );
+    await this.alerts.saveEvaluation(userId, alertId, { product: evaluation.product, refTime: evaluation.refTime, timestamps: evaluation.timestamps, notified, evaluated: this.now() });
     const state = evaluation.timestamps.length > 0 ? 'triggered' : 'normal';
     if (alert.state !== state) {
       // Only when the user has not changed the alert since it was read.
-      const current = await this.db.get<{ value: string }>("SELECT value FROM user_items WHERE user_id = ? AND collection = 'alerts' AND id = ?", [userId, alertId]);
-      if (current?.value === json) await this.data.updateItem(userId, 'alerts', alertId, JSON.stringify({ ...alert, state }));
+      if (await this.data.itemJson(userId, 'alerts', alertId) === json) await this.data.updateItem(userId, 'alerts', alertId, JSON.stringify({ ...alert, state }));
     }
     if (fresh.length === 0) return false;
     await this.notify(userId, 'alert', {

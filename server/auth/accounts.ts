@@ -7,11 +7,13 @@
  *              of the database holds no usable token; it expires TOKEN_LIFETIME_MS after login and
  *              is revoked by logout, or with all the user's others by a password change
  *
- * Input is checked by the routes (common/account.ts) before it gets here.
+ * Input is checked by the routes (common/account.ts) before it gets here; the rows are read and
+ * written by server/db/userStore.ts.
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { UserStore, type SessionRecord, type UserRecord } from '../db/userStore.ts';
 import { DEFAULT_KDF, hashPassword, needsRehash, verifyPassword, type KdfParams } from './passwords.ts';
 import { TOKEN_BYTES, TOKEN_LIFETIME_MS, TOKEN_RETENTION_MS } from './limits.ts';
 import type { SubscriptionInfo } from '../../common/entitlements.ts';
@@ -50,15 +52,6 @@ export class EmailTakenError extends Error {
   override name = 'EmailTakenError';
 }
 
-interface UserRow {
-  id: string;
-  email: string;
-  username: string;
-  avatar: string | null;
-  password_hash: string;
-  subscription: string | null;
-}
-
 export interface AccountStoreOptions {
   now?: () => number;
   kdf?: KdfParams;
@@ -72,11 +65,6 @@ const newUserId = () => randomBytes(12).toString('base64url');
 /** A per-user hash the client may keep and show (SPEC §3 authHash): stable, reveals nothing. */
 export const authHashOf = (userId: string) => createHash('sha256').update(`isobar-auth:${userId}`).digest('hex').slice(0, 32);
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 export function parseSubscription(text: string | null): SubscriptionInfo | null {
   if (text === null) return null;
   try {
@@ -87,18 +75,20 @@ export function parseSubscription(text: string | null): SubscriptionInfo | null 
   }
 }
 
-const toUser = (row: UserRow): User => ({
+const toUser = (row: UserRecord): User => ({
   id: row.id, username: row.username, email: row.email, avatar: row.avatar, subscription: parseSubscription(row.subscription),
 });
 
 export class AccountStore {
   /** The clock of the store (the app's; tests set it): token expiry and Premium expiry read it. */
   readonly now: () => number;
+  private readonly users: UserStore;
   private readonly kdf: KdfParams;
   private readonly tokenLifetimeMs: number;
   private dummyHash: Promise<string> | null = null;
 
-  constructor(private readonly db: Database, options: AccountStoreOptions = {}) {
+  constructor(db: Database, options: AccountStoreOptions = {}) {
+    this.users = new UserStore(db);
     this.now = options.now ?? Date.now;
     this.kdf = options.kdf ?? DEFAULT_KDF;
     this.tokenLifetimeMs = options.tokenLifetimeMs ?? TOKEN_LIFETIME_MS;
@@ -112,62 +102,44 @@ export class AccountStore {
   async register(input: { email: string; password: string; username?: string }): Promise<{ user: User; session: Session }> {
     const email = normalizeEmail(input.email);
     const username = input.username?.trim() || email.split('@')[0];
-    // The KDF runs outside the transaction: the SQLite queue must not wait on it.
+    // The KDF runs before the transaction: the SQLite queue must not wait on it.
     const passwordHash = await hashPassword(input.password, this.kdf);
-    try {
-      return await this.db.transaction(async (tx) => {
-        if (await tx.get('SELECT id FROM users WHERE email = ?', [email])) throw new EmailTakenError('An account with this email already exists');
-        const id = newUserId();
-        const now = this.now();
-        await tx.run(
-          'INSERT INTO users (id, email, username, avatar, password_hash, subscription, created, password_changed) VALUES (?, ?, ?, NULL, ?, NULL, ?, ?)',
-          [id, email, username, passwordHash, now, now],
-        );
-        const session = await this.createSession(tx, id);
-        return { user: { id, email, username, avatar: null, subscription: null }, session };
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new EmailTakenError('An account with this email already exists');
-      throw error;
+    const id = newUserId();
+    const { session, record } = this.newSession(id);
+    if (!(await this.users.createUser({ id, email, username, passwordHash, created: record.created }, record))) {
+      throw new EmailTakenError('An account with this email already exists');
     }
+    return { user: { id, email, username, avatar: null, subscription: null }, session };
   }
 
   /** A new session for the right email and password, else null (the same time either way). */
   async login(emailInput: string, password: string): Promise<{ user: User; session: Session } | null> {
-    const email = normalizeEmail(emailInput);
-    const row = await this.db.get<UserRow>('SELECT id, email, username, avatar, password_hash, subscription FROM users WHERE email = ?', [email]);
+    const row = await this.users.byEmail(normalizeEmail(emailInput));
     if (!row) {
       // Spend what a real check spends, so the answer time does not tell which addresses have accounts.
       await verifyPassword(password, await this.dummy());
       return null;
     }
-    if (!(await verifyPassword(password, row.password_hash))) return null;
-    if (needsRehash(row.password_hash, this.kdf)) {
-      const stronger = await hashPassword(password, this.kdf);
-      await this.db.run('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?', [stronger, row.id, row.password_hash]);
+    if (!(await verifyPassword(password, row.passwordHash))) return null;
+    if (needsRehash(row.passwordHash, this.kdf)) {
+      await this.users.upgradePasswordHash(row.id, row.passwordHash, await hashPassword(password, this.kdf));
     }
-    const session = await this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM auth_tokens WHERE user_id = ? AND (expires < ? OR revoked < ?)', [row.id, this.now() - TOKEN_RETENTION_MS, this.now() - TOKEN_RETENTION_MS]);
-      return this.createSession(tx, row.id);
-    });
+    const { session, record } = this.newSession(row.id);
+    await this.users.addSession(record, this.now() - TOKEN_RETENTION_MS);
     return { user: toUser(row), session };
   }
 
   /** The user of a valid (known, unexpired, unrevoked) token, else null. */
   async authenticate(token: string): Promise<Principal | null> {
     const tokenId = tokenIdOf(token);
-    const row = await this.db.get<UserRow & { expires: number; revoked: number | null }>(
-      `SELECT u.id, u.email, u.username, u.avatar, u.password_hash, u.subscription, t.expires, t.revoked
-       FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`,
-      [tokenId],
-    );
-    if (!row || row.revoked !== null || row.expires <= this.now()) return null;
-    return { user: toUser(row), tokenId, token, expiresAt: row.expires };
+    const found = await this.users.session(tokenId);
+    if (!found || found.revoked !== null || found.expires <= this.now()) return null;
+    return { user: toUser(found.user), tokenId, token, expiresAt: found.expires };
   }
 
   /** Ends one session (logout). */
   async revoke(tokenId: string): Promise<void> {
-    await this.db.run('UPDATE auth_tokens SET revoked = ? WHERE id = ? AND revoked IS NULL', [this.now(), tokenId]);
+    await this.users.revokeSession(tokenId, this.now());
   }
 
   /**
@@ -175,35 +147,31 @@ export class AccountStore {
    * new one returned (a stolen token dies with the old password). Null for a wrong current password.
    */
   async changePassword(userId: string, current: string, next: string): Promise<Session | null> {
-    const row = await this.db.get<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = ?', [userId]);
-    if (!row || !(await verifyPassword(current, row.password_hash))) return null;
+    const hash = await this.users.passwordHash(userId);
+    if (hash === null || !(await verifyPassword(current, hash))) return null;
     const passwordHash = await hashPassword(next, this.kdf);
-    return this.db.transaction(async (tx) => {
-      const now = this.now();
-      await tx.run('UPDATE users SET password_hash = ?, password_changed = ? WHERE id = ?', [passwordHash, now, userId]);
-      await tx.run('UPDATE auth_tokens SET revoked = ? WHERE user_id = ? AND revoked IS NULL', [now, userId]);
-      return this.createSession(tx, userId);
-    });
+    const { session, record } = this.newSession(userId);
+    await this.users.setPassword(userId, passwordHash, record.created, record);
+    return session;
   }
 
   /** Sets the subscription info of a user (null: none). For the Premium code and the admin command. */
   async setSubscription(userId: string, info: SubscriptionInfo | null): Promise<boolean> {
-    const result = await this.db.run('UPDATE users SET subscription = ? WHERE id = ?', [info === null ? null : JSON.stringify(info), userId]);
-    return result.changes > 0;
+    return this.users.setSubscription(userId, info === null ? null : JSON.stringify(info));
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    const row = await this.db.get<UserRow>('SELECT id, email, username, avatar, password_hash, subscription FROM users WHERE email = ?', [normalizeEmail(email)]);
+    const row = await this.users.byEmail(normalizeEmail(email));
     return row ? toUser(row) : null;
   }
 
-  private async createSession(tx: Queryable, userId: string): Promise<Session> {
+  /** A new bearer token, and the row that stores its hash. */
+  private newSession(userId: string): { session: Session; record: SessionRecord } {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const tokenId = tokenIdOf(token);
-    const now = this.now();
-    const expiresAt = now + this.tokenLifetimeMs;
-    await tx.run('INSERT INTO auth_tokens (id, user_id, created, expires, revoked) VALUES (?, ?, ?, ?, NULL)', [tokenId, userId, now, expiresAt]);
-    return { token, tokenId, expiresAt };
+    const created = this.now();
+    const expiresAt = created + this.tokenLifetimeMs;
+    return { session: { token, tokenId, expiresAt }, record: { tokenId, userId, created, expires: expiresAt } };
   }
 
   private dummy(): Promise<string> {

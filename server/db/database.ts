@@ -11,6 +11,9 @@
  * in 2^53), INSERT ... ON CONFLICT (...) DO UPDATE ... WHERE, RETURNING (SQLite >= 3.35).
  *
  * The schema is made by server/db/migrations.ts, applied by `migrate()` when the database opens.
+ * Every statement of the account code lives in a store beside this file, one per group of tables,
+ * that routes and services call: userStore (users, sessions), userDataStore (settings and
+ * collections), deviceStore, notificationStore, alertStore (alert evaluations).
  */
 
 import { mkdirSync } from 'node:fs';

@@ -1,36 +1,17 @@
 /**
  * Device registration (SPEC §3 "Device", §4 "Login": device registered after login, deactivated
  * at logout; §7 PUT or POST /users/v3/devices/{deviceID}). One row per user and device id: a PUT or
- * POST creates or replaces it. Logging out deactivates the devices registered with that session.
+ * POST creates or replaces it (server/db/deviceStore.ts). Logging out deactivates the devices
+ * registered with that session.
  */
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../db/database.ts';
-import type { AccountStore, Principal } from '../auth/accounts.ts';
+import type { AccountStore } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
-import { DEVICE_BODY_MAX_BYTES, DEVICES_PER_USER_MAX } from '../auth/limits.ts';
+import { DEVICE_BODY_MAX_BYTES } from '../auth/limits.ts';
+import type { DeviceBody, DeviceStore } from '../db/deviceStore.ts';
 import { PushEndpointError } from '../alerts/pushEndpoint.ts';
 import { badRequest } from '../http/httpError.ts';
-
-/** SPEC §3 "Device" as the client sends it. */
-export interface DeviceBody {
-  platform?: string;
-  target?: string;
-  version?: string;
-  cc?: string | null;
-  subscription?: unknown;
-  /** The browser's Web Push subscription (PushSubscription.toJSON()), for alert notifications (server/alerts/push.ts); null: none. */
-  pushSubscription?: { endpoint: string; keys: { p256dh: string; auth: string } } | null;
-  screen?: { width?: number; height?: number; devicePixelRatio?: number };
-  deactivated?: boolean;
-}
-
-export interface DeviceAnswer extends DeviceBody {
-  deviceID: string;
-  deactivated: boolean;
-  /** When it was last registered, ms since the epoch. */
-  updated: number;
-}
 
 export const DEVICE_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
 
@@ -71,51 +52,6 @@ const DEVICE_SCHEMA = {
     deactivated: { type: 'boolean' },
   },
 } as const;
-
-export class DeviceStore {
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
-
-  /** Creates or replaces the user's device; the least recently seen goes when the user has too many. */
-  async upsert(p: Principal, deviceId: string, device: DeviceBody): Promise<DeviceAnswer> {
-    const updated = this.now();
-    const deactivated = device.deactivated === true;
-    const value: DeviceBody = { ...device };
-    delete value.deactivated;
-    await this.db.transaction(async (tx) => {
-      const exists = await tx.get('SELECT 1 AS one FROM devices WHERE user_id = ? AND device_id = ?', [p.user.id, deviceId]);
-      if (!exists) {
-        const count = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM devices WHERE user_id = ?', [p.user.id]);
-        if (Number(count?.n ?? 0) >= DEVICES_PER_USER_MAX) {
-          await tx.run(
-            'DELETE FROM devices WHERE user_id = ? AND device_id IN (SELECT device_id FROM devices WHERE user_id = ? ORDER BY updated, device_id LIMIT 1)',
-            [p.user.id, p.user.id],
-          );
-        }
-      }
-      await tx.run(
-        `INSERT INTO devices (user_id, device_id, value, deactivated, token_id, updated) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, device_id) DO UPDATE SET value = excluded.value, deactivated = excluded.deactivated,
-           token_id = excluded.token_id, updated = excluded.updated`,
-        [p.user.id, deviceId, JSON.stringify(value), deactivated ? 1 : 0, p.tokenId, updated],
-      );
-    });
-    return { ...value, deviceID: deviceId, deactivated, updated };
-  }
-
-  /** The user's devices (for the notification code and tests). */
-  async list(userId: string): Promise<DeviceAnswer[]> {
-    const rows = await this.db.all<{ device_id: string; value: string; deactivated: number; updated: number }>(
-      'SELECT device_id, value, deactivated, updated FROM devices WHERE user_id = ? ORDER BY device_id',
-      [userId],
-    );
-    return rows.map((r) => ({ ...JSON.parse(r.value) as DeviceBody, deviceID: r.device_id, deactivated: Number(r.deactivated) === 1, updated: Number(r.updated) }));
-  }
-
-  /** Logout: the devices registered with this session stop receiving notifications. */
-  async deactivateSession(p: Principal): Promise<void> {
-    await this.db.run('UPDATE devices SET deactivated = 1, updated = ? WHERE user_id = ? AND token_id = ?', [this.now(), p.user.id, p.tokenId]);
-  }
-}
 
 /**
  * PUT and POST /users/v3/devices/{deviceID}. A push subscription is checked by the alert service the

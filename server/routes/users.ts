@@ -86,8 +86,9 @@ import { databaseConfigFromEnv, lazyDatabase, openDatabase, type Database, type 
 import { badRequest, notFound } from '../http/httpError.ts';
 import { accountRoutes } from './account.ts';
 import { notificationRoutes } from './notifications.ts';
-import { DeviceStore, deviceRoutes } from './devices.ts';
-import { TooManyItemsError, UserDataStore, type SettingWrite } from './usersData.ts';
+import { deviceRoutes } from './devices.ts';
+import { DeviceStore } from '../db/deviceStore.ts';
+import { TooManyItemsError, UserDataStore, type SettingWrite } from '../db/userDataStore.ts';
 
 export interface AccountsOptions {
   /** An open database, a config to open on first use, or default: databaseConfigFromEnv(). */

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_COLLECTIONS } from '../../common/account.ts';
 import { tokenIdOf } from '../auth/accounts.ts';
 import { testDatabases } from '../db/testing.ts';
-import { DeviceStore } from './devices.ts';
+import { DeviceStore } from '../db/deviceStore.ts';
 import { stripeRoutes } from './stripe.ts';
 import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
 

@@ -15,7 +15,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { SyncCollection } from '../../common/account.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable } from './database.ts';
 
 export interface StoredSetting {
   /** Parsed JSON; null: removed (kept with its ts, so an older write cannot bring it back). */
@@ -113,6 +113,12 @@ export class UserDataStore {
       [userId, collection],
     );
     return { storeTs, items: rows.map((r) => ({ id: r.id, value: JSON.parse(r.value), updated: Number(r.updated) })) };
+  }
+
+  /** One item's stored JSON text, or null when the user has no such item. */
+  async itemJson(userId: string, collection: SyncCollection, id: string): Promise<string | null> {
+    const row = await this.db.get<{ value: string }>('SELECT value FROM user_items WHERE user_id = ? AND collection = ? AND id = ?', [userId, collection, id]);
+    return row?.value ?? null;
   }
 
   /** A new item with a new id; its `updated` is the collection's new storeTs. */
