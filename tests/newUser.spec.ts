@@ -231,7 +231,7 @@ test.describe('item 2: city labels', () => {
     await expect.poll(() => page.getByTestId('city-label').count()).toBeGreaterThan(10);
     await expect.poll(() => page.evaluate(() => {
       const boxes = (selector: string) => [...document.querySelectorAll(selector)].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0);
-      const controls = boxes('header.topbar > *, .bottom > *, .overlay-menu, .pane > .window');
+      const controls = boxes('header.topbar > *, .bottom > *, .overlay-menu, .level-selector');
       const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
       const bad: string[] = [];
       for (const label of document.querySelectorAll<HTMLElement>('.city-label')) {

@@ -1,7 +1,7 @@
 /**
  * Where a city label may be drawn (issue 12 §3 item 2): wholly inside the map's view, and clear of
  * the controls drawn over the map — the top bar, the timeline and what sits above it, the overlay
- * menu, the level selector and open windows. A label that would be cut by the view's edge or hidden
+ * menu and the level selector. A label that would be cut by the view's edge or hidden
  * under a control is left out instead.
  *
  * The controls' boxes are measured when something may have moved them (a control appears, goes,
@@ -16,8 +16,11 @@ export interface Box {
   bottom: number;
 }
 
-/** What covers the map: each matching element's box is an obstacle for labels. */
-export const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .level-selector, .pane > .window, .banner';
+/**
+ * The map's own controls: each matching element's box is an obstacle for labels. Windows (panes)
+ * and banners are not: they come and go over the map, and the labels under them stay put.
+ */
+export const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .level-selector';
 
 /** Whether a label box centred at (x, y) lies wholly in the view and touches no obstacle. */
 export function labelFits(x: number, y: number, width: number, height: number, view: { width: number; height: number }, obstacles: readonly Box[]): boolean {
@@ -71,7 +74,7 @@ export function watchObstacles(root: Element, map: Element, changed: () => void,
         const r = el.getBoundingClientRect();
         if (r.width === 0 || r.height === 0) continue;
         // Hidden (visibility: hidden under a right-pane window): no obstacle. Opacity is not asked:
-        // a window fading in is measured at the start of its fade, and is an obstacle already.
+        // a control fading in is measured at the start of its fade, and is an obstacle already.
         if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true })) continue;
         boxes.push({ left: r.left - origin.left, top: r.top - origin.top, right: r.right - origin.left, bottom: r.bottom - origin.top });
       }
