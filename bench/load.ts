@@ -17,7 +17,9 @@
  *                  (their generation runs on worker threads): its p99 against the row alone
  *
  * Every row carries the load average when it began and the share of CPU time the hypervisor took
- * (steal) while it ran: on a shared 2-core machine, other work moves these figures.
+ * (steal) while it ran: on a shared 2-core machine, other work moves these figures. The server's
+ * CPU time per request (its process, every thread, from /proc) moves much less with other work,
+ * so a run on a busy machine can still be compared with one on a quiet machine.
  * Run alone: npx tsx bench/load.ts
  */
 
@@ -77,6 +79,8 @@ export interface LatencyRow {
   loadAvg: number;
   /** Share of the CPU time the hypervisor took while the row ran; null where /proc/stat is not readable. */
   steal: number | null;
+  /** CPU time of the server process (all its threads) per request of the rows measured together, ms; null without /proc. */
+  serverCpuMs: number | null;
 }
 
 export interface LoadBenchResult {
@@ -111,15 +115,18 @@ interface Sample {
 
 function client(port: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
-  const call = ({ method = 'GET', path, headers = {}, body }: Call): Promise<Answer> => new Promise((resolve) => {
+  /** Reads the answer's body only when `keepBody` (the account rows): the generator must stay cheap. */
+  const call = ({ method = 'GET', path, headers = {}, body }: Call, keepBody = true): Promise<Answer> => new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = httpRequest({
       host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_TIMEOUT_MS,
       headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
     }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('data', (c: Buffer) => {
+        if (keepBody) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks).toString() : '' }));
       res.on('error', () => resolve({ status: 0, body: '' }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -142,7 +149,7 @@ async function openLoop(call: Caller, rate: number, seconds: number, next: (i: n
     const wait = due - performance.now();
     if (wait >= 1) await sleep(wait);
     const c = next(i);
-    pending.push(call(c).then(({ status, body }) => {
+    pending.push(call(c, c.onAnswer !== undefined).then(({ status, body }) => {
       c.onAnswer?.(status, body);
       return { ms: performance.now() - due, status };
     }));
@@ -156,18 +163,34 @@ function percentile(sorted: number[], q: number): number {
 }
 
 const cpuTimes = () => readFile('/proc/stat', 'utf8').then(parseCpuTimes, () => null);
+/** Clock ticks per second of /proc times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU time a process has used, ms (user + system, all its threads), or null. */
+async function processCpuMs(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (!fields || fields.length < 13) return null;
+  return ((Number(fields[11]) + Number(fields[12])) * SECOND_MS) / USER_HZ;
+}
 
 /** Runs the loops together, a warm-up first; one row per loop. */
-async function measure(call: Caller, loops: { what: string; rate: number; next: (i: number) => Call }[], seconds = LOAD_SECONDS): Promise<LatencyRow[]> {
+async function measure(call: Caller, serverPid: number | undefined, loops: { what: string; rate: number; next: (i: number) => Call }[], seconds = LOAD_SECONDS): Promise<LatencyRow[]> {
   await Promise.all(loops.map((l) => openLoop(call, l.rate, WARMUP_SECONDS, l.next)));
   const loadAvg = loadavg()[0];
   const before = await cpuTimes();
+  const serverBefore = await processCpuMs(serverPid);
   // The warm-up's calls were numbered from 0: go on from where it stopped.
   const runs = await Promise.all(loops.map((l) => {
     const offset = Math.round(l.rate * WARMUP_SECONDS);
     return openLoop(call, l.rate, seconds, (i) => l.next(offset + i));
   }));
   const steal = stolenShare(before, await cpuTimes());
+  const serverAfter = await processCpuMs(serverPid);
+  const requests = runs.reduce((sum, r) => sum + r.samples.length, 0);
+  const serverCpuMs = serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / requests;
   return runs.map(({ samples, elapsedS }, k) => {
     const statuses: Record<string, number> = {};
     for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
@@ -175,7 +198,7 @@ async function measure(call: Caller, loops: { what: string; rate: number; next: 
     return {
       what: loops[k].what, rate: loops[k].rate, seconds, achievedRate: samples.length / elapsedS, count: samples.length, statuses,
       errors: samples.filter((s) => s.status !== 200 && s.status !== 304).length,
-      p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? NaN, loadAvg, steal,
+      p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? NaN, loadAvg, steal, serverCpuMs,
     };
   });
 }
@@ -217,7 +240,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     // Point forecasts at places never asked before: each is computed.
     const place = randomPlaces(20261126);
     const forecastLoop = { what: `point forecast, random places, ${FORECAST_RATE}/s`, rate: FORECAST_RATE, next: () => ({ path: `/forecast/point/demo/v2.9/${place(0)}`, headers: { 'accept-encoding': BROWSER_ENCODINGS } }) };
-    const [forecast] = await measure(call, [forecastLoop], seconds);
+    const [forecast] = await measure(call, child.pid, [forecastLoop], seconds);
 
     // Uncached demo tiles: every free valid time (before the premium days) at data zooms 0 and 1,
     // not one of them generated before; the same forecast loop beside them.
@@ -230,7 +253,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     }
     const tilesNeeded = Math.round(UNCACHED_TILE_RATE * (seconds + WARMUP_SECONDS));
     if (uncached.length < tilesNeeded) throw new Error(`only ${uncached.length} uncached tiles for ${tilesNeeded} requests`);
-    const [forecastBesideTiles, uncachedTiles] = await measure(call, [
+    const [forecastBesideTiles, uncachedTiles] = await measure(call, child.pid, [
       { ...forecastLoop, what: `point forecast, random places, ${FORECAST_RATE}/s, beside uncached demo tiles at ${UNCACHED_TILE_RATE}/s` },
       { what: `uncached demo tiles, ${UNCACHED_TILE_RATE}/s (beside the forecast)`, rate: UNCACHED_TILE_RATE, next: (i) => ({ path: uncached[i], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) },
     ], seconds);
@@ -245,9 +268,9 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
       const answer = await call({ path, headers: { 'accept-encoding': 'gzip' } });
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
     }
-    const [oneTile] = await measure(call, [{ what: `one cached data tile, ${TILE_RATE}/s`, rate: TILE_RATE, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTiles] = await measure(call, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTilesIdentity] = await measure(call, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s, client without gzip`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], seconds);
+    const [oneTile] = await measure(call, child.pid, [{ what: `one cached data tile, ${TILE_RATE}/s`, rate: TILE_RATE, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
+    const [cachedTiles] = await measure(call, child.pid, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
+    const [cachedTilesIdentity] = await measure(call, child.pid, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s, client without gzip`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], seconds);
 
     // One signed-in user syncing: settings upload and poll, favourites poll and edit.
     const registered = await call({ method: 'POST', path: '/users/v1/register', body: { email: 'load@example.test', password: 'Bench1Password' } });
@@ -259,7 +282,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     let settingsTs = 0;
     let favsTs = 0;
     const maps = ['sznmap', 'sat', 'winter'];
-    const [accounts] = await measure(call, [{
+    const [accounts] = await measure(call, child.pid, [{
       what: `settings + favourites read and write, one signed-in user, ${ACCOUNT_RATE}/s`,
       rate: ACCOUNT_RATE,
       next: (i): Call => {
@@ -325,11 +348,12 @@ export function loadSection(r: LoadBenchResult): string[] {
     '',
     `Each row: ${WARMUP_SECONDS} s of warm-up at its rates, then ${r.forecast.seconds} s measured; latency from each request's scheduled`,
     'time to the last byte of its answer. Browser-like clients send `Accept-Encoding: gzip, deflate, br`. Uncached demo tiles',
-    'are generated on worker threads (server/demo/demoTiles.ts); a full queue answers 503 with Retry-After.',
+    'are generated on worker threads (server/demo/demoTiles.ts); a full queue answers 503 with Retry-After. Server CPU:',
+    "the server process's CPU time (every thread) over the row divided by its requests; the two rows measured together share it.",
     '',
-    '| load | sent /s | answers | p50 ms | p99 ms | max ms | load avg at start | steal |',
-    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.what} | ${fmt(row.achievedRate)} | ${statusText(row.statuses)} | ${fmt(row.p50Ms, 2)} | ${fmt(row.p99Ms, 2)} | ${fmt(row.maxMs, 2)} | ${fmt(row.loadAvg, 2)} | ${pct(row.steal)} |`),
+    '| load | sent /s | answers | p50 ms | p99 ms | max ms | server CPU ms / request | load avg at start | steal |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${row.what} | ${fmt(row.achievedRate)} | ${statusText(row.statuses)} | ${fmt(row.p50Ms, 2)} | ${fmt(row.p99Ms, 2)} | ${fmt(row.maxMs, 2)} | ${row.serverCpuMs === null ? 'n/a' : fmt(row.serverCpuMs, 2)} | ${fmt(row.loadAvg, 2)} | ${pct(row.steal)} |`),
     '',
   ];
 }
