@@ -135,7 +135,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   // Tiles are made on worker threads (server/data/tilePool.ts): demo tiles and stored runs' tiles rendered on request.
   const tilePool = new TilePool();
-  app.addHook('onClose', () => tilePool.close());
+  // The prewarm stops before its threads do, so that their closing is not reported as its failure.
+  const stopPrewarm = new AbortController();
+  app.addHook('onClose', async () => {
+    stopPrewarm.abort();
+    await tilePool.close();
+  });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes, pool: tilePool });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool });
@@ -194,17 +199,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {
-    const stop = new AbortController();
     app.addHook('onListen', async () => {
       const started = performance.now();
-      tiles.prewarm(stepsAroundNow(now()), PREWARM_ZOOMS, stop.signal)
+      tiles.prewarm(stepsAroundNow(now()), PREWARM_ZOOMS, stopPrewarm.signal)
         .then((count) => {
           const { meanTimings } = tiles.stats();
           app.log.info({ tiles: count, ms: Math.round(performance.now() - started), meanTimings }, 'demo tiles prewarmed');
         })
         .catch((error: unknown) => app.log.error({ err: error }, 'demo tile prewarm failed'));
     });
-    app.addHook('onClose', async () => stop.abort());
   }
   return app;
 }

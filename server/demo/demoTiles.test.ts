@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeDataTile, Predictor, type DecodedTile } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds } from '../../common/tiling.ts';
 import { evaluatePoint, type DemoPoint } from './demoModel.ts';
@@ -167,6 +167,17 @@ describe('demo tiles', () => {
     await first.files.get('wind')!.identity(); // 262 KB more than the budget allows: the older set goes
     expect(small.stats().entries).toBe(1);
     expect(small.stats().bytes).toBeLessThanOrEqual(small.maxBytes);
+  });
+
+  it('stops its prewarm quietly when aborted while a tile is being made and the threads close', async () => {
+    let fail: ((error: Error) => void) | undefined;
+    const fresh = new DemoTileStore({ generate: () => new Promise((_, reject) => { fail = reject; }) });
+    const stop = new AbortController();
+    const warm = fresh.prewarm([TIME], [0], stop.signal);
+    await vi.waitFor(() => expect(fail).toBeDefined());
+    stop.abort();
+    fail!(new Error('tile threads: the pool closed while the task ran'));
+    expect(await warm).toBe(0);
   });
 
   it('prewarms whole zoom levels and stops when aborted', async () => {

@@ -234,6 +234,7 @@ export class DemoTileStore {
                 await this.get(validTime, { z, x, y });
                 break;
               } catch (error) {
+                if (signal?.aborted) return count; // stopped while this tile was made (the threads may be closing)
                 if (!(error instanceof BusyError)) throw error;
                 // Requests have filled the queue: they come first.
                 await sleep(error.retryAfterS * SECOND_MS, undefined, { signal }).catch(() => undefined);
