@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mainThreadQuiet, openMap, stats } from './helpers.ts';
+import { animationFrames, mainThreadQuiet, openMap, pointerAtRest, stats, watchPointerMoves } from './helpers.ts';
 
 /** The camera's centre and zoom as the app state holds them. */
 async function camera(page: Page): Promise<{ lat: number; lon: number; zoom: number }> {
@@ -17,11 +17,12 @@ async function touch(page: Page, frames: { type: 'touchStart' | 'touchMove' | 't
   const cdp = await page.context().newCDPSession(page);
   // Each event carries its own time, gapMs after the one before: the gesture's speed (and whether
   // the finger rested before lifting) is the one written here, however late a busy test machine
-  // delivers the events.
+  // delivers the events. As a touch screen does, the next event comes after the page drew a frame
+  // (a frame takes at least gapMs, so no time stamp lies ahead of the page's clock).
   const start = Date.now() / 1000;
   for (const [i, { type, points }] of frames.entries()) {
     await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points, timestamp: start + (i * gapMs) / 1000 });
-    await page.waitForTimeout(gapMs);
+    await animationFrames(page, 1);
   }
   await cdp.detach();
 }
@@ -53,9 +54,8 @@ test.describe('camera', () => {
     frames.push({ type: 'touchEnd', points: [] });
     await touch(page, frames);
     const released = await camera(page);
-    await page.waitForTimeout(400);
-    const later = await camera(page);
-    expect(later.lon).toBeGreaterThan(released.lon + 0.5);
+    // The map goes on moving east after the finger lifted.
+    await expect.poll(async () => (await camera(page)).lon).toBeGreaterThan(released.lon + 0.5);
     for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 400);
     await expect.poll(async () => (await camera(page)).zoom).toBe(3);
     for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -400);
@@ -65,16 +65,16 @@ test.describe('camera', () => {
   test('the map wraps horizontally: panning across the antimeridian keeps drawing', async ({ page }) => {
     await openMap(page, '/?temp,0.000,175.000,4');
     const box = (await page.getByTestId('map').boundingBox())!;
-    // 200 px to the west at zoom 4 (a 4096 px world) is 17.6° east of 175°: 167.4° W. Slow moves, no flick.
+    // 200 px to the west at zoom 4 (a 4096 px world) is 17.6° east of 175°: 167.4° W. The pointer
+    // rests before the release: no flick.
+    await watchPointerMoves(page);
     await page.mouse.move(box.x + 900, box.y + 360);
     await page.mouse.down();
-    for (let i = 1; i <= 10; i++) {
-      await page.mouse.move(box.x + 900 - 20 * i, box.y + 360);
-      await page.waitForTimeout(30);
-    }
-    await page.waitForTimeout(200);
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 900 - 20 * i, box.y + 360);
+    await pointerAtRest(page);
     await page.mouse.up();
-    await page.waitForTimeout(500);
+    // A few frames on: inertia, had it started, would have moved the map in each.
+    await animationFrames(page, 3);
     const { lon } = await camera(page);
     expect(lon).toBeCloseTo(-167.4, 0);
     await expect.poll(() => Number(new URL(page.url()).search.split(',')[2])).toBeCloseTo(-167.4, 0);

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { METRICS } from '../common/catalogue/metrics.ts';
-import { openMap } from './helpers.ts';
+import { mainThreadQuiet, motionSettled, openMap } from './helpers.ts';
 import { HOUR_MS } from '../common/time.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
@@ -148,7 +148,8 @@ test.describe('point forecast window', () => {
     await expect(picker).toHaveAttribute('data-value', /\d/);
     await expect.poll(async () => Math.abs(Number(await picker.getAttribute('data-value')) - Number(await cell.getAttribute('data-value'))), { timeout: 10_000 }).toBeLessThan(0.3);
     expect(shown).toBeGreaterThan(200);
-    await page.waitForTimeout(500);
+    // Every long task of the opening is in once the main thread has been quiet for a while.
+    await mainThreadQuiet(page);
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
     const elapsed = await page.evaluate((s) => window.performance.now() - s, start);
     console.log(`detail open: long tasks ${JSON.stringify(longTasks.map((d) => Math.round(d)))} within ${Math.round(elapsed)} ms`);
@@ -244,7 +245,7 @@ test.describe('screenshots', () => {
         await expect(page.locator('section.window-detail')).toHaveClass(/open/);
         if (width <= 640) await expect(page.locator('.pane-fullscreen-mobile .window-detail')).toHaveCount(1);
         else await expect(page.locator('.pane-bottom .window-detail')).toHaveCount(1);
-        await page.waitForTimeout(400);
+        await motionSettled(page);
         await page.screenshot({ path: `test-results/detail-table-${width}x${height}.png` });
         await page.locator('.detail-tabs [data-display="meteogram"]').click();
         await expect(page.getByTestId('detail-meteogram')).toBeVisible();
@@ -258,7 +259,7 @@ test.describe('screenshots', () => {
         await openMap(page, '/32.500/90.000/gfs2p5-20110110');
         await expect(page.getByTestId('detail-table')).toBeVisible();
         await expect(page.getByTestId('detail-elevation')).toContainText(/^Model elevation: \d+\s+ft$/, { timeout: 120_000 });
-        await page.waitForTimeout(400);
+        await motionSettled(page);
         await page.screenshot({ path: testInfo.outputPath(`detail-elevation-${width}x${height}.png`) });
       });
     });

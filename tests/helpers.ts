@@ -109,3 +109,53 @@ export async function pickOverlay(page: Page, ident: string): Promise<void> {
   if (!(await all.count())) await page.getByTestId('overlay-more').click();
   await all.locator(`[data-overlay="${ident}"]`).click();
 }
+
+/**
+ * Waits until the page stands still for a screenshot: every window has finished opening (its
+ * data-phase is 'open'), no CSS transition or animation that has an end is running (an endless one,
+ * a spinner, is left to run), and the web fonts are in.
+ */
+export async function motionSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('section.window:not([data-phase="open"])')
+    && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
+/** Waits for `count` animation frames of the page: what was scheduled for the next frame has run. */
+export async function animationFrames(page: Page, count = 2): Promise<void> {
+  await page.evaluate((n) => new Promise<void>((resolve) => {
+    const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(n);
+  }), count);
+}
+
+/** Waits until the render worker has drawn `count` more frames: the map shows what was set before. */
+export async function workerFrames(page: Page, count = 2): Promise<void> {
+  const from = (await stats(page)).frames;
+  await expect.poll(async () => (await stats(page)).frames).toBeGreaterThanOrEqual(from + count);
+}
+
+/**
+ * Notes the time stamp of every pointer move the page receives, for pointerAtRest. Call it before
+ * the drag.
+ */
+export async function watchPointerMoves(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { lastPointerMove?: number };
+    addEventListener('pointermove', (e) => {
+      w.lastPointerMove = e.timeStamp;
+    }, { capture: true });
+  });
+}
+
+/**
+ * Waits until the page's own clock is `restMs` past the last pointer move it received. A drag that
+ * holds still like this before the release is not a flick (ui/map/camera.ts measures the speed over
+ * the last 100 ms before the release), however late a busy machine delivers the moves.
+ */
+export async function pointerAtRest(page: Page, restMs = 150): Promise<void> {
+  await page.waitForFunction((rest) => {
+    const last = (window as unknown as { lastPointerMove?: number }).lastPointerMove;
+    return last !== undefined && performance.now() - last >= rest;
+  }, restMs);
+}

@@ -5,7 +5,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { openMap, pickOverlay, stats } from './helpers.ts';
+import { motionSettled, openMap, pickOverlay, stats } from './helpers.ts';
 
 const SAMPLE = 'gfs2p5-20170322';
 
@@ -103,11 +103,11 @@ test.describe('journeys', () => {
       await openMap(page, '/48.853/2.349');
       await expect(page.getByTestId('detail')).toBeVisible();
       await settled(page);
-      await page.waitForTimeout(700);
+      await motionSettled(page);
       await page.screenshot({ path: `test-results/look-${name}-detail.png` });
       await page.goto('/settings');
       await expect(page.locator('[data-panel="settings"]')).toBeVisible();
-      await page.waitForTimeout(700);
+      await motionSettled(page);
       await page.screenshot({ path: `test-results/look-${name}-settings.png` });
       await context.close();
     });

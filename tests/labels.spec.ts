@@ -9,7 +9,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { METRICS, formatValue } from '../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../common/map.ts';
-import { openMap } from './helpers.ts';
+import { animationFrames, openMap, pointerAtRest, watchPointerMoves } from './helpers.ts';
 
 interface PointBody { ts: number[]; data: Record<string, (number | null)[]> }
 
@@ -105,10 +105,11 @@ test.describe('city labels', () => {
       new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask' });
     });
     // Drag from the label itself, 240 px left and 120 px down, then hold still (no inertia).
+    await watchPointerMoves(page);
     await page.mouse.move(before.x, before.y);
     await page.mouse.down();
     await page.mouse.move(before.x - 240, before.y + 120, { steps: 24 });
-    await page.waitForTimeout(250);
+    await pointerAtRest(page);
     await page.mouse.up();
     await expect.poll(async () => (await centre(label)).x, { timeout: 5000 }).toBeLessThan(before.x - 200);
     const after = await centre(label);
@@ -139,9 +140,17 @@ test.describe('city labels', () => {
   });
 
   test('no labels above zoom 11; labels on a phone', async ({ page }) => {
+    const labelTiles: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/labels/')) labelTiles.push(r.url());
+    });
     await openMap(page, '/?temp,48.853,2.349,12');
-    await page.waitForTimeout(1500);
+    // The labels layer has started and drawn this view: above zoom 11 that draw asks for no label
+    // tile, so no label can come later.
+    await expect(page.getByTestId('city-labels')).toBeAttached();
+    await animationFrames(page);
     await expect(page.getByTestId('city-label')).toHaveCount(0);
+    expect(labelTiles).toEqual([]);
 
     await page.setViewportSize({ width: 360, height: 740 });
     await openMap(page, PARIS_URL);

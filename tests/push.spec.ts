@@ -122,7 +122,8 @@ test('a test notification travels server -> push service -> service worker -> no
 
     // The push service delivers it to the browser: the service worker shows it. (Delivered again on
     // each try until the worker is active: a message to a worker still installing is dropped; one
-    // tag, so repeats replace the notification.)
+    // tag, so repeats replace the notification. A notification shown after a try's look is seen by
+    // the next try.)
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const origin = new URL(baseURL!).origin;
     await expect.poll(async () => {
@@ -130,7 +131,6 @@ test('a test notification travels server -> push service -> service worker -> no
       if (registrationId) await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: message.plaintext });
       return page.evaluate(async () => {
         const registration = await navigator.serviceWorker.ready;
-        await new Promise((resolve) => setTimeout(resolve, 200));
         return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
       });
     }).toEqual([{ title: 'Isobar', body: 'This is a test notification', tag: payload.id }]);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openMap } from './helpers.ts';
+import { motionSettled, openMap } from './helpers.ts';
 
 /** The map centre and zoom, read from the app's map model. */
 const camera = (page: Page) => page.evaluate(() => {
@@ -106,12 +106,13 @@ test.describe('search', () => {
         const input = page.getByTestId('search-input');
         await expect(input).toBeFocused();
         await expect(page.getByTestId('search-status')).toBeVisible();
-        await page.waitForTimeout(300);
+        await motionSettled(page);
         await page.screenshot({ path: `test-results/search-${name}-empty.png` });
         await input.fill('san');
         await expect(options(page)).toHaveCount(10);
         await page.keyboard.press('ArrowDown');
-        await page.waitForTimeout(300);
+        await expect(options(page).nth(1)).toHaveAttribute('aria-selected', 'true');
+        await motionSettled(page);
         await page.screenshot({ path: `test-results/search-${name}-results.png` });
         // The window fits the screen and its field is on it.
         const box = (await page.locator('.window-search').boundingBox())!;

@@ -6,12 +6,22 @@
  */
 
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { openMap, stats } from './helpers.ts';
+import { motionSettled, openMap, stats } from './helpers.ts';
 
 interface Isobar {
   app: { map: { lat: { value: number }; lon: { value: number }; zoom: { value: number } }; settings: { get(key: string): unknown } };
-  services?: { started: Promise<void>; reporter: { phase: string } };
+  services?: {
+    started: Promise<void>;
+    reporter: { phase: string; sent: number };
+    consent: { state: { value: string }; queued: { value: { page: string }[] } };
+    connection: { online: { value: boolean } };
+  };
 }
+/** The consent model's state and the page views waiting for the answer. */
+const consentOf = (page: Page) => page.evaluate(() => {
+  const { consent } = (window as unknown as { isobar: Isobar }).isobar.services!;
+  return { state: consent.state.value, queued: consent.queued.value.map((v) => v.page) };
+});
 const isobar = (page: Page) => page.evaluate(() => !!(window as unknown as { isobar: Isobar }).isobar.services);
 
 async function servicesStarted(page: Page): Promise<void> {
@@ -66,7 +76,7 @@ test.describe('start-up weather (SPEC §2, §4)', () => {
           const s = await stats(page);
           return s.tiles.loading === 0 && s.firstParticlesAt !== null;
         }, { timeout: 40_000 }).toBe(true);
-        await page.waitForTimeout(400);
+        await motionSettled(page);
         await page.screenshot({ path: testInfo.outputPath(`startup-${size.name}.png`) });
         // The IP location is kept for 12 h (SPEC §9).
         const ip = await page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.app.settings.get('ipLocation')) as { cc: string; ts: number };
@@ -108,7 +118,8 @@ test.describe('consent (SPEC §4) and page-view beacons (SPEC §7)', () => {
     await servicesStarted(page);
     const consent = page.getByTestId('consent');
     await expect(consent).toBeVisible();
-    await page.waitForTimeout(500);
+    // The page views so far were taken, and wait for the answer instead of leaving.
+    await expect.poll(async () => (await consentOf(page)).queued).toEqual(expect.arrayContaining(['startup', 'consent']));
     expect(beacons).toHaveLength(0);
     await consent.getByRole('button', { name: 'Allow analytics' }).click();
     await expect(consent).toHaveCount(0);
@@ -120,10 +131,13 @@ test.describe('consent (SPEC §4) and page-view beacons (SPEC §7)', () => {
     expect(Number(query.get('elapsed'))).toBeGreaterThan(0);
     const stored = await page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.app.settings.get('consent')) as Record<string, unknown>;
     expect(stored).toMatchObject({ version: '2023/11', analytics: true, explicit: true });
-    // Stored: the next visit does not ask again.
+    // Stored: the next visit does not ask again. Its page views leave at once, which the consent
+    // model does only once it has taken the stored answer (instead of opening the window).
+    const sentBefore = beacons.length;
     await page.reload();
     await servicesStarted(page);
-    await page.waitForTimeout(500);
+    await expect.poll(() => beacons.length).toBeGreaterThan(sentBefore);
+    expect((await consentOf(page)).state).toBe('analytics');
     await expect(page.getByTestId('consent')).toHaveCount(0);
   });
 
@@ -132,7 +146,8 @@ test.describe('consent (SPEC §4) and page-view beacons (SPEC §7)', () => {
     await openMap(page, '/?45.000,10.000,4');
     await servicesStarted(page);
     await page.getByTestId('consent').getByRole('button', { name: 'Necessary only' }).click();
-    await page.waitForTimeout(500);
+    // The answer is taken and the waiting page views are dropped, none sent.
+    await expect.poll(() => consentOf(page)).toEqual({ state: 'rejected', queued: [] });
     expect(beacons).toHaveLength(0);
     expect(await page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.app.settings.get('consent'))).toMatchObject({ analytics: false, explicit: true });
   });
@@ -177,10 +192,27 @@ test.describe('error reports (SPEC §7, §8)', () => {
     await servicesStarted(page);
     await context.setOffline(true);
     await expect(page.getByTestId('top-message')).toHaveAttribute('data-message', 'offline');
-    await page.evaluate(() => setTimeout(() => (window as unknown as { offlineMissing(): void }).offlineMissing()));
-    await page.waitForTimeout(500);
-    expect(reports).toHaveLength(0);
+    const sent = () => page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.services!.reporter.sent);
+    const sentBefore = await sent();
+    // An error while offline: once a listener added after the reporter's has seen it, the reporter
+    // has handled it (listeners run in order), and it sent nothing.
+    const thrown = (name: string) => page.evaluate((what) => new Promise<void>((resolve) => {
+      addEventListener('error', (e) => {
+        if (e.message.includes(what)) resolve();
+      });
+      setTimeout(() => {
+        throw new Error(`${what} failed`);
+      });
+    }), name);
+    await thrown('offlineMissing');
+    expect(await sent()).toBe(sentBefore);
+    // Back online, the next error is posted and the one of the offline time never is: dropped, not kept.
     await context.setOffline(false);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { isobar: Isobar }).isobar.services!.connection.online.value)).toBe(true);
+    await thrown('onlineMissing');
+    const messages = () => reports.map((r) => (r.postDataJSON() as { msg: string }).msg);
+    await expect.poll(() => messages().filter((m) => m.includes('onlineMissing'))).toHaveLength(1);
+    expect(messages().filter((m) => m.includes('offlineMissing'))).toEqual([]);
   });
 });
 
