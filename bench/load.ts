@@ -81,6 +81,8 @@ export interface LatencyRow {
   steal: number | null;
   /** CPU time of the server process (all its threads) per request of the rows measured together, ms; null without /proc. */
   serverCpuMs: number | null;
+  /** How late the server's event loop ran over the row (perf_hooks event-loop delay), p99 and max, ms. */
+  serverLoopDelay: { p99Ms: number; maxMs: number };
 }
 
 export interface LoadBenchResult {
@@ -149,9 +151,11 @@ async function openLoop(call: Caller, rate: number, seconds: number, next: (i: n
     const wait = due - performance.now();
     if (wait >= 1) await sleep(wait);
     const c = next(i);
+    // Late: from the scheduled time (the wait counts); up to 1 ms early (not worth a sleep): from now.
+    const from = Math.min(due, performance.now());
     pending.push(call(c, c.onAnswer !== undefined).then(({ status, body }) => {
       c.onAnswer?.(status, body);
-      return { ms: performance.now() - due, status };
+      return { ms: performance.now() - from, status };
     }));
   }
   const sentS = (performance.now() - start) / SECOND_MS;
@@ -177,18 +181,20 @@ async function processCpuMs(pid: number | undefined): Promise<number | null> {
 }
 
 /** Runs the loops together, a warm-up first; one row per loop. */
-async function measure(call: Caller, serverPid: number | undefined, loops: { what: string; rate: number; next: (i: number) => Call }[], seconds = LOAD_SECONDS): Promise<LatencyRow[]> {
+async function measure(call: Caller, server: Server, loops: { what: string; rate: number; next: (i: number) => Call }[], seconds = LOAD_SECONDS): Promise<LatencyRow[]> {
   await Promise.all(loops.map((l) => openLoop(call, l.rate, WARMUP_SECONDS, l.next)));
   const loadAvg = loadavg()[0];
   const before = await cpuTimes();
-  const serverBefore = await processCpuMs(serverPid);
+  const serverBefore = await processCpuMs(server.child.pid);
+  await server.loopDelay(); // from now
   // The warm-up's calls were numbered from 0: go on from where it stopped.
   const runs = await Promise.all(loops.map((l) => {
     const offset = Math.round(l.rate * WARMUP_SECONDS);
     return openLoop(call, l.rate, seconds, (i) => l.next(offset + i));
   }));
   const steal = stolenShare(before, await cpuTimes());
-  const serverAfter = await processCpuMs(serverPid);
+  const serverAfter = await processCpuMs(server.child.pid);
+  const serverLoopDelay = await server.loopDelay();
   const requests = runs.reduce((sum, r) => sum + r.samples.length, 0);
   const serverCpuMs = serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / requests;
   return runs.map(({ samples, elapsedS }, k) => {
@@ -198,24 +204,38 @@ async function measure(call: Caller, serverPid: number | undefined, loops: { wha
     return {
       what: loops[k].what, rate: loops[k].rate, seconds, achievedRate: samples.length / elapsedS, count: samples.length, statuses,
       errors: samples.filter((s) => s.status !== 200 && s.status !== 304).length,
-      p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? NaN, loadAvg, steal, serverCpuMs,
+      p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? NaN, loadAvg, steal, serverCpuMs, serverLoopDelay,
     };
   });
 }
 
-async function startServer(dir: string): Promise<{ child: ChildProcess; port: number }> {
+interface Server {
+  child: ChildProcess;
+  port: number;
+  /** The server's event-loop delay since the last call, p99 and max, ms. */
+  loopDelay(): Promise<{ p99Ms: number; maxMs: number }>;
+}
+
+async function startServer(dir: string): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    cwd: ROOT, env: { ...process.env, ISOBAR_BENCH_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: ROOT, env: { ...process.env, ISOBAR_BENCH_DIR: dir }, stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
+  const delays: ((answer: { p99Ms: number; maxMs: number }) => void)[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
     lines.on('line', (line) => {
-      const m = /^listening (\d+)$/.exec(line);
-      if (m) resolve(Number(m[1]));
+      const listening = /^listening (\d+)$/.exec(line);
+      if (listening) resolve(Number(listening[1]));
+      const delay = /^delay (\S+) (\S+)$/.exec(line);
+      if (delay) delays.shift()?.({ p99Ms: Number(delay[1]), maxMs: Number(delay[2]) });
     });
   });
-  return { child, port };
+  const loopDelay = () => new Promise<{ p99Ms: number; maxMs: number }>((resolve) => {
+    delays.push(resolve);
+    child.stdin!.write('delay\n');
+  });
+  return { child, port, loopDelay };
 }
 
 /** Places spread over the inhabited latitudes, three decimals (as the app asks), each one new. */
@@ -227,7 +247,8 @@ function randomPlaces(seed: number): (i: number) => string {
 export async function benchLoad(options: { seconds?: number } = {}): Promise<LoadBenchResult> {
   const seconds = options.seconds ?? LOAD_SECONDS;
   const dir = await mkdtemp(join(tmpdir(), 'isobar-bench-load-'));
-  const { child, port } = await startServer(dir);
+  const server = await startServer(dir);
+  const { child, port } = server;
   const { call, close } = client(port);
   try {
     const minifest = await call({ path: minifestPath(PRODUCTS.demo.directory) });
@@ -240,7 +261,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     // Point forecasts at places never asked before: each is computed.
     const place = randomPlaces(20261126);
     const forecastLoop = { what: `point forecast, random places, ${FORECAST_RATE}/s`, rate: FORECAST_RATE, next: () => ({ path: `/forecast/point/demo/v2.9/${place(0)}`, headers: { 'accept-encoding': BROWSER_ENCODINGS } }) };
-    const [forecast] = await measure(call, child.pid, [forecastLoop], seconds);
+    const [forecast] = await measure(call, server, [forecastLoop], seconds);
 
     // Uncached demo tiles: every free valid time (before the premium days) at data zooms 0 and 1,
     // not one of them generated before; the same forecast loop beside them.
@@ -253,7 +274,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     }
     const tilesNeeded = Math.round(UNCACHED_TILE_RATE * (seconds + WARMUP_SECONDS));
     if (uncached.length < tilesNeeded) throw new Error(`only ${uncached.length} uncached tiles for ${tilesNeeded} requests`);
-    const [forecastBesideTiles, uncachedTiles] = await measure(call, child.pid, [
+    const [forecastBesideTiles, uncachedTiles] = await measure(call, server, [
       { ...forecastLoop, what: `point forecast, random places, ${FORECAST_RATE}/s, beside uncached demo tiles at ${UNCACHED_TILE_RATE}/s` },
       { what: `uncached demo tiles, ${UNCACHED_TILE_RATE}/s (beside the forecast)`, rate: UNCACHED_TILE_RATE, next: (i) => ({ path: uncached[i], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) },
     ], seconds);
@@ -268,9 +289,9 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
       const answer = await call({ path, headers: { 'accept-encoding': 'gzip' } });
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
     }
-    const [oneTile] = await measure(call, child.pid, [{ what: `one cached data tile, ${TILE_RATE}/s`, rate: TILE_RATE, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTiles] = await measure(call, child.pid, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTilesIdentity] = await measure(call, child.pid, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s, client without gzip`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], seconds);
+    const [oneTile] = await measure(call, server, [{ what: `one cached data tile, ${TILE_RATE}/s`, rate: TILE_RATE, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
+    const [cachedTiles] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
+    const [cachedTilesIdentity] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s, client without gzip`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], seconds);
 
     // One signed-in user syncing: settings upload and poll, favourites poll and edit.
     const registered = await call({ method: 'POST', path: '/users/v1/register', body: { email: 'load@example.test', password: 'Bench1Password' } });
@@ -282,7 +303,7 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     let settingsTs = 0;
     let favsTs = 0;
     const maps = ['sznmap', 'sat', 'winter'];
-    const [accounts] = await measure(call, child.pid, [{
+    const [accounts] = await measure(call, server, [{
       what: `settings + favourites read and write, one signed-in user, ${ACCOUNT_RATE}/s`,
       rate: ACCOUNT_RATE,
       next: (i): Call => {
@@ -350,10 +371,11 @@ export function loadSection(r: LoadBenchResult): string[] {
     'time to the last byte of its answer. Browser-like clients send `Accept-Encoding: gzip, deflate, br`. Uncached demo tiles',
     'are generated on worker threads (server/demo/demoTiles.ts); a full queue answers 503 with Retry-After. Server CPU:',
     "the server process's CPU time (every thread) over the row divided by its requests; the two rows measured together share it.",
+    'Event-loop delay: how late the server ran its timers over the row (1 ms resolution): a stalled event loop shows here, a busy machine mostly in latency alone.',
     '',
-    '| load | sent /s | answers | p50 ms | p99 ms | max ms | server CPU ms / request | load avg at start | steal |',
-    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.what} | ${fmt(row.achievedRate)} | ${statusText(row.statuses)} | ${fmt(row.p50Ms, 2)} | ${fmt(row.p99Ms, 2)} | ${fmt(row.maxMs, 2)} | ${row.serverCpuMs === null ? 'n/a' : fmt(row.serverCpuMs, 2)} | ${fmt(row.loadAvg, 2)} | ${pct(row.steal)} |`),
+    '| load | sent /s | answers | p50 ms | p99 ms | max ms | server CPU ms / request | server event-loop delay p99 / max ms | load avg at start | steal |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${row.what} | ${fmt(row.achievedRate)} | ${statusText(row.statuses)} | ${fmt(row.p50Ms, 2)} | ${fmt(row.p99Ms, 2)} | ${fmt(row.maxMs, 2)} | ${row.serverCpuMs === null ? 'n/a' : fmt(row.serverCpuMs, 2)} | ${fmt(row.serverLoopDelay.p99Ms, 1)} / ${fmt(row.serverLoopDelay.maxMs, 1)} | ${fmt(row.loadAvg, 2)} | ${pct(row.steal)} |`),
     '',
   ];
 }
