@@ -86,6 +86,8 @@ export interface LatencyRow {
 }
 
 export interface LoadBenchResult {
+  seconds: number;
+  warmupSeconds: number;
   forecast: LatencyRow;
   oneTile: LatencyRow;
   cachedTiles: LatencyRow;
@@ -180,16 +182,21 @@ async function processCpuMs(pid: number | undefined): Promise<number | null> {
   return ((Number(fields[11]) + Number(fields[12])) * SECOND_MS) / USER_HZ;
 }
 
+interface Durations {
+  seconds: number;
+  warmupSeconds: number;
+}
+
 /** Runs the loops together, a warm-up first; one row per loop. */
-async function measure(call: Caller, server: Server, loops: { what: string; rate: number; next: (i: number) => Call }[], seconds = LOAD_SECONDS): Promise<LatencyRow[]> {
-  await Promise.all(loops.map((l) => openLoop(call, l.rate, WARMUP_SECONDS, l.next)));
+async function measure(call: Caller, server: Server, loops: { what: string; rate: number; next: (i: number) => Call }[], { seconds, warmupSeconds }: Durations): Promise<LatencyRow[]> {
+  await Promise.all(loops.map((l) => openLoop(call, l.rate, warmupSeconds, l.next)));
   const loadAvg = loadavg()[0];
   const before = await cpuTimes();
   const serverBefore = await processCpuMs(server.child.pid);
   await server.loopDelay(); // from now
   // The warm-up's calls were numbered from 0: go on from where it stopped.
   const runs = await Promise.all(loops.map((l) => {
-    const offset = Math.round(l.rate * WARMUP_SECONDS);
+    const offset = Math.round(l.rate * warmupSeconds);
     return openLoop(call, l.rate, seconds, (i) => l.next(offset + i));
   }));
   const steal = stolenShare(before, await cpuTimes());
@@ -244,8 +251,22 @@ function randomPlaces(seed: number): (i: number) => string {
   return () => `${(random() * 130 - 60).toFixed(3)}/${(random() * 360 - 180).toFixed(3)}`;
 }
 
-export async function benchLoad(options: { seconds?: number } = {}): Promise<LoadBenchResult> {
-  const seconds = options.seconds ?? LOAD_SECONDS;
+export interface LoadBenchOptions {
+  /** Measured seconds per row (default LOAD_SECONDS). */
+  seconds?: number;
+  /** Warm-up seconds before each row (default WARMUP_SECONDS). */
+  warmupSeconds?: number;
+  /** Multiplies every rate (default 1; a test runs the rows at a fraction). */
+  rateScale?: number;
+}
+
+export async function benchLoad(options: LoadBenchOptions = {}): Promise<LoadBenchResult> {
+  const durations = { seconds: options.seconds ?? LOAD_SECONDS, warmupSeconds: options.warmupSeconds ?? WARMUP_SECONDS };
+  const rate = (perSecond: number) => Math.max(1, Math.round(perSecond * (options.rateScale ?? 1)));
+  const forecastRate = rate(FORECAST_RATE);
+  const tileRate = rate(TILE_RATE);
+  const uncachedRate = rate(UNCACHED_TILE_RATE);
+  const accountRate = rate(ACCOUNT_RATE);
   const dir = await mkdtemp(join(tmpdir(), 'isobar-bench-load-'));
   const server = await startServer(dir);
   const { child, port } = server;
@@ -260,8 +281,8 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
 
     // Point forecasts at places never asked before: each is computed.
     const place = randomPlaces(20261126);
-    const forecastLoop = { what: `point forecast, random places, ${FORECAST_RATE}/s`, rate: FORECAST_RATE, next: () => ({ path: `/forecast/point/demo/v2.9/${place(0)}`, headers: { 'accept-encoding': BROWSER_ENCODINGS } }) };
-    const [forecast] = await measure(call, server, [forecastLoop], seconds);
+    const forecastLoop = { what: `point forecast, random places, ${forecastRate}/s`, rate: forecastRate, next: () => ({ path: `/forecast/point/demo/v2.9/${place(0)}`, headers: { 'accept-encoding': BROWSER_ENCODINGS } }) };
+    const [forecast] = await measure(call, server, [forecastLoop], durations);
 
     // Uncached demo tiles: every free valid time (before the premium days) at data zooms 0 and 1,
     // not one of them generated before; the same forecast loop beside them.
@@ -272,12 +293,12 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
       if (validTime === cachedValid) continue;
       for (const z of [1, 0]) for (let x = 0; x < tileColumns(z); x++) for (let y = 0; y < tileRows(z); y++) uncached.push(tile(validTime, z, x, y, 'wind'));
     }
-    const tilesNeeded = Math.round(UNCACHED_TILE_RATE * (seconds + WARMUP_SECONDS));
+    const tilesNeeded = Math.round(uncachedRate * (durations.seconds + durations.warmupSeconds));
     if (uncached.length < tilesNeeded) throw new Error(`only ${uncached.length} uncached tiles for ${tilesNeeded} requests`);
     const [forecastBesideTiles, uncachedTiles] = await measure(call, server, [
-      { ...forecastLoop, what: `point forecast, random places, ${FORECAST_RATE}/s, beside uncached demo tiles at ${UNCACHED_TILE_RATE}/s` },
-      { what: `uncached demo tiles, ${UNCACHED_TILE_RATE}/s (beside the forecast)`, rate: UNCACHED_TILE_RATE, next: (i) => ({ path: uncached[i], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) },
-    ], seconds);
+      { ...forecastLoop, what: `point forecast, random places, ${forecastRate}/s, beside uncached demo tiles at ${uncachedRate}/s` },
+      { what: `uncached demo tiles, ${uncachedRate}/s (beside the forecast)`, rate: uncachedRate, next: (i) => ({ path: uncached[i], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) },
+    ], durations);
 
     // Cached tiles: 30 of one valid time (data zooms 0 and 1: 10 tile sets, 3 files each), generated once first.
     const cached: string[] = [];
@@ -289,9 +310,9 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
       const answer = await call({ path, headers: { 'accept-encoding': 'gzip' } });
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
     }
-    const [oneTile] = await measure(call, server, [{ what: `one cached data tile, ${TILE_RATE}/s`, rate: TILE_RATE, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTiles] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], seconds);
-    const [cachedTilesIdentity] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${TILE_RATE}/s, client without gzip`, rate: TILE_RATE, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], seconds);
+    const [oneTile] = await measure(call, server, [{ what: `one cached data tile, ${tileRate}/s`, rate: tileRate, next: () => ({ path: cached[0], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], durations);
+    const [cachedTiles] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${tileRate}/s`, rate: tileRate, next: (i) => ({ path: cached[i % CACHED_TILES], headers: { 'accept-encoding': BROWSER_ENCODINGS } }) }], durations);
+    const [cachedTilesIdentity] = await measure(call, server, [{ what: `${CACHED_TILES} distinct cached tiles, ${tileRate}/s, client without gzip`, rate: tileRate, next: (i) => ({ path: cached[i % CACHED_TILES] }) }], durations);
 
     // One signed-in user syncing: settings upload and poll, favourites poll and edit.
     const registered = await call({ method: 'POST', path: '/users/v1/register', body: { email: 'load@example.test', password: 'Bench1Password' } });
@@ -304,8 +325,8 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
     let favsTs = 0;
     const maps = ['sznmap', 'sat', 'winter'];
     const [accounts] = await measure(call, server, [{
-      what: `settings + favourites read and write, one signed-in user, ${ACCOUNT_RATE}/s`,
-      rate: ACCOUNT_RATE,
+      what: `settings + favourites read and write, one signed-in user, ${accountRate}/s`,
+      rate: accountRate,
       next: (i): Call => {
         switch (i % 4) {
           case 0: return {
@@ -321,9 +342,9 @@ export async function benchLoad(options: { seconds?: number } = {}): Promise<Loa
           };
         }
       },
-    }], seconds);
+    }], durations);
 
-    return { forecast, oneTile, cachedTiles, cachedTilesIdentity, accounts, forecastBesideTiles, uncachedTiles };
+    return { ...durations, forecast, oneTile, cachedTiles, cachedTilesIdentity, accounts, forecastBesideTiles, uncachedTiles };
   } finally {
     close();
     child.kill('SIGTERM');
@@ -353,7 +374,7 @@ export function loadChecks(r: LoadBenchResult): { what: string; budget: string; 
     latency(r.cachedTilesIdentity, TILE_P99_BUDGET_MS),
     latency(r.accounts, ACCOUNT_P99_BUDGET_MS),
     {
-      what: `point forecast p99 beside uncached demo tiles at ${UNCACHED_TILE_RATE}/s, against alone (${cpu(r.forecastBesideTiles)})`,
+      what: `point forecast p99 beside uncached demo tiles at ${r.uncachedTiles.rate}/s, against alone (${cpu(r.forecastBesideTiles)})`,
       budget: `<= ${MIXED_P99_RATIO_BUDGET}x alone, 0 errors`,
       measured: `${fmt(ratio, 2)}x (${fmt(r.forecastBesideTiles.p99Ms, 2)} / ${fmt(r.forecast.p99Ms, 2)} ms), ${r.forecastBesideTiles.errors} errors; tiles: ${statusText(r.uncachedTiles.statuses)}`,
       ok: r.forecastBesideTiles.errors === 0 && ratio <= MIXED_P99_RATIO_BUDGET,
@@ -367,7 +388,7 @@ export function loadSection(r: LoadBenchResult): string[] {
   return [
     '## Load (bench/load.ts: the whole server in its own process, an open-loop generator on loopback)',
     '',
-    `Each row: ${WARMUP_SECONDS} s of warm-up at its rates, then ${r.forecast.seconds} s measured; latency from each request's scheduled`,
+    `Each row: ${r.warmupSeconds} s of warm-up at its rates, then ${r.seconds} s measured; latency from each request's scheduled`,
     'time to the last byte of its answer. Browser-like clients send `Accept-Encoding: gzip, deflate, br`. Uncached demo tiles',
     'are generated on worker threads (server/demo/demoTiles.ts); a full queue answers 503 with Retry-After. Server CPU:',
     "the server process's CPU time (every thread) over the row divided by its requests; the two rows measured together share it.",
