@@ -75,7 +75,7 @@ export function App({ app }: { app: AppState }) {
     };
   }, [app]);
 
-  // The data error is a top message (state/dataErrorMessage.ts); a map that cannot be drawn says so here.
+  // The data error is a top message (services/dataErrorMessage.ts); a map that cannot be drawn says so here.
   const error = renderError.value;
   // A right-pane window covers the right column (the overlay menu and the level selector): they step aside (styles.css).
   const rhpaneOpen = app.panels.windows.value.some((w) => w.pane === 'rhpane' && w.phase !== 'closing');

@@ -9,9 +9,9 @@ import { App } from './App.tsx';
 import { chooseLanguage, initI18n } from './i18n.ts';
 import type { AppState } from './state/appState.ts';
 import { chooseOverlay, startProductRules } from './state/layerActions.ts';
-import { startMapSelectorRule } from './state/mapSelectorRule.ts';
-import { startSettingsSync } from './state/settingsSync.ts';
-import { startUrlSync } from './state/urlSync.ts';
+import { startMapSelectorRule } from './services/mapSelectorRule.ts';
+import { startSettingsSync } from './services/settingsSync.ts';
+import { startUrlSync } from './services/urlSync.ts';
 import './styles.css';
 
 /** Runs once when the first calendar and the served products are in. */

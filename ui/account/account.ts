@@ -15,7 +15,7 @@ import { pointPath } from '../../common/routes.ts';
 import { settingDef, settingKeys } from '../../common/settings.ts';
 import { loadBundle } from '../i18n.ts';
 import type { AppState } from '../state/appState.ts';
-import { platformOf, startAppServices } from '../state/appServices.ts';
+import { platformOf, startAppServices } from '../services/appServices.ts';
 import { browserAccountStore } from './accountStore.ts';
 import { createAlerts, type Alerts } from './alerts.ts';
 import { createSyncedCollection } from './collection.ts';

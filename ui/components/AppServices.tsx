@@ -1,5 +1,5 @@
 /**
- * The services around the map (state/appServices.ts) and what they show: the top message banner
+ * The services around the map (services/appServices.ts) and what they show: the top message banner
  * (SPEC §2: replaced when a new one comes; the offline and online messages of SPEC §8, the data
  * error with its Retry button) and the
  * bottom message area with the model provider. Loaded lazily right after the first render; once
@@ -10,7 +10,7 @@ import { useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../state/appState.ts';
-import { startAppServices } from '../state/appServices.ts';
+import { startAppServices } from '../services/appServices.ts';
 import type { MessagesModel } from '../state/messages.ts';
 import './appServices.css';
 

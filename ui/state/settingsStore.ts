@@ -16,7 +16,7 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
 import { openDB, type IDBPDatabase } from 'idb';
 import { settingDef, type SettingKey, type SettingValue } from '../../common/settings.ts';
-import { logSettingsError } from './settingsErrors.ts';
+import { logSettingsError } from '../services/settingsErrors.ts';
 
 export interface StoredEntry {
   value: unknown;
@@ -121,7 +121,7 @@ export interface SettingsStoreOptions {
 
 export function createSettingsStore(options: SettingsStoreOptions = {}): SettingsStore {
   const now = options.now ?? Date.now;
-  // Logged, and posted by the error reporter once it loads (settingsErrors.ts).
+  // Logged, and posted by the error reporter once it loads (services/settingsErrors.ts).
   const logError = options.logError ?? ((message: string) => logSettingsError(message));
   const signals = new Map<string, Signal<unknown>>();
   const stamps = new Map<string, number>();

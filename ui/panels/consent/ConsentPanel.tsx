@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PanelProps } from '../registry.ts';
-import { startAppServices } from '../../state/appServices.ts';
+import { startAppServices } from '../../services/appServices.ts';
 import './consent.css';
 
 export default function ConsentPanel({ app, close }: PanelProps) {

@@ -1,6 +1,6 @@
 /**
  * The start-up weather card (SPEC §2 "Start page"): the weather now at the user's start position
- * (state/startupPosition.ts) from GET /forecast/point/{product}/v2.9/{lat}/{lon}, with a 'search
+ * (services/startupPosition.ts) from GET /forecast/point/{product}/v2.9/{lat}/{lon}, with a 'search
  * better location' button (opens the search window) and a 'back to home' button (the start
  * position at the back-to-home zoom 5, SPEC §4). Shown once per page view, until the user clicks,
  * touches or presses a key anywhere.
@@ -15,7 +15,7 @@ import { BACK_TO_HOME_ZOOM } from '../../../common/limits.ts';
 import { OverlayIcon } from '../../components/icons.tsx';
 import type { PanelProps } from '../registry.ts';
 import { reportRequestFailure } from '../../state/requestFailures.ts';
-import type { StartPosition } from '../../state/startupPosition.ts';
+import type { StartPosition } from '../../services/startupPosition.ts';
 import './startupWeather.css';
 
 /** The answer of the point forecast, the part the card reads. */

@@ -10,7 +10,7 @@
 
 import { effect } from '@preact/signals-core';
 import { encodeLocationCode, formatSearch, type UrlState } from '../../common/url.ts';
-import type { AppState } from './appState.ts';
+import type { AppState } from '../state/appState.ts';
 import { trailing } from './trailing.ts';
 
 // SPEC §9: URL update debounce 200 ms.

@@ -12,20 +12,20 @@ import type { ConsentRecord } from '../../common/consent.ts';
 import { BROWSER_SUPPORT_MESSAGE_MS, LAST_POSITION_SAVE_DEBOUNCE_MS } from '../../common/limits.ts';
 import { bootGuards, type BootGuards } from '../boot/guards.ts';
 import { renderClient } from '../map/renderClient.ts';
-import type { AppState } from './appState.ts';
-import { createConnectionModel, type ConnectionModel } from './connectionModel.ts';
-import { createConsentModel, type ConsentModel } from './consentModel.ts';
+import type { AppState } from '../state/appState.ts';
+import { createConnectionModel, type ConnectionModel } from '../state/connectionModel.ts';
+import { createConsentModel, type ConsentModel } from '../state/consentModel.ts';
 import { startDataErrorMessage } from './dataErrorMessage.ts';
 import { createErrorReporter, fromErrorEvent, fromRejection, isReportedRejection, type ErrorReporter, type ReportContext } from './errorReporter.ts';
-import { createMessagesModel, type MessagesModel } from './messages.ts';
+import { createMessagesModel, type MessagesModel } from '../state/messages.ts';
 import { createPageViewSender } from './pageViewBeacon.ts';
-import { onRequestFailure } from './requestFailures.ts';
+import { onRequestFailure } from '../state/requestFailures.ts';
 import { reportSettingsErrors } from './settingsErrors.ts';
 import {
   askDevicePosition, fetchIpLocation, isIos, resolveStartupPosition, type StartPosition, type StartUpSetting,
 } from './startupPosition.ts';
 import { trailing } from './trailing.ts';
-import { countryOf } from './unitsModel.ts';
+import { countryOf } from '../state/unitsModel.ts';
 
 export interface AppServices {
   messages: MessagesModel;

@@ -4,7 +4,7 @@
  * (SPEC §9 map-selector zoom check).
  */
 
-import type { AppState } from './appState.ts';
+import type { AppState } from '../state/appState.ts';
 
 export const MAP_SELECTOR_ZOOM = 11;
 export const MAP_SELECTOR_CHECK_MS = 200;

@@ -15,7 +15,7 @@ import type { LatLon, StartUpPosition } from '../../common/settings.ts';
 import {
   BACK_TO_HOME_ZOOM, GEOLOCATION_TIMEOUT_MS, GPS_FIX_REUSE_MS, IP_LOCATION_STALE_MS, MY_LOCATION_ZOOM,
 } from '../../common/limits.ts';
-import { reportRequestFailure } from './requestFailures.ts';
+import { reportRequestFailure } from '../state/requestFailures.ts';
 
 export type StartUpSetting = 'ip' | 'gps' | 'location' | 'last';
 

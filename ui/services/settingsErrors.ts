@@ -1,7 +1,7 @@
 /**
  * The settings store's errors (SPEC §5: "an invalid stored value falls back to default and an
  * error is logged"; SPEC §8: local database open errors and blocked states) for the error reporter
- * too. They happen at boot, before the reporter loads (it is lazy: state/appServices.ts), so they
+ * too. They happen at boot, before the reporter loads (it is lazy: services/appServices.ts), so they
  * are logged at once and kept here until it takes them; from then on they go straight to it.
  * Small on purpose: it is part of the start-up bundle.
  */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportSettingsErrors } from './settingsErrors.ts';
-import { createSettingsStore, indexedDbBackend, memoryBackend } from './settingsStore.ts';
+import { createSettingsStore, indexedDbBackend, memoryBackend } from '../state/settingsStore.ts';
 
 describe('settings store errors reach the error reporter (SPEC §5, §8)', () => {
   const removers: (() => void)[] = [];

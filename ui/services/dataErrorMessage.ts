@@ -1,13 +1,13 @@
 /**
  * The map's data error as a top message (SPEC §8: "Error loading forecast for {{model}}" with
- * Retry), shown through the top-message model like the other messages (messages.ts): while the
+ * Retry), shown through the top-message model like the other messages (state/messages.ts): while the
  * data model is in error and the connection is up. Offline, the error is the connection's doing
  * and the offline message says so; back online, the connection reloads the data, which hides it.
  * Retry reloads the data; a new model's error replaces an older one's.
  */
 
 import { effect, type ReadonlySignal } from '@preact/signals-core';
-import type { MessagesModel } from './messages.ts';
+import type { MessagesModel } from '../state/messages.ts';
 
 /** The top message's name (data-message), for tests and styles. */
 export const DATA_ERROR_MESSAGE = 'dataError';

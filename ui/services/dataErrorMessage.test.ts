@@ -2,7 +2,7 @@ import { signal } from '@preact/signals-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOP_MESSAGE_REPLACE_MS } from '../../common/limits.ts';
 import { DATA_ERROR_MESSAGE, startDataErrorMessage } from './dataErrorMessage.ts';
-import { createMessagesModel } from './messages.ts';
+import { createMessagesModel } from '../state/messages.ts';
 
 describe('the data error as a top message (SPEC §8: "Error loading forecast for {{model}}" with Retry)', () => {
   beforeEach(() => {

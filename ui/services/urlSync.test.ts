@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeLocationCode, formatSearch, parseSearch } from '../../common/url.ts';
-import { createAppState } from './appState.ts';
+import { createAppState } from '../state/appState.ts';
 import { urlStateOf } from './urlSync.ts';
 
 describe('the address bar follows the app (SPEC §2 "Shared URL search part", issue 12 §3 item 6)', () => {

@@ -7,7 +7,7 @@
 
 import { effect } from '@preact/signals-core';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
-import type { AppState } from './appState.ts';
+import type { AppState } from '../state/appState.ts';
 
 export function startSettingsSync(app: AppState): () => void {
   const { settings, layer, initialUrl } = app;

@@ -1,10 +1,10 @@
 /**
  * Page-view beacons (SPEC §7: "HEAD /sedlina/ga/{code}?... language, screen size, client id,
- * page, referrer, elapsed time"). Sent only with analytics consent (consentModel.ts decides); the
+ * page, referrer, elapsed time"). Sent only with analytics consent (state/consentModel.ts decides); the
  * client id is made and kept on this device only then.
  */
 
-import type { PageView } from './consentModel.ts';
+import type { PageView } from '../state/consentModel.ts';
 
 /** The analytics property of this app (the {code} of the path). */
 export const ANALYTICS_CODE = 'isobar';
