@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing.ts';
 import { CodecError, decodeAec } from './index.ts';
 import {
-  eccodesRecords, fieldStats, FIXTURES_AVAILABLE, FIXTURES_REQUIRED, mutate, readGribFields, readWgrib2Reference,
+  describeWithFixtures, eccodesRecords, fieldStats, mutate, readGribFields, readWgrib2Reference,
   unpackField, type GribField,
-} from './fixtures.ts';
+} from './testing.ts';
 import { AEC_VECTORS, aecSamples, type AecVector } from './testdata/aec-vectors.ts';
 
 const vectorStream = (v: AecVector) => new Uint8Array(readFileSync(new URL(`./testdata/aec/${v.name}.aec`, import.meta.url)));
@@ -101,7 +101,7 @@ describe('decodeAec on damaged streams', () => {
 const ECMWF = 'grib2/ecmwf-ifs0p25_tprate_20250912T12_f000_t5.42-ccsds.grib2';
 const CAMS = 'grib2/cams_chem_12x7_20110929_t5.42-ccsds-tiny.grib2';
 
-describe.skipIf(!FIXTURES_AVAILABLE)('decodeAec on real GRIB2 (../shared/data)', () => {
+describeWithFixtures('decodeAec on real GRIB2 (../shared/data)', () => {
   it('ECMWF IFS tprate equals wgrib2 value for value', () => {
     const [field] = readGribFields(ECMWF);
     expect(field.template).toBe(42);
@@ -130,14 +130,5 @@ describe.skipIf(!FIXTURES_AVAILABLE)('decodeAec on real GRIB2 (../shared/data)',
       expect(Math.abs(stats.mean - want.mean)).toBeLessThanOrEqual(tolerance);
       stats.first5.forEach((v, j) => expect(Math.abs((v as number) - (want.first5[j] as number))).toBeLessThanOrEqual(tolerance));
     });
-  });
-});
-
-describe.runIf(!FIXTURES_AVAILABLE)('shared fixtures', () => {
-  it.skipIf(FIXTURES_REQUIRED)('are absent: the real-GRIB2 tests of decodeAec were skipped', () => {
-    console.warn('../shared/data is missing: the AEC tests on real GRIB2 files were skipped');
-  });
-  it.runIf(FIXTURES_REQUIRED)('are required (ISOBAR_REQUIRE_FIXTURES=1) but ../shared/data is missing', () => {
-    expect.fail('../shared/data is missing');
   });
 });

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing.ts';
 import { CodecError, decodePngGrib } from './index.ts';
 import {
-  eccodesRecords, fieldStats, FIXTURES_AVAILABLE, FIXTURES_REQUIRED, mutate, readGribFields, unpackField,
-} from './fixtures.ts';
+  describeWithFixtures, eccodesRecords, fieldStats, mutate, readGribFields, unpackField,
+} from './testing.ts';
 
 // ---- a small PNG writer for the tests: every filter type on demand, any colour type and depth ----
 
@@ -189,7 +189,7 @@ describe('decodePngGrib refuses malformed PNGs with a CodecError', () => {
 
 const PNG_FILE = 'grib2/gfs0p25_gh500_20220210T00_f024_t5.41-png.grib2';
 
-describe.skipIf(!FIXTURES_AVAILABLE)('decodePngGrib on real GRIB2 (../shared/data)', () => {
+describeWithFixtures('decodePngGrib on real GRIB2 (../shared/data)', () => {
   it('GFS 0.25 deg 500 hPa height matches ecCodes', () => {
     const [field] = readGribFields(PNG_FILE);
     expect(field.template).toBe(41);
@@ -202,14 +202,5 @@ describe.skipIf(!FIXTURES_AVAILABLE)('decodePngGrib on real GRIB2 (../shared/dat
     expect(stats.max).toBeCloseTo(want.max, 6);
     expect(stats.mean).toBeCloseTo(want.mean, 6);
     stats.first5.forEach((v, i) => expect(v).toBeCloseTo(want.first5[i] as number, 6));
-  });
-});
-
-describe.runIf(!FIXTURES_AVAILABLE)('shared fixtures', () => {
-  it.skipIf(FIXTURES_REQUIRED)('are absent: the real-GRIB2 tests of decodePngGrib were skipped', () => {
-    console.warn('../shared/data is missing: the PNG tests on real GRIB2 files were skipped');
-  });
-  it.runIf(FIXTURES_REQUIRED)('are required (ISOBAR_REQUIRE_FIXTURES=1) but ../shared/data is missing', () => {
-    expect.fail('../shared/data is missing');
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
-import { bearer, registerUser, T0, TEST_KDF } from '../routes/usersTestKit.ts';
+import { bearer, registerUser, T0, TEST_KDF } from '../routes/testing.ts';
 
 let cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -15,7 +15,7 @@ import { tilePath } from '../../common/minifest.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import { FREE_STEP_HOURS, premiumFrom } from '../../common/entitlements.ts';
 import { DAY_MS, HOUR_MS } from '../../common/time.ts';
-import { bearer, registerUser, TEST_KDF, type TestUser } from '../routes/usersTestKit.ts';
+import { bearer, registerUser, TEST_KDF, type TestUser } from '../routes/testing.ts';
 
 const REF = Date.UTC(2025, 10, 26, 0);
 const NOW = REF + 5 * HOUR_MS;

@@ -4,7 +4,7 @@ import { openDatabase } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
 import { AccountStore } from '../auth/accounts.ts';
 import { isPremium } from '../../common/entitlements.ts';
-import { TEST_KDF } from '../routes/usersTestKit.ts';
+import { TEST_KDF } from '../routes/testing.ts';
 import { parseAdminArgs, runAdmin, USAGE } from './admin.ts';
 import { DAY_MS } from '../../common/time.ts';
 

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { testDatabases, type TestDatabase } from '../db/testing.ts';
-import { bearer, PASSWORD, registerUser, TEST_KDF } from '../routes/usersTestKit.ts';
+import { bearer, PASSWORD, registerUser, TEST_KDF } from '../routes/testing.ts';
 import { findNul } from './textInput.ts';
 
 describe('findNul', () => {

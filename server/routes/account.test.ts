@@ -5,7 +5,7 @@ import { buildApp } from '../app.ts';
 import { tokenIdOf } from '../auth/accounts.ts';
 import { TOKEN_LIFETIME_MS } from '../auth/limits.ts';
 import { makePostgresTestDatabase, makeSqliteTestDatabase, testDatabases, testPostgresUrl } from '../db/testing.ts';
-import { accountsTestApp, bearer, PASSWORD, registerUser, TEST_KDF, type AccountsTestApp } from './usersTestKit.ts';
+import { accountsTestApp, bearer, PASSWORD, registerUser, TEST_KDF, type AccountsTestApp } from './testing.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 
 const T0_PLUS_MONTH = Date.UTC(2025, 11, 26);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEVICES_PER_USER_MAX } from '../auth/limits.ts';
 import { testDatabases } from '../db/testing.ts';
 import { DeviceStore } from '../db/deviceStore.ts';
-import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp } from './usersTestKit.ts';
+import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp } from './testing.ts';
 
 const DEVICE = { platform: 'desktop', target: 'index', version: '0.1.0', cc: 'cz', subscription: null, screen: { width: 1920, height: 1080, devicePixelRatio: 2 } };
 

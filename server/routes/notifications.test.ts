@@ -13,7 +13,7 @@ import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, SEND_TEST_WINDOW
 import { ServedProducts } from '../data/servedProducts.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
 import { testDatabases } from '../db/testing.ts';
-import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
+import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './testing.ts';
 
 interface PushHit { url: string; headers: IncomingHttpHeaders; body: Buffer }
 

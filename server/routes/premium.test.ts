@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
 import { tilePath } from '../../common/minifest.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
-import { bearer, registerUser, TEST_KDF, type TestUser } from './usersTestKit.ts';
+import { bearer, registerUser, TEST_KDF, type TestUser } from './testing.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 const REF = Date.UTC(2025, 10, 26, 0);

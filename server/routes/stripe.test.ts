@@ -11,7 +11,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
 import { isPremium } from '../../common/entitlements.ts';
 import { BAD_SIGNATURE, PAYMENTS_NOT_CONFIGURED, statusOfStripe, subscriptionUpdate, type CheckoutClient } from './stripe.ts';
-import { bearer, registerUser, TEST_KDF, type TestUser } from './usersTestKit.ts';
+import { bearer, registerUser, TEST_KDF, type TestUser } from './testing.ts';
 
 const SECRET = 'whsec_test_secret';
 const NOW = Date.UTC(2025, 10, 26, 12);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ITEMS_PER_COLLECTION_MAX } from '../auth/limits.ts';
 import { openDatabase } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
-import { accountsTestApp, bearer, registerUser, T0, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
+import { accountsTestApp, bearer, registerUser, T0, type AccountsTestApp, type TestUser } from './testing.ts';
 import { DAY_MS } from '../../common/time.ts';
 
 type Entry = { value: unknown; ts: number };

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { testDatabases, type TestDatabase } from '../db/testing.ts';
-import { TEST_KDF } from './usersTestKit.ts';
+import { TEST_KDF } from './testing.ts';
 
 const SERVER = fileURLToPath(new URL('./usersCrashServer.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -13,7 +13,7 @@ import { tokenIdOf } from '../auth/accounts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { DeviceStore } from '../db/deviceStore.ts';
 import { stripeRoutes } from './stripe.ts';
-import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp, type TestUser } from './usersTestKit.ts';
+import { accountsTestApp, bearer, PASSWORD, registerUser, T0, type AccountsTestApp, type TestUser } from './testing.ts';
 
 const MARKER = `secret-of-a-${randomBytes(6).toString('hex')}`;
 const B_PASSWORD = 'Other2Password';

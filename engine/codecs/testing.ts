@@ -1,5 +1,5 @@
 /**
- * Test and bench helpers (Node only): the GRIB2 fixtures in ../shared/data, walked just far enough
+ * Test helpers for the codecs (Node only): the GRIB2 fixtures in ../shared/data, walked just far enough
  * to hand each codec its stream — section 5 (template, scaling, codec parameters), section 6
  * (bitmap), section 7 (the stream). The real decoder lives elsewhere; this is the minimum to test
  * the codecs against real files before it exists.
@@ -13,14 +13,17 @@
  *   sect. 7:  octets 6.. = the packed stream
  */
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR, type EccodesRecord } from '../grib/testing.ts';
 
-export const FIXTURE_DIR = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
-export const FIXTURES_AVAILABLE = existsSync(FIXTURE_DIR);
-/** CI sets ISOBAR_REQUIRE_FIXTURES=1: a missing fixture folder then fails instead of skipping. */
-export const FIXTURES_REQUIRED = process.env.ISOBAR_REQUIRE_FIXTURES === '1';
+// Where the fixtures are and what their absence means (skipped, saying so; a failure with
+// ISOBAR_REQUIRE_FIXTURES=1) are the decoder's test rules: describeWithFixtures.
+export { describeWithFixtures } from '../grib/testing.ts';
+
+/** The file at `relativePath` under ../shared/data. */
+const fixturePath = (relativePath: string) => fileURLToPath(new URL(relativePath, FIXTURES_DIR));
 
 export interface GribField {
   /** Data representation template number (5.x). */
@@ -50,7 +53,7 @@ const signMagnitude16 = (b: Uint8Array, at: number) => {
 
 /** Every field of every message, in file order. */
 export function readGribFields(relativePath: string): GribField[] {
-  const bytes = new Uint8Array(readFileSync(FIXTURE_DIR + relativePath));
+  const bytes = new Uint8Array(readFileSync(fixturePath(relativePath)));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fields: GribField[] = [];
   let at = 0;
@@ -114,18 +117,8 @@ export function unpackField(field: GribField, packed: ArrayLike<number>): Float6
   return out;
 }
 
-export interface EccodesRecord {
-  numberOfValues: number;
-  numberOfMissing: number;
-  bitsPerValue: number;
-  min: number;
-  max: number;
-  mean: number;
-  first5: (number | null)[];
-}
-
 export function eccodesRecords(relativePath: string): EccodesRecord[] {
-  const all = JSON.parse(readFileSync(FIXTURE_DIR + 'expected-eccodes.json', 'utf8')) as Record<string, { records: EccodesRecord[] }>;
+  const all = JSON.parse(readFileSync(fixturePath('expected-eccodes.json'), 'utf8')) as Record<string, { records: EccodesRecord[] }>;
   const entry = all[relativePath];
   if (!entry) throw new Error(`expected-eccodes.json has no entry for ${relativePath}`);
   return entry.records;
@@ -150,7 +143,7 @@ export function fieldStats(values: Float64Array): { min: number; max: number; me
 
 /** Raw little-endian float32 from a wgrib2-reference/*.bin.xz (decompressed with the xz command). */
 export function readWgrib2Reference(relativePath: string): Float32Array {
-  const raw = execFileSync('xz', ['-dc', FIXTURE_DIR + relativePath], { maxBuffer: 1 << 28 });
+  const raw = execFileSync('xz', ['-dc', fixturePath(relativePath)], { maxBuffer: 1 << 28 });
   const copy = new Uint8Array(raw.length);
   copy.set(raw);
   return new Float32Array(copy.buffer);
