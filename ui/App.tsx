@@ -17,9 +17,10 @@ import { MapView } from './map/MapView.tsx';
 import { PaneHost } from './panels/PaneHost.tsx';
 import { PANELS } from './panels/registry.ts';
 import { renderError } from './map/renderClient.ts';
+import { useServices } from './services/ServicesContext.tsx';
 import type { AppState } from './state/appState.ts';
 
-// Messages, connection, error reports, consent, start-up position: lazy, loaded right after the first render.
+// The top message and the bottom message area: lazy, loaded right after the first render.
 const AppServices = lazy(() => import('./components/AppServices.tsx'));
 const BottomMessage = lazy(() => import('./components/AppServices.tsx').then((m) => ({ default: m.BottomMessage })));
 
@@ -27,6 +28,11 @@ export function App({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
   const hour12 = app.units.hour12.value;
+  const { appServices } = useServices();
+
+  // Messages, connection, error reports, consent, start-up position (services/compose.ts): their
+  // chunk loads right after the first render, beside the component that shows their messages.
+  useEffect(() => void appServices(), [appServices]);
 
   useEffect(() => {
     // SPEC §2 keyboard: left and right arrows step the forecast (not with Shift).
@@ -102,7 +108,7 @@ export function App({ app }: { app: AppState }) {
         <Timeline app={app} hour12={hour12} />
       </div>
       <PaneHost app={app} />
-      <Suspense fallback={null}><AppServices app={app} /></Suspense>
+      <Suspense fallback={null}><AppServices /></Suspense>
       {error && <div className="banner error" role="alert">{error}</div>}
     </div>
   );

@@ -1,4 +1,7 @@
-/** The UI half of the boot (main.ts): languages, the address bar, React. */
+/**
+ * The UI half of the boot (main.ts): languages, the address bar, React, and the composition root
+ * of the services around the UI (services/compose.ts), created here once and handed down.
+ */
 
 import { effect, untracked } from '@preact/signals-core';
 import { startTransition, StrictMode } from 'react';
@@ -9,7 +12,9 @@ import { App } from './App.tsx';
 import { chooseLanguage, initI18n } from './i18n.ts';
 import type { AppState } from './state/appState.ts';
 import { chooseOverlay, startProductRules } from './state/layerActions.ts';
+import { composeServices } from './services/compose.ts';
 import { startMapSelectorRule } from './services/mapSelectorRule.ts';
+import { ServicesProvider } from './services/ServicesContext.tsx';
 import { startSettingsSync } from './services/settingsSync.ts';
 import { startUrlSync } from './services/urlSync.ts';
 import './styles.css';
@@ -49,11 +54,14 @@ export async function startUi(app: AppState, settingsLoaded: Promise<void>): Pro
   startUrlSync(app, (overlay) => `${i18n.t(`overlay.${overlay}`)} · ${i18n.t('app.name')}`);
   // Rendered in a transition, React yields to the page every few ms while it builds the UI, so
   // the worker's messages, the minifest and the first tiles are not held behind one long task.
+  const services = composeServices(app);
   const root = createRoot(document.getElementById('root')!);
   startTransition(() => {
     root.render(
       <StrictMode>
-        <App app={app} />
+        <ServicesProvider value={services}>
+          <App app={app} />
+        </ServicesProvider>
       </StrictMode>,
     );
   });

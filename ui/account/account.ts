@@ -1,9 +1,11 @@
 /**
  * The account of an app, composed in one place (STYLE.md: models created with their dependencies,
  * composed once): the request helper with the bearer token, the session, the settings sync, the
- * synced favourites and alerts, wired to the app's router, messages, consent and usage log. Loaded lazily
- * (loadAccount.ts): at start-up only when a token is stored, else when a login, register or
- * favourites window opens or a favourite is added.
+ * synced favourites and alerts, wired to the app's router and usage log and to the app services'
+ * messages, connection and consent, which are passed in. Started once, by the composition root
+ * (ui/services/compose.ts), from a chunk of its own (loadAccount.ts): at start-up only when a token
+ * is stored, else when a window that needs it opens (login, register, favourites, alerts,
+ * subscription, the forecast's favourite star).
  */
 
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
@@ -15,7 +17,7 @@ import { pointPath } from '../../common/routes.ts';
 import { settingDef, settingKeys } from '../../common/settings.ts';
 import { loadBundle } from '../i18n.ts';
 import type { AppState } from '../state/appState.ts';
-import { platformOf, startAppServices } from '../services/appServices.ts';
+import { platformOf, type AppServices } from '../services/appServices.ts';
 import { browserAccountStore } from './accountStore.ts';
 import { createAlerts, type Alerts } from './alerts.ts';
 import { createSyncedCollection } from './collection.ts';
@@ -40,8 +42,6 @@ export interface Account {
   /** Resolves once the stored session is checked (at once when there is none). */
   started: Promise<void>;
 }
-
-const accounts = new WeakMap<AppState, Account>();
 
 function whenReady(ready: ReadonlySignal<boolean>): Promise<void> {
   return new Promise((resolve) => {
@@ -76,11 +76,11 @@ async function runPending(app: AppState, favourites: Favourites, pending: Pendin
   }
 }
 
-/** The account of an app, started once; later calls return the same one. */
-export function startAccount(app: AppState): Account {
-  const existing = accounts.get(app);
-  if (existing) return existing;
-  const services = startAppServices(app);
+/** What the account uses of the app services (ui/services/appServices.ts). */
+export type AccountServices = Pick<AppServices, 'messages' | 'connection' | 'consent'>;
+
+/** Starts the account of an app: once per page, by the composition root (ui/services/compose.ts), which passes it on. */
+export function startAccount(app: AppState, services: AccountServices): Account {
   const { settings } = app;
   const store = browserAccountStore();
   const request = createAccountRequest({ token: () => settings.get('userToken') as string | null });
@@ -176,10 +176,5 @@ export function startAccount(app: AppState): Account {
   const started = whenReady(settings.ready).then(() => Promise.all([collection.load(), alertCollection.load()])).then(() => session.start()).catch((error: unknown) => {
     console.error('Account start failed', error);
   });
-  const account: Account = { session, favourites, alerts, settingsCloud, request, push, subscriptionInfo, started };
-  accounts.set(app, account);
-  // For end-to-end tests and the /debug window.
-  const handle = (window as unknown as { isobar?: Record<string, unknown> }).isobar;
-  if (handle) handle.account = account;
-  return account;
+  return { session, favourites, alerts, settingsCloud, request, push, subscriptionInfo, started };
 }

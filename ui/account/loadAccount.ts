@@ -1,11 +1,12 @@
 /**
- * The way into the account code, which loads lazily (its own chunk): the top bar and the forecast
- * window call this; nothing of the account is in the start-up bundle.
+ * The way into the account code, which loads lazily (its own chunk): the composition root
+ * (ui/services/compose.ts) starts the account through this, and the windows that need the account
+ * load its code before they open (ui/panels/registry.ts), so it is ready when they first draw.
+ * Nothing of the account is in the start-up bundle.
  */
 
-import type { AppState } from '../state/appState.ts';
-import type { Account } from './account.ts';
+import type { startAccount } from './account.ts';
 
-export function loadAccount(app: AppState): Promise<Account> {
-  return import('./account.ts').then((m) => m.startAccount(app));
+export function loadAccount(): Promise<typeof startAccount> {
+  return import('./account.ts').then((m) => m.startAccount);
 }

@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { loadAccount } from '../account/loadAccount.ts';
+import { useServices } from '../services/ServicesContext.tsx';
 import type { AppState } from '../state/appState.ts';
 import './accountButton.css';
 
@@ -23,12 +23,13 @@ export function AccountButton({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
   const user = app.settings.signal('user').value as Record<string, unknown> | null;
+  const { account } = useServices();
 
   useEffect(() => effect(() => {
     // With a stored token the session is checked (SPEC §4: /api/info at start) once settings are in.
     if (!app.settings.ready.value || !app.settings.signal('userToken').value) return;
-    void loadAccount(app);
-  }), [app]);
+    void account();
+  }), [app, account]);
 
   if (!user) {
     return (

@@ -1,5 +1,5 @@
 /**
- * The services around the map (services/appServices.ts) and what they show: the top message banner
+ * What the services around the map (services/appServices.ts) show: the top message banner
  * (SPEC §2: replaced when a new one comes; the offline and online messages of SPEC §8, the data
  * error with its Retry button) and the
  * bottom message area with the model provider. Loaded lazily right after the first render; once
@@ -10,7 +10,7 @@ import { useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../state/appState.ts';
-import { startAppServices } from '../services/appServices.ts';
+import { useAppServices } from '../services/ServicesContext.tsx';
 import type { MessagesModel } from '../state/messages.ts';
 import './appServices.css';
 
@@ -85,10 +85,10 @@ function useTopbarBottom() {
   }, []);
 }
 
-export default function AppServices({ app }: { app: AppState }) {
-  // The services live as long as the page (StrictMode's trial unmount keeps them).
-  const services = startAppServices(app);
+export default function AppServices() {
+  // The services live as long as the page (services/compose.ts), whatever React mounts and unmounts.
+  const services = useAppServices();
   useBottomControlsHeight();
   useTopbarBottom();
-  return <TopMessage messages={services.messages} />;
+  return services && <TopMessage messages={services.messages} />;
 }

@@ -4,6 +4,7 @@
  */
 
 import type { ComponentType } from 'react';
+import { loadAccount } from '../account/loadAccount.ts';
 import type { AppState } from '../state/appState.ts';
 import type { PanelDef, WindowPhase } from './panelModel.ts';
 
@@ -29,21 +30,23 @@ const panel = (def: PanelDef<PanelComponent> & { bundle?: string }): PanelDef<Pa
   prepare: def.bundle ? () => Promise.all([loadBundle(def.bundle!), def.prepare?.()]) : def.prepare,
 });
 
+// The windows that use the account load its code (its own chunk) before they open: they draw it as
+// soon as ui/services/compose.ts has started it.
 export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   settings: panel({ ident: 'settings', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'settings', load: () => import('./settings/SettingsPanel.tsx') }),
   menu: panel({ ident: 'menu', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'menu', load: () => import('./menu/MenuPanel.tsx') }),
   'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
   debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
-  // The favorite star in its header speaks from the favs bundle.
-  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => loadBundle('favs'), load: () => import('./detail/DetailPanel.tsx') }),
+  // The favorite star in its header speaks from the favs bundle and uses the account.
+  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
   consent: panel({ ident: 'consent', pane: 'small-bottom-bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
   search: panel({ ident: 'search', pane: 'top', mobilePane: 'fullscreen-mobile', bundle: 'search', load: () => import('./search/SearchPanel.tsx') }),
   startupWeather: panel({ ident: 'startupWeather', pane: 'top', load: () => import('./startupWeather/StartupWeatherPanel.tsx') }),
-  login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/LoginPanel.tsx') }),
-  register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', load: () => import('./login/RegisterPanel.tsx') }),
-  favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', load: () => import('./favs/FavsPanel.tsx') }),
-  subscription: panel({ ident: 'subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', load: () => import('./subscription/SubscriptionPanel.tsx') }),
-  'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
-  alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', load: () => import('./alerts/AlertsPanel.tsx') }),
-  'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', load: () => import('./alerts/AlertEditPanel.tsx') }),
+  login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', prepare: loadAccount, load: () => import('./login/LoginPanel.tsx') }),
+  register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', prepare: loadAccount, load: () => import('./login/RegisterPanel.tsx') }),
+  favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', prepare: loadAccount, load: () => import('./favs/FavsPanel.tsx') }),
+  subscription: panel({ ident: 'subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/SubscriptionPanel.tsx') }),
+  'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
+  alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
+  'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
 };

@@ -2,8 +2,8 @@
  * The services around the map, composed in one place for an app (STYLE.md: models created with
  * their dependencies, composed once): the top message banner, the connection state, the error
  * reporter, consent with its page-view beacons, the browser support message and the start-up
- * position. Loaded lazily right after the UI renders (components/AppServices.tsx); once loaded it
- * keeps working offline.
+ * position. Started once, by the composition root (compose.ts), in a chunk of their own loaded
+ * right after the UI renders; once loaded they keep working offline.
  */
 
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
@@ -76,12 +76,8 @@ function whenReady(ready: ReadonlySignal<boolean>, maxMs: number): Promise<void>
   });
 }
 
-const started = new WeakMap<AppState, AppServices>();
-
-/** Starts the services of an app once; later calls return the same ones. */
+/** Starts the services of an app: once per page, by the composition root (compose.ts), which passes them on. */
 export function startAppServices(app: AppState, guards: BootGuards = bootGuards()): AppServices {
-  const existing = started.get(app);
-  if (existing) return existing;
   const cleanups: (() => void)[] = [];
   const messages = createMessagesModel();
   const { settings } = app;
@@ -267,7 +263,7 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
     reporter.report({ msg: `Start-up position failed: ${String(error)}` });
   });
 
-  const services: AppServices = {
+  return {
     messages,
     connection,
     reporter,
@@ -278,12 +274,6 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
       cleanups.splice(0).forEach((c) => c());
       connection.dispose();
       messages.dispose();
-      started.delete(app);
     },
   };
-  started.set(app, services);
-  // For end-to-end tests and the /debug window.
-  const handle = (window as unknown as { isobar?: Record<string, unknown> }).isobar;
-  if (handle) handle.services = services;
-  return services;
 }

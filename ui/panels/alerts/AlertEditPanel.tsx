@@ -13,8 +13,9 @@ import './alerts.css';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { startAccount } from '../../account/account.ts';
-import type { StoredAlert } from '../../account/alerts.ts';
+import type { Account } from '../../account/account.ts';
+import type { Alerts, StoredAlert } from '../../account/alerts.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
 import { AlertForm } from './AlertForm.tsx';
@@ -22,9 +23,8 @@ import { alertOf, draftOf } from './alertDraft.ts';
 
 const ALERTS_PATH = '/alerts';
 
-function Editor({ app, alert }: { app: PanelProps['app']; alert: StoredAlert }) {
+function Editor({ app, alerts, alert }: { app: PanelProps['app']; alerts: Alerts; alert: StoredAlert }) {
   const { t } = useTranslation('alerts');
-  const { alerts } = startAccount(app);
   const [initial] = useState(() => draftOf(alert));
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -68,10 +68,9 @@ function Editor({ app, alert }: { app: PanelProps['app']; alert: StoredAlert }) 
   );
 }
 
-export default function AlertEditPanel({ app, params, close, openCount }: PanelProps) {
+function AlertEditPanel({ app, params, close, openCount, account }: PanelProps & { account: Account }) {
   useSignals();
   const { t } = useTranslation('alerts');
-  const account = startAccount(app);
   const { session, alerts } = account;
   const id = typeof params.id === 'string' ? params.id : '';
   const loggedIn = session.loggedIn.value;
@@ -119,5 +118,7 @@ export default function AlertEditPanel({ app, params, close, openCount }: PanelP
       </div>
     ));
   }
-  return frame(<Editor key={alert.id} app={app} alert={alert} />);
+  return frame(<Editor key={alert.id} app={app} alerts={alerts} alert={alert} />);
 }
+
+export default withAccount(AlertEditPanel);

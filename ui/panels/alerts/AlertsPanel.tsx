@@ -13,8 +13,9 @@ import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { Alert, AlertCondition } from '../../../common/alerts.ts';
-import { startAccount } from '../../account/account.ts';
-import type { StoredAlert } from '../../account/alerts.ts';
+import type { Account } from '../../account/account.ts';
+import type { Alerts, StoredAlert } from '../../account/alerts.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
 import { AlertForm } from './AlertForm.tsx';
@@ -22,9 +23,8 @@ import { PushToggle } from './PushToggle.tsx';
 import { alertOf, emptyDraft, KELVIN } from './alertDraft.ts';
 
 /** A new alert at the map's centre for the shown product. */
-function NewAlertForm({ app, done }: Pick<PanelProps, 'app'> & { done(): void }) {
+function NewAlertForm({ app, alerts, done }: Pick<PanelProps, 'app'> & { alerts: Alerts; done(): void }) {
   const { t } = useTranslation('alerts');
-  const { alerts } = startAccount(app);
   const [initial] = useState(() => {
     const lat = Math.round(app.map.lat.peek() * 100) / 100;
     const lon = Math.round(app.map.lon.peek() * 100) / 100;
@@ -68,9 +68,8 @@ function summary(t: (key: string, o?: Record<string, unknown>) => string, c: Ale
   }
 }
 
-function AlertRow({ app, alert }: { app: PanelProps['app']; alert: StoredAlert }) {
+function AlertRow({ app, alerts, alert }: { app: PanelProps['app']; alerts: Alerts; alert: StoredAlert }) {
   const { t } = useTranslation('alerts');
-  const { alerts } = startAccount(app);
   const [busy, setBusy] = useState(false);
   const [times, setTimes] = useState<number[] | null>(null);
   const run = (action: () => Promise<unknown>) => {
@@ -101,10 +100,9 @@ function AlertRow({ app, alert }: { app: PanelProps['app']; alert: StoredAlert }
   );
 }
 
-export default function AlertsPanel({ app, close, openCount }: PanelProps) {
+function AlertsPanel({ app, close, openCount, account }: PanelProps & { account: Account }) {
   useSignals();
   const { t } = useTranslation('alerts');
-  const account = startAccount(app);
   const { session, alerts } = account;
   const user = session.user.value;
   const [adding, setAdding] = useState(false);
@@ -166,10 +164,12 @@ export default function AlertsPanel({ app, close, openCount }: PanelProps) {
         })}>{t('clear')}</button>}
       </div>
       <PushToggle account={account} />
-      {adding && <NewAlertForm app={app} done={() => setAdding(false)} />}
+      {adding && <NewAlertForm app={app} alerts={alerts} done={() => setAdding(false)} />}
       {list.length === 0
         ? !adding && <p className="alerts-empty" role="status" data-testid="alerts-empty">{syncing ? t('loading') : t('empty')}</p>
-        : <ul className="alerts-list" data-testid="alerts-list">{list.map((a) => <AlertRow key={a.id} app={app} alert={a} />)}</ul>}
+        : <ul className="alerts-list" data-testid="alerts-list">{list.map((a) => <AlertRow key={a.id} app={app} alerts={alerts} alert={a} />)}</ul>}
     </PanelFrame>
   );
 }
+
+export default withAccount(AlertsPanel);

@@ -7,16 +7,18 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PanelProps } from '../registry.ts';
-import { startAppServices } from '../../services/appServices.ts';
+import { useServices } from '../../services/ServicesContext.tsx';
 import './consent.css';
 
-export default function ConsentPanel({ app, close }: PanelProps) {
+export default function ConsentPanel({ close }: PanelProps) {
   const { t } = useTranslation('consent');
   const [details, setDetails] = useState(false);
-  const decide = (analytics: boolean) => {
-    startAppServices(app).consent.decide(analytics);
+  // The consent model (services/appServices.ts) opened this window: its services are in.
+  const { appServices } = useServices();
+  const decide = (analytics: boolean) => void appServices().then(({ consent }) => {
+    consent.decide(analytics);
     close();
-  };
+  });
   return (
     <div className="consent" role="dialog" aria-labelledby="consent-title" data-testid="consent">
       <h2 id="consent-title">{t('title')}</h2>

@@ -11,8 +11,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { pointPath } from '../../../common/routes.ts';
-import { startAccount } from '../../account/account.ts';
-import type { StoredFavourite } from '../../account/favourites.ts';
+import type { Account } from '../../account/account.ts';
+import type { Favourites, StoredFavourite } from '../../account/favourites.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 import type { AppState } from '../../state/appState.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
@@ -42,9 +43,8 @@ function open(app: AppState, fav: StoredFavourite) {
   void app.router.navigate(path);
 }
 
-function FavRow({ app, fav }: { app: AppState; fav: StoredFavourite }) {
+function FavRow({ app, favourites, fav }: { app: AppState; favourites: Favourites; fav: StoredFavourite }) {
   const { t } = useTranslation('favs');
-  const { favourites } = startAccount(app);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(fav.title);
   const [busy, setBusy] = useState(false);
@@ -129,10 +129,9 @@ function FavRow({ app, fav }: { app: AppState; fav: StoredFavourite }) {
   );
 }
 
-export default function FavsPanel({ app, close, openCount }: PanelProps) {
+function FavsPanel({ app, close, openCount, account }: PanelProps & { account: Account }) {
   useSignals();
   const { t } = useTranslation('favs');
-  const account = startAccount(app);
   const { session, favourites } = account;
   const user = session.user.value;
   const list = favourites.list.value;
@@ -180,7 +179,9 @@ export default function FavsPanel({ app, close, openCount }: PanelProps) {
       </div>
       {shown.length === 0
         ? <p className="favs-empty" data-testid="favs-empty" role="status">{syncing ? t('loading') : t('empty')}</p>
-        : <ul className="favs-list" data-testid="favs-list">{shown.map((fav) => <FavRow key={fav.id} app={app} fav={fav} />)}</ul>}
+        : <ul className="favs-list" data-testid="favs-list">{shown.map((fav) => <FavRow key={fav.id} app={app} favourites={favourites} fav={fav} />)}</ul>}
     </PanelFrame>
   );
 }
+
+export default withAccount(FavsPanel);

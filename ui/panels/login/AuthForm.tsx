@@ -10,8 +10,9 @@ import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } f
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { checkLoginForm, checkRegisterForm, PASSWORD_MIN_LENGTH, type FormError } from '../../../common/account.ts';
-import { startAccount } from '../../account/account.ts';
+import type { Account } from '../../account/account.ts';
 import { HttpError } from '../../account/request.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 import type { PanelProps } from '../registry.ts';
 
 type Mode = 'login' | 'register';
@@ -38,10 +39,9 @@ function FormField({ id, label, error, hint, children }: { id: string; label: st
   );
 }
 
-export function AuthForm({ app, close, mode }: PanelProps & { mode: Mode }) {
+function Form({ app, close, mode, account }: PanelProps & { mode: Mode; account: Account }) {
   useSignals();
   const { t } = useTranslation('register');
-  const account = startAccount(app);
   const { session } = account;
   const base = useId();
   const [values, setValues] = useState<Record<Field, string>>({ email: '', password: '', passwordConfirm: '', username: '' });
@@ -157,3 +157,5 @@ export function AuthForm({ app, close, mode }: PanelProps & { mode: Mode }) {
     </form>
   );
 }
+
+export const AuthForm = withAccount(Form);

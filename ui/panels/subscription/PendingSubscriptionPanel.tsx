@@ -12,14 +12,14 @@ import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { PENDING_SUBSCRIPTION_POLL_MS, PENDING_SUBSCRIPTION_WAIT_MS } from '../../../common/entitlements.ts';
-import { startAccount } from '../../account/account.ts';
+import type { Account } from '../../account/account.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 
-export default function PendingSubscriptionPanel({ app, close, openCount }: PanelProps) {
+function PendingSubscriptionPanel({ app, close, openCount, account }: PanelProps & { account: Account }) {
   useSignals();
   const { t } = useTranslation('subscription');
-  const account = startAccount(app);
   const { session } = account;
   const premium = app.settings.signal('subscription').value === 'premium';
   const [slow, setSlow] = useState(false);
@@ -76,3 +76,5 @@ export default function PendingSubscriptionPanel({ app, close, openCount }: Pane
     </PanelFrame>
   );
 }
+
+export default withAccount(PendingSubscriptionPanel);

@@ -11,18 +11,18 @@ import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { ACTIVE_STATUS, msUntilExpiry } from '../../../common/entitlements.ts';
-import { startAccount } from '../../account/account.ts';
+import type { Account } from '../../account/account.ts';
 import { startCheckout, type CheckoutResult } from '../../account/checkout.ts';
 import { subscriptionBanner } from '../../account/subscription.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { withAccount } from '../../services/ServicesContext.tsx';
 
 const BENEFITS = ['steps', 'range', 'zoom', 'updates'] as const;
 
-export default function SubscriptionPanel({ app, close, openCount }: PanelProps) {
+function SubscriptionPanel({ app, close, openCount, account }: PanelProps & { account: Account }) {
   useSignals();
   const { t, i18n } = useTranslation('subscription');
-  const account = startAccount(app);
   const { session } = account;
   const [checkout, setCheckout] = useState<CheckoutResult | 'busy' | null>(null);
 
@@ -83,3 +83,5 @@ export default function SubscriptionPanel({ app, close, openCount }: PanelProps)
     </PanelFrame>
   );
 }
+
+export default withAccount(SubscriptionPanel);
