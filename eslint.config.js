@@ -17,6 +17,14 @@ const layer = (files, patterns, ignores = []) => ({
 const forbid = (group, message) => ({ group, message, allowTypeImports: false });
 const forbidValues = (group, message) => ({ group, message, allowTypeImports: true });
 
+const UI_IMPORTS = [
+  forbid(['**/server/**', '**/engine/**'], 'ui/ must not import server/ or engine/ (DESIGN.md)'),
+  // From workers/ only workers/api.ts, and only its types; the worker file itself is started
+  // through new URL() (or a ?worker import).
+  forbid(['**/workers/**', '!**/workers/api.ts', '!**/workers/render.worker.ts?worker*'], 'ui/ may import from workers/ only the types of workers/api.ts (DESIGN.md)'),
+  forbidValues(['**/workers/api.ts'], 'ui/ may import only types from workers/api.ts (DESIGN.md)'),
+];
+
 const ASSEMBLY = 'engine/assembly/';
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -69,12 +77,12 @@ export default tseslint.config(
   layer(['common/**/*.ts'], [
     forbid(['**/ui/**', '**/workers/**', '**/engine/**', '**/server/**', 'react', 'react-dom', 'regl', 'fastify', 'node:*'], 'common/ imports nothing outside itself (DESIGN.md)'),
   ]),
-  layer(['ui/**/*.{ts,tsx}'], [
-    forbid(['**/server/**', '**/engine/**'], 'ui/ must not import server/ or engine/ (DESIGN.md)'),
-    // From workers/ only workers/api.ts, and only its types; the worker file itself is started
-    // through new URL() (or a ?worker import).
-    forbid(['**/workers/**', '!**/workers/api.ts', '!**/workers/render.worker.ts?worker*'], 'ui/ may import from workers/ only the types of workers/api.ts (DESIGN.md)'),
-    forbidValues(['**/workers/api.ts'], 'ui/ may import only types from workers/api.ts (DESIGN.md)'),
+  layer(['ui/**/*.{ts,tsx}'], UI_IMPORTS),
+  // Windows and controls are given the account and the app services (ui/services/ServicesContext.tsx):
+  // they never start them, so their modules only name the types.
+  layer(['ui/panels/**/*.{ts,tsx}', 'ui/components/**/*.{ts,tsx}'], [
+    ...UI_IMPORTS,
+    forbidValues(['**/account/account.ts', '**/services/appServices.ts', '**/services/compose.ts'], 'windows and controls get the services from the composition root (useServices, useAccount, withAccount), never start them (DESIGN.md)'),
   ]),
   layer(['workers/**/*.ts'], [
     forbid(['**/ui/**', '**/server/**'], 'workers/ import engine/ and common/ only (DESIGN.md)'),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CITYTILE_WINDOW_HOURS, LABEL_MAX_WIDTH_PX, cityTilePath, directionAt, estimateLabelWidth, hoursWindow, labelClass, labelTilesInView,
-  labelVariable, labelZoom, labelsPath, parseHoursRange, valueAt, type CityTile,
+  CITYTILE_WINDOW_HOURS, LABEL_MAX_WIDTH_PX, directionAt, estimateLabelWidth, hoursWindow, labelClass, labelTilesInView, labelVariable, labelZoom, valueAt,
 } from './labels.ts';
+import { cityTilePath, labelsPath, parseHoursRange, type CityTile } from './api/labels.ts';
 import { HOUR_MS } from './time.ts';
 
 const REF = Date.UTC(2025, 10, 26, 0);

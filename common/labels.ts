@@ -7,6 +7,8 @@
  *                                                            CityTile: the forecast of every label
  *                                                            of that tile over a window of hours
  *
+ * The paths and answers are common/api/labels.ts.
+ *
  * Tiles are Web Mercator tiles of 256 px (z 3..11, x from 180° W, y from the north). A label tile
  * holds the biggest places of its square that fit without their boxes touching (chosen for the
  * whole world at once, so neighbouring tiles never crowd at their edges).
@@ -15,6 +17,7 @@
 import { VARIABLES } from './catalogue/variables.ts';
 import { OVERLAY_MAX_ZOOM, mercX, mercY, worldSize, type View } from './map.ts';
 import { HOUR_MS } from './time.ts';
+import type { CityTile } from './api/labels.ts';
 
 /** SPEC §9: overlay and label layers max zoom 11, labels min 3. */
 export const LABELS_MIN_ZOOM = 3;
@@ -31,42 +34,6 @@ export const LABEL_CLASS_MIN_POPULATION: Readonly<Record<LabelClass, number>> = 
 export function labelClass(population: number): LabelClass {
   if (population >= LABEL_CLASS_MIN_POPULATION.capital) return 'capital';
   return population >= LABEL_CLASS_MIN_POPULATION.city ? 'city' : 'town';
-}
-
-/** SPEC §3 "City label: id, name, type class, lat, lon, width". */
-export interface CityLabel {
-  /** Stable within LABELS_VERSION. */
-  id: string;
-  name: string;
-  type: LabelClass;
-  lat: number;
-  lon: number;
-  /** Estimated width of the drawn label, CSS px. */
-  width: number;
-}
-
-export interface LabelsTile {
-  version: string;
-  z: number;
-  x: number;
-  y: number;
-  labels: CityLabel[];
-}
-
-/**
- * SPEC §3 "forecast response: forecast by id, reftime, hours": base-unit series per label id, one
- * value per hour of `hours` (forecast hours after `reftime`), null where there is no data. Keys
- * are the point forecast's variables (temp, gust, rain, ...) with wind as `wind` (speed, m/s) and
- * `windDir` (degrees the wind comes from) instead of its u and v components.
- */
-export interface CityTile {
-  reftime: number;
-  hours: number[];
-  step: number;
-  labelsVersion: string;
-  forecast: Record<string, Record<string, (number | null)[]>>;
-  demo?: true;
-  sample?: true;
 }
 
 /** A label is drawn as two lines: the name and the value. */
@@ -86,33 +53,6 @@ export function estimateLabelWidth(name: string): number {
 /** How many hours a city tile answers at most, and the window the map asks for. */
 export const CITYTILE_MAX_HOURS = 48;
 export const CITYTILE_WINDOW_HOURS = 24;
-
-export function labelsPath(lang: string, z: number, x: number, y: number, version = LABELS_VERSION): string {
-  return `/labels/${version}/${lang}/${z}/${x}/${y}.json`;
-}
-
-export interface CityTileQuery {
-  /** The run, YYYYMMDDHH. */
-  refTime: string;
-  /** First and last forecast hour wanted, inclusive. */
-  hours: readonly [number, number];
-  step?: number;
-  labelsVersion?: string;
-}
-
-export function cityTilePath(product: string, z: number, x: number, y: number, q: CityTileQuery): string {
-  const params = new URLSearchParams({ refTime: q.refTime, hours: `${q.hours[0]}-${q.hours[1]}`, labelsVersion: q.labelsVersion ?? LABELS_VERSION });
-  if (q.step !== undefined) params.set('step', String(q.step));
-  return `/citytile/v1.0/${product}/${z}/${x}/${y}?${params}`;
-}
-
-/** Parses the hours query "from-to" (forecast hours, inclusive); null when it is not one. */
-export function parseHoursRange(text: string): [number, number] | null {
-  const m = /^(\d{1,4})-(\d{1,4})$/.exec(text);
-  if (!m) return null;
-  const range: [number, number] = [Number(m[1]), Number(m[2])];
-  return range[0] <= range[1] ? range : null;
-}
 
 /**
  * The window of forecast hours holding `time` that the map asks for: whole days from the run's

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MinifestError, bracketSteps, hourStamp, nearestStep, parseHourStamp, parseMinifest, tilePath } from './minifest.ts';
+import { tilePath } from './api/tiles.ts';
+import { MinifestError, bracketSteps, hourStamp, nearestStep, parseHourStamp, parseMinifest } from './minifest.ts';
 import { HOUR_MS } from './time.ts';
 
 const ref = Date.UTC(2026, 10, 25, 0);

@@ -93,24 +93,3 @@ export function parseHourStamp(text: string): number | null {
   const ms = Date.UTC(y, mo - 1, d, h);
   return hourStamp(ms) === text ? ms : null;
 }
-
-export interface TilePathParts {
-  directory: string;
-  refTime: number;
-  validTime: number;
-  z: number;
-  x: number;
-  y: number;
-  file: string;
-  level: string;
-  suffix: string;
-}
-
-/** /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix} */
-export function tilePath(p: TilePathParts): string {
-  return `/tiles/v1.0/${p.directory}/${hourStamp(p.refTime)}/${hourStamp(p.validTime)}/${p.z}/${p.x}/${p.y}/${p.file}-${p.level}.${p.suffix}`;
-}
-
-export function minifestPath(directory: string): string {
-  return `/metadata/v1.0/${directory}/minifest.json`;
-}

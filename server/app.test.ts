@@ -5,7 +5,9 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeDataTile } from '../common/tile.ts';
-import { hourStamp, minifestPath, parseMinifest, tilePath } from '../common/minifest.ts';
+import { minifestPath } from '../common/api/products.ts';
+import { tilePath } from '../common/api/tiles.ts';
+import { hourStamp, parseMinifest } from '../common/minifest.ts';
 import { tileBounds, TILE_NODES } from '../common/tiling.ts';
 import { buildApp, stepsAroundNow } from './app.ts';
 import { evaluatePoint } from './demo/demoModel.ts';
@@ -154,7 +156,7 @@ describe('data API', () => {
       const body = response.json();
       // Without step, a free caller gets the free default of 3 hours (SPEC §9).
       expect(body.header).toEqual({
-        product: 'demo', refTime: REF, lat: 50.1, lon: 14.4, step: 3, demo: true,
+        product: 'demo', refTime: REF, lat: 50.1, lon: 14.4, step: 3, modelStep: 1, demo: true,
         units: { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' },
       });
       // Without a Premium token the answer ends before day index 6 (server/routes/premium.test.ts).

@@ -8,7 +8,7 @@
  */
 
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { openMap } from './helpers.ts';
+import { openMap } from './testing.ts';
 
 /** en-US: a region that needs no cookie consent, so no consent window covers the forms. */
 test.use({ locale: 'en-US' });

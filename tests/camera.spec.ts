@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { animationFrames, mainThreadQuiet, openMap, pointerAtRest, stats, watchPointerMoves } from './helpers.ts';
+import { animationFrames, mainThreadQuiet, openMap, pointerAtRest, stats, watchPointerMoves } from './testing.ts';
 
 /** The camera's centre and zoom as the app state holds them. */
 async function camera(page: Page): Promise<{ lat: number; lon: number; zoom: number }> {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { diffRatio, mapClip, openMap, screenshotPixels, stats, workerFrames, type Pixels } from './helpers.ts';
+import { diffRatio, mapClip, openMap, screenshotPixels, stats, workerFrames, type Pixels } from './testing.ts';
 
 const timestamp = async (page: Page) => Number(await page.getByTestId('timeline-time').getAttribute('data-timestamp'));
 type Timeline = { timestamp: { value: number }; playing: { value: boolean } };

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { METRICS } from '../common/catalogue/metrics.ts';
-import { mainThreadQuiet, motionSettled, openMap } from './helpers.ts';
+import { loginAs, mainThreadQuiet, makePremium, motionSettled, newUser, openMap } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
@@ -21,7 +21,7 @@ if (!samplesPresent && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Er
  */
 test.use({ locale: 'en-US' });
 
-interface PointBody { header: { refTime: number }; ts: number[]; data: Record<string, (number | null)[]> }
+interface PointBody { header: { refTime: number; step: number }; ts: number[]; data: Record<string, (number | null)[]> }
 
 type IsobarWindow = { isobar: { app: { timeline: { setTimestamp(t: number): void; timestamp: { value: number } } } } };
 
@@ -80,17 +80,34 @@ test.describe('point forecast window', () => {
     await later.click();
     await expect.poll(() => page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.timeline.timestamp.value)).toBe(t + 6 * HOUR_MS);
 
-    // Premium (SPEC §9): 1-hour steps, kept as the detail1h setting.
-    await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { set(k: string, v: unknown): boolean } } } }).isobar.app.settings.set('subscription', 'premium'));
-    await page.getByTestId('detail-step-1').click();
-    await expect(detail).toHaveAttribute('data-step', '1');
-    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR_MS}"]`)).toHaveCount(1);
-    expect(await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { get(k: string): unknown } } } }).isobar.app.settings.get('detail1h'))).toBe(true);
+    // Free: only 3-hourly columns, as the point API gives them.
+    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR_MS}"]`)).toHaveCount(0);
 
     // Closing puts the home path back.
     await page.getByTestId('detail-close').click();
     await expect(page.locator('section.window-detail')).toHaveCount(0);
     expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  test('a Premium user gets 1-hour steps, kept as the detail1h setting (SPEC §9)', async ({ page, request }) => {
+    const user = await newUser(request, 'detail-premium');
+    await makePremium(request, user);
+    await loginAs(page, user.email);
+    await openMap(page, '/48.853/2.349');
+    const detail = page.getByTestId('detail');
+    await expect(page.getByTestId('detail-table')).toBeVisible();
+    await expect(page.getByTestId('detail-step-1')).toBeEnabled();
+    await page.getByTestId('detail-step-1').click();
+    await expect(detail).toHaveAttribute('data-step', '1');
+    const body = await (await request.get('/forecast/point/demo/v2.9/48.853/2.349', { headers: { authorization: `Bearer ${user.token}` } })).json() as PointBody;
+    expect(body.header.step).toBe(1);
+    const t = body.ts.find((ts) => ts > Date.now() + 24 * HOUR_MS && (ts - body.header.refTime) % (3 * HOUR_MS) === 0)!;
+    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR_MS}"]`)).toHaveCount(1);
+    expect(await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { get(k: string): unknown } } } }).isobar.app.settings.get('detail1h'))).toBe(true);
+    // Back to 3-hour steps.
+    await page.getByTestId('detail-step-3').click();
+    await expect(detail).toHaveAttribute('data-step', '3');
+    await expect(page.locator(`[data-testid="detail-table"] [data-row="temp"] .detail-cell[data-ts="${t + HOUR_MS}"]`)).toHaveCount(0);
   });
 
   test('displays are written into the path; a demo place has no airgram, waves or air quality', async ({ page }) => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { diffRatio, mapClip, openMap, screenshotPixels, stats } from './helpers.ts';
+import { diffRatio, mapClip, openMap, screenshotPixels, stats } from './testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 const MICHAEL = `${DATA}samples/gfs-1p0-wind-2018-10/gfs1p0_10m-uv_2018100618-2018101621_3h.grib2`;

@@ -5,7 +5,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { motionSettled, openMap, pickOverlay, stats } from './helpers.ts';
+import { motionSettled, openMap, pickOverlay, stats } from './testing.ts';
 
 const SAMPLE = 'gfs2p5-20170322';
 

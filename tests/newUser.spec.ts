@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { openMap, pickOverlay, stats } from './helpers.ts';
+import { openMap, pickOverlay, stats } from './testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 /** ECMWF IFS total precipitation rate, one step: a file with rain and nothing else. */

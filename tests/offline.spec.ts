@@ -7,7 +7,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { motionSettled, openMap } from './helpers.ts';
+import { motionSettled, openMap } from './testing.ts';
 
 const OFFLINE_TEXT = 'WOW it appears that you are offline :-(';
 const ONLINE_TEXT = 'Online again, click here to reload app :-)';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats } from './helpers.ts';
+import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats } from './testing.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
 const present = existsSync(SAMPLES);

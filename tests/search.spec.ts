@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { motionSettled, openMap } from './helpers.ts';
+import { motionSettled, openMap } from './testing.ts';
 
 /** The map centre and zoom, read from the app's map model. */
 const camera = (page: Page) => page.evaluate(() => {

@@ -6,7 +6,7 @@
  */
 
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { motionSettled, openMap, stats } from './helpers.ts';
+import { motionSettled, openMap, stats } from './testing.ts';
 
 interface Isobar {
   app: { map: { lat: { value: number }; lon: { value: number }; zoom: { value: number } }; settings: { get(key: string): unknown } };

@@ -8,39 +8,12 @@
  * (DPR 2) go to test-results/.
  */
 
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
-import { E2E_STRIPE_WEBHOOK_SECRET } from '../playwright.config.ts';
+import { loginAs, newUser, stripeEvent } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
-
-const PASSWORD = 'Cumulus42';
-async function newUser(request: APIRequestContext): Promise<{ email: string; id: string; token: string }> {
-  const email = `premium-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const answer = await request.post('/users/v1/register', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD } });
-  expect(answer.status()).toBe(201);
-  const body = await answer.json();
-  return { email, id: String(body.userInfo.id), token: String(body.token) };
-}
-
-async function login(page: Page, email: string): Promise<void> {
-  await page.goto('/login');
-  const form = page.getByTestId('auth-login');
-  await form.getByTestId('auth-email').fill(email);
-  await form.getByTestId('auth-password').fill(PASSWORD);
-  await form.getByTestId('auth-submit').click();
-  await expect(page.getByTestId('account-button')).toHaveAttribute('data-logged-in', 'true');
-}
-
-/** Posts a Stripe event to the webhook, signed as Stripe signs it. */
-async function stripeEvent(request: APIRequestContext, type: string, object: Record<string, unknown>): Promise<void> {
-  const payload = JSON.stringify({ id: `evt_${Date.now()}`, object: 'event', type, data: { object } });
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: E2E_STRIPE_WEBHOOK_SECRET });
-  const answer = await request.post('/stripe/webhook', { data: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
-  expect(answer.status()).toBe(200);
-  expect(await answer.json()).toEqual({ received: true, handled: true });
-}
 
 test('logged out, the subscription window tells what Premium gives and asks for a login', async ({ page }) => {
   await page.goto('/subscription');
@@ -52,7 +25,7 @@ test('logged out, the subscription window tells what Premium gives and asks for 
 });
 
 test('a forged webhook changes nothing', async ({ request }) => {
-  const { id, token } = await newUser(request);
+  const { id, token } = await newUser(request, 'premium');
   const payload = JSON.stringify({ id: 'evt_forged', type: 'checkout.session.completed', data: { object: { client_reference_id: id } } });
   const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_ours' });
   const answer = await request.post('/stripe/webhook', { data: payload, headers: { 'content-type': 'application/json', 'stripe-signature': forged } });
@@ -66,8 +39,8 @@ for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
   test(`free -> checkout -> pending -> Premium -> issue banners at ${width}x${height}`, async ({ browser, request }) => {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
-    const user = await newUser(request);
-    await login(page, user.email);
+    const user = await newUser(request, 'premium');
+    await loginAs(page, user.email);
 
     // Free: the checkout button; this server has no Stripe key, so it says Premium is granted by hand.
     await page.goto('/subscription');

@@ -15,7 +15,7 @@ import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
 import { PaneHost } from './panels/PaneHost.tsx';
-import { PANELS } from './panels/registry.ts';
+import { PANELS } from './panels/panels.ts';
 import { renderError } from './map/renderClient.ts';
 import { useServices } from './services/ServicesContext.tsx';
 import type { AppState } from './state/appState.ts';

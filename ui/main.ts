@@ -10,6 +10,7 @@ import { bootGuards } from './boot/guards.ts';
 import { startMapCanvas } from './map/mapCanvas.ts';
 import { renderClient } from './map/renderClient.ts';
 import { startRenderSync } from './map/renderSync.ts';
+import { PANELS } from './panels/panels.ts';
 import { createAppState } from './state/appState.ts';
 import { indexedDbBackend, memoryBackend } from './state/settingsStore.ts';
 
@@ -20,7 +21,7 @@ if (bootGuards().foreignEmbed) {
   await new Promise<never>(() => {});
 }
 renderClient.api();
-const app = createAppState(location.search, navigator.language);
+const app = createAppState(location.search, navigator.language, PANELS);
 startMapCanvas(app, document.body);
 startRenderSync(app);
 void app.data.start([app.layer.product.peek()]);

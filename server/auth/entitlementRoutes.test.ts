@@ -11,7 +11,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
-import { tilePath } from '../../common/minifest.ts';
+import { tilePath } from '../../common/api/tiles.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import { FREE_STEP_HOURS, premiumFrom } from '../../common/entitlements.ts';
 import { DAY_MS, HOUR_MS } from '../../common/time.ts';

@@ -17,7 +17,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRODUCTS, type Product } from '../../common/catalogue/index.ts';
 import { LEVEL_IDENTS } from '../../common/catalogue/levels.ts';
-import type { LevelForecast, PointForecast } from '../../common/forecast.ts';
+import type { LevelForecast, PointForecast } from '../../common/api/forecast.ts';
+import type { MinifestAnswer, ServedProduct } from '../../common/api/products.ts';
 import { hourStamp, parseHourStamp } from '../../common/minifest.ts';
 import type { TileAddress } from '../../common/tiling.ts';
 import { badRequest, notFound } from '../http/httpError.ts';
@@ -61,7 +62,7 @@ export interface RunData {
 
 export interface ProductData {
   readonly product: Product;
-  minifest(): Promise<Record<string, unknown>>;
+  minifest(): Promise<MinifestAnswer>;
   /** 404 unless the product has this tile file, level and suffix. */
   checkLayer(file: string, level: string, suffix: string): void;
   /** The run with this reference time; 404 naming the current run when there is none. */
@@ -92,7 +93,7 @@ export const DEMO_POINT_UNITS = { wind: 'm/s', gust: 'm/s', temp: 'K', pressure:
 class DemoProduct implements ProductData {
   constructor(readonly product: Product, private readonly now: () => number, private readonly tiles: DemoTileStore) {}
 
-  async minifest(): Promise<Record<string, unknown>> {
+  async minifest(): Promise<MinifestAnswer> {
     return { ...demoMinifest(demoRun(this.now())) };
   }
 
@@ -143,13 +144,13 @@ class DemoProduct implements ProductData {
           data.rain.push(round(p.rain, POINT_DECIMALS.rain));
           data.clouds.push(round(p.clouds, POINT_DECIMALS.clouds));
         }
-        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, units: { ...DEMO_POINT_UNITS } }, ts, data };
+        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, modelStep: DEMO_STEP_HOURS, demo: true, units: { ...DEMO_POINT_UNITS } }, ts, data };
       },
       async levels(lat, lon, options) {
         const { step = DEMO_STEP_HOURS } = options;
         // The demo model is a surface model: no pressure levels.
         const ts = run.steps.filter((t, k) => (k * DEMO_STEP_HOURS) % step === 0 && inWindow(t, options));
-        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, demo: true, levels: [], units: {} }, ts, data: {} };
+        return { header: { product: product.ident, refTime: run.refTime, lat, lon, step, modelStep: DEMO_STEP_HOURS, demo: true, levels: [], units: {} }, ts, data: {} };
       },
     };
   }
@@ -160,7 +161,7 @@ class DemoProduct implements ProductData {
 class StoredProduct implements ProductData {
   constructor(readonly product: Product, private readonly runs: StoredRuns, private readonly latest: StoredRun) {}
 
-  minifest(): Promise<Record<string, unknown>> {
+  minifest(): Promise<MinifestAnswer> {
     return this.latest.minifest();
   }
 
@@ -232,9 +233,9 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       for (const [ident, values] of Object.entries(series.values)) {
         data[ident] = keep.map(([, k]) => round(values[k], POINT_DECIMALS[ident] ?? 3));
       }
-      const gaps = series.hours.slice(1).map((h, k) => h - series.hours[k]);
+      const modelStep = smallestGap(series.hours);
       const header: PointForecast['header'] = {
-        product: product.ident, refTime: run.refTime, lat, lon, step: step ?? (gaps.length ? Math.min(...gaps) : 1),
+        product: product.ident, refTime: run.refTime, lat, lon, step: step ?? modelStep, modelStep,
         units: pointUnits(Object.keys(series.values)),
       };
       if (product.sample) header.sample = true;
@@ -244,13 +245,12 @@ function storedRunData(product: Product, run: StoredRun): RunData {
     async levels(lat, lon, options) {
       const { step, interpolate = true } = options;
       const reader = await run.levelStore()?.catch(gone);
-      const header: LevelForecast['header'] = { product: product.ident, refTime: run.refTime, lat, lon, step: step ?? 1, levels: [], units: {} };
+      const hours = reader?.header.hours ?? manifest.hours;
+      const modelStep = smallestGap(hours);
+      const header: LevelForecast['header'] = { product: product.ident, refTime: run.refTime, lat, lon, step: step ?? modelStep, modelStep, levels: [], units: {} };
       if (product.sample) header.sample = true;
       const elevation = options.modelElevation ? await elevationAt(lat, lon, interpolate) : undefined;
       if (elevation !== undefined) header.modelElevation = elevation;
-      const hours = reader?.header.hours ?? manifest.hours;
-      const gaps = hours.slice(1).map((h, k) => h - hours[k]);
-      header.step = step ?? (gaps.length ? Math.min(...gaps) : 1);
       const keep = hours.map((h, k) => [h, k] as const).filter(([h]) => (!step || h % step === 0) && inWindow(run.refTime + h * HOUR_MS, options));
       const ts = keep.map(([h]) => run.refTime + h * HOUR_MS);
       // No pressure levels in this run (or a run published before levels.bin existed).
@@ -276,6 +276,13 @@ function storedRunData(product: Product, run: StoredRun): RunData {
 
 // ---- the served set ---------------------------------------------------------------------------
 
+/** The smallest gap between forecast hours (1 for a run of one step). */
+function smallestGap(hours: readonly number[]): number {
+  let min = Infinity;
+  for (let k = 1; k < hours.length; k++) min = Math.min(min, hours[k] - hours[k - 1]);
+  return Number.isFinite(min) ? min : 1;
+}
+
 export interface ServedProductsOptions {
   now: () => number;
   demoTiles: DemoTileStore;
@@ -284,21 +291,6 @@ export interface ServedProductsOptions {
 }
 
 const SERVED_TTL_MS = 5000;
-
-/** One entry of GET /metadata/v1.0/products.json. */
-export interface ServedProduct {
-  ident: string;
-  directory: string;
-  /** Reference time of the current run, YYYYMMDDHH. */
-  ref: string;
-  demo?: true;
-  sample?: true;
-  /**
-   * The product's minifest, as GET /metadata/v1.0/{directory}/minifest.json answers it for everyone:
-   * the page starts from this one answer instead of asking every product it might show.
-   */
-  minifest: Record<string, unknown>;
-}
 
 export class ServedProducts {
   private storedCache: { at: number; directories: string[] } | null = null;

@@ -13,6 +13,7 @@
  * calls when it publishes a run); a run that is pruned while a request reads it answers 404.
  */
 
+import type { MinifestAnswer } from '../../common/api/products.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { METRICS } from '../../common/catalogue/metrics.ts';
@@ -61,13 +62,13 @@ export class StoredRun {
   }
 
   /** The run's minifest.json: a published run never changes, so it is read once (a failed read is tried again). */
-  async minifest(): Promise<Record<string, unknown>> {
+  async minifest(): Promise<MinifestAnswer> {
     this.minifestText ??= readFile(join(this.dir, 'minifest.json'), 'utf8').catch((error: unknown) => {
       this.minifestText = null;
       throw error;
     });
     // Parsed for each caller: an answer of its own, which nothing else shares.
-    return JSON.parse(await this.minifestText) as Record<string, unknown>;
+    return JSON.parse(await this.minifestText) as MinifestAnswer;
   }
 
   pointStore(): Promise<PointStoreReader> | null {

@@ -13,7 +13,7 @@
 
 import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
-import type { ReverseResult, SearchResult } from '../../common/search.ts';
+import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
 /** GeoNames feature codes of places that are no more (historical, abandoned, destroyed). */

@@ -10,9 +10,8 @@
  *   per tile  2    2    3    3    3    4    4    4    4       with a hamlet at a world view)
  */
 
-import {
-  LABEL_HEIGHT_PX, LABEL_TILE_PX, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, estimateLabelWidth, labelClass, type CityLabel,
-} from '../../common/labels.ts';
+import { LABEL_HEIGHT_PX, LABEL_TILE_PX, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, estimateLabelWidth, labelClass } from '../../common/labels.ts';
+import { type CityLabel } from '../../common/api/labels.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.ts';
 import { mercX, mercY } from '../../common/map.ts';
 import { LocalNames } from './localNames.ts';

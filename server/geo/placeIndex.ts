@@ -9,7 +9,7 @@
  *   codes   airports by ICAO and IATA code
  *   grid    places by 1° cell, for the nearest place within a radius
  *
- * Ranking (common/search.ts): tier first — 0 an exact name or airport code, 1 a name that starts
+ * Ranking (common/api/search.ts): tier first — 0 an exact name or airport code, 1 a name that starts
  * with the query (or an exact other name), 2 a later word or other name that starts with it —
  * then the place's size (log10 of the population; airports by kind) plus a bonus for nearness to
  * where the client's map is.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
 import { hourStamp, parseMinifest } from '../../common/minifest.ts';
-import type { PointForecast } from '../../common/forecast.ts';
+import type { PointForecast } from '../../common/api/forecast.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
 import type { StoredRuns } from '../data/storedRuns.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';

@@ -5,6 +5,10 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AUTH_ANSWER, INFO_ANSWER, INFO_PATH, LOGGED_OUT_ANSWER, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, REGISTER_PATH,
+  type AuthAnswer, type LoginBody, type PasswordBody, type RegisterBody,
+} from '../../common/api/account.ts';
+import {
   checkLoginForm, checkPassword, checkRegisterForm, FORM_TEXTS, PASSWORD_MAX_LENGTH, type FormError,
 } from '../../common/account.ts';
 import { authHashOf, EmailTakenError, normalizeEmail, type AccountStore, type Principal, type Session, type User } from '../auth/accounts.ts';
@@ -23,36 +27,10 @@ export interface AccountRouteOptions {
   onLogout: (principal: Principal) => Promise<void>;
 }
 
-/** The answer of register, login, password change and /api/info (SPEC §7 /api/info). */
-export interface AuthAnswer {
-  auth: true;
-  token: string;
-  /** When the token stops working, ms since the epoch. */
-  expiresAt: number;
-  userInfo: { id: string; username: string; email: string; avatar: string | null };
-  subscriptionInfo: Record<string, unknown> | null;
-  authHash: string;
-}
-
 /** Loose on purpose: the form checks below answer with the SPEC §5 texts, not the schema's. */
 const text = (maxLength: number) => ({ type: 'string', maxLength, default: '' }) as const;
 /** Generous caps for the schema; the form checks apply the real ones with their texts. */
 const FIELD_MAX = 2 * PASSWORD_MAX_LENGTH + 1024;
-
-const AUTH_ANSWER_SCHEMA = {
-  type: 'object',
-  properties: {
-    auth: { type: 'boolean' },
-    token: { type: 'string' },
-    expiresAt: { type: 'number' },
-    userInfo: {
-      type: 'object',
-      properties: { id: { type: 'string' }, username: { type: 'string' }, email: { type: 'string' }, avatar: { type: ['string', 'null'] } },
-    },
-    subscriptionInfo: { type: ['object', 'null'], additionalProperties: true },
-    authHash: { type: 'string' },
-  },
-} as const;
 
 export function authAnswer(user: User, session: Pick<Session, 'token' | 'expiresAt'>): AuthAnswer {
   return {
@@ -60,7 +38,7 @@ export function authAnswer(user: User, session: Pick<Session, 'token' | 'expires
     token: session.token,
     expiresAt: session.expiresAt,
     userInfo: { id: user.id, username: user.username, email: user.email, avatar: user.avatar },
-    subscriptionInfo: user.subscription as Record<string, unknown> | null,
+    subscriptionInfo: user.subscription as AuthAnswer['subscriptionInfo'],
     authHash: authHashOf(user.id),
   };
 }
@@ -89,14 +67,14 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
   const { accounts, limiters, loginThrottle } = options;
   const authenticated = requireUser(accounts);
 
-  app.post<{ Body: { email: string; password: string; passwordConfirm?: string; username?: string } }>('/users/v1/register', {
+  app.post<{ Body: RegisterBody }>(REGISTER_PATH, {
     bodyLimit: AUTH_BODY_MAX_BYTES,
     schema: {
       body: {
         type: 'object',
         properties: { email: text(FIELD_MAX), password: text(FIELD_MAX), passwordConfirm: { type: 'string', maxLength: FIELD_MAX }, username: { type: 'string', maxLength: FIELD_MAX } },
       },
-      response: { 201: AUTH_ANSWER_SCHEMA },
+      response: { 201: AUTH_ANSWER },
     },
     onRequest: async (request, reply) => {
       const wait = limiters.registerPerIp.blockedFor(request.ip);
@@ -120,11 +98,11 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
     }
   });
 
-  app.post<{ Body: { email: string; password: string } }>('/users/v1/login', {
+  app.post<{ Body: LoginBody }>(LOGIN_PATH, {
     bodyLimit: AUTH_BODY_MAX_BYTES,
     schema: {
       body: { type: 'object', properties: { email: text(FIELD_MAX), password: text(FIELD_MAX) } },
-      response: { 200: AUTH_ANSWER_SCHEMA },
+      response: { 200: AUTH_ANSWER },
     },
     onRequest: async (request, reply) => {
       // Every attempt counts: each one costs a KDF run.
@@ -150,26 +128,26 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
   });
 
   // SPEC §7: answers auth false (not 401) without a valid token: it is how the client learns it is logged out.
-  app.get('/api/info', {
-    schema: { response: { 200: { anyOf: [AUTH_ANSWER_SCHEMA, { type: 'object', properties: { auth: { type: 'boolean' } } }] } } },
+  app.get(INFO_PATH, {
+    schema: { response: { 200: INFO_ANSWER } },
   }, async (request: FastifyRequest) => {
     const p = await principalOf(request, accounts);
-    return p ? authAnswer(p.user, p) : { auth: false };
+    return p ? authAnswer(p.user, p) : { auth: false as const };
   });
 
-  app.get('/api/logout', { onRequest: authenticated }, async (request) => {
+  app.get(LOGOUT_PATH, { onRequest: authenticated, schema: { response: { 200: LOGGED_OUT_ANSWER } } }, async (request) => {
     const p = principal(request);
     await accounts.revoke(p.tokenId);
     await options.onLogout(p);
-    return { auth: false };
+    return { auth: false as const };
   });
 
-  app.post<{ Body: { password: string; newPassword: string; newPasswordConfirm?: string } }>('/users/v1/password', {
+  app.post<{ Body: PasswordBody }>(PASSWORD_PATH, {
     bodyLimit: AUTH_BODY_MAX_BYTES,
     onRequest: authenticated,
     schema: {
       body: { type: 'object', properties: { password: text(FIELD_MAX), newPassword: text(FIELD_MAX), newPasswordConfirm: { type: 'string', maxLength: FIELD_MAX } } },
-      response: { 200: AUTH_ANSWER_SCHEMA },
+      response: { 200: AUTH_ANSWER },
     },
   }, async (request, reply) => {
     const p = principal(request);

@@ -6,6 +6,7 @@
  */
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEVICE_ROUTE } from '../../common/api/account.ts';
 import type { AccountStore } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
 import { DEVICE_BODY_MAX_BYTES } from '../auth/limits.ts';
@@ -78,6 +79,6 @@ export async function deviceRoutes(app: FastifyInstance, options: { accounts: Ac
     }
     return options.devices.upsert(principal(request), request.params.deviceID, device);
   };
-  app.put<DeviceRoute>('/users/v3/devices/:deviceID', route, handler);
-  app.post<DeviceRoute>('/users/v3/devices/:deviceID', route, handler);
+  app.put<DeviceRoute>(DEVICE_ROUTE, route, handler);
+  app.post<DeviceRoute>(DEVICE_ROUTE, route, handler);
 }

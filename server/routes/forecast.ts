@@ -8,37 +8,27 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { VARIABLES } from '../../common/catalogue/variables.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
-import type { PointForecast } from '../../common/forecast.ts';
+import type { PointForecast } from '../../common/api/forecast.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
 import {
-  AnswerCache, POINT_HEADER_PROPERTIES, POINT_PARAMS_SCHEMA, POINT_QUERY_PROPERTIES, resolvePointRequest, SERIES_SCHEMA,
-  setForecastCaching, type PointParams, type PointQuery,
-} from './pointRequest.ts';
+  FORECAST_QUERY_PROPERTIES, POINT_ANSWER, POINT_ROUTE, POINT_SERIES, SERIES_SCHEMA, type ForecastQuery,
+} from '../../common/api/forecast.ts';
+import { AnswerCache, POINT_PARAMS_SCHEMA, resolvePointRequest, setForecastCaching, type PointParams } from './pointRequest.ts';
 
 export { FORECAST_MAX_AGE_S } from './pointRequest.ts';
 export { DEMO_POINT_UNITS as POINT_UNITS } from '../data/servedProducts.ts';
-
-const POINT_SERIES = Object.values(VARIABLES).filter((v) => v.point).map((v) => v.ident);
 
 const pointSchema = {
   params: POINT_PARAMS_SCHEMA,
   querystring: {
     type: 'object',
     // SPEC §7 lists refTime, step, interpolate, extended; the request layer adds token, uid, ...
-    properties: { ...POINT_QUERY_PROPERTIES, extended: { type: 'boolean' } },
+    properties: { ...FORECAST_QUERY_PROPERTIES, extended: { type: 'boolean' } },
   },
   response: {
-    200: {
-      type: 'object',
-      required: ['header', 'ts', 'data'],
-      properties: {
-        header: { type: 'object', properties: POINT_HEADER_PROPERTIES },
-        ts: { type: 'array', items: { type: 'number' } },
-        data: { type: 'object', properties: Object.fromEntries(POINT_SERIES.map((name) => [name, SERIES_SCHEMA])) },
-      },
-    },
+    // The answer's series are the catalogue's point series: nothing else reaches a client.
+    200: { ...POINT_ANSWER, properties: { ...POINT_ANSWER.properties, data: { type: 'object', properties: Object.fromEntries(POINT_SERIES.map((name) => [name, SERIES_SCHEMA])) } } },
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -53,8 +43,8 @@ const ANSWER_CACHE_ENTRIES = 2048;
 export async function forecastRoutes(app: FastifyInstance, options: ForecastRouteOptions): Promise<void> {
   const answers = new AnswerCache<PointForecast>(ANSWER_CACHE_ENTRIES);
 
-  app.get<{ Params: PointParams; Querystring: PointQuery }>(
-    '/forecast/point/:product/v2.9/:lat/:lon',
+  app.get<{ Params: PointParams; Querystring: ForecastQuery }>(
+    POINT_ROUTE,
     { schema: pointSchema },
     async (request, reply) => {
       const r = await resolvePointRequest(options.served, request);

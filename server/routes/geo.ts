@@ -3,7 +3,7 @@
  * server/geo/gazetteer.ts, loaded on the first request:
  *
  *   GET /search/v1/{query}?lang&lat&lon&limit   cities, airports (ICAO, IATA, name) and typed
- *                                               coordinates, best first (common/search.ts)
+ *                                               coordinates, best first (common/api/search.ts)
  *   GET /reverse/v3/{lat}/{lon}/{zoom}?lang     locality, suburb, city, country, country_code
  *                                               of a point; cached 24 h (SPEC §9)
  *
@@ -14,8 +14,8 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_ZOOM, MIN_ZOOM } from '../../common/map.ts';
 import {
-  REVERSE_CACHE_S, SEARCH_CACHE_S, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_QUERY_LENGTH,
-} from '../../common/search.ts';
+  REVERSE_ANSWER, REVERSE_CACHE_S, REVERSE_ROUTE, SEARCH_ANSWER, SEARCH_CACHE_S, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_QUERY_LENGTH, SEARCH_ROUTE,
+} from '../../common/api/search.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
 import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
@@ -23,23 +23,6 @@ import { badRequest, ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 
 /** Language tags as the app sends them (common/languages.ts: "en", "zh-TW"). */
 const LANG = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } as const;
-
-const searchResultSchema = {
-  type: 'object',
-  required: ['type', 'name', 'country', 'cc', 'lat', 'lon'],
-  properties: {
-    type: { type: 'string', enum: ['city', 'airport', 'coords'] },
-    name: { type: 'string' },
-    region: { type: 'string' },
-    country: { type: 'string' },
-    cc: { type: 'string' },
-    lat: { type: 'number' },
-    lon: { type: 'number' },
-    icao: { type: 'string' },
-    iata: { type: 'string' },
-    population: { type: 'integer' },
-  },
-} as const;
 
 const searchSchema = {
   // The query is the rest of the path (a wildcard: the router answers 414 to a longer
@@ -56,7 +39,7 @@ const searchSchema = {
     },
   },
   response: {
-    200: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: searchResultSchema } } },
+    200: SEARCH_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -73,12 +56,7 @@ const reverseSchema = {
   },
   querystring: { type: 'object', properties: { lang: LANG } },
   response: {
-    200: {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['locality', 'suburb', 'city', 'county', 'district', 'state', 'country', 'island', 'country_code'].map((k) => [k, { type: 'string' }]),
-      ),
-    },
+    200: REVERSE_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -103,7 +81,7 @@ export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions):
     throw badRequest('The search query is empty');
   });
 
-  app.get<{ Params: { '*': string }; Querystring: SearchQuery }>('/search/v1/*', { schema: searchSchema }, async (request, reply) => {
+  app.get<{ Params: { '*': string }; Querystring: SearchQuery }>(SEARCH_ROUTE, { schema: searchSchema }, async (request, reply) => {
     const query = request.params['*'];
     if (query.trim() === '') throw badRequest('The search query is empty');
     if (query.length > SEARCH_MAX_QUERY_LENGTH) throw badRequest(`The search query is longer than ${SEARCH_MAX_QUERY_LENGTH} characters`);
@@ -116,7 +94,7 @@ export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions):
   });
 
   app.get<{ Params: { lat: string; lon: string; zoom: number }; Querystring: { lang?: string } }>(
-    '/reverse/v3/:lat/:lon/:zoom',
+    REVERSE_ROUTE,
     { schema: reverseSchema },
     async (request, reply) => {
       const { zoom } = request.params;

@@ -6,16 +6,14 @@
 
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CITYTILE_MAX_HOURS, LABEL_HEIGHT_PX, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, cityTilePath, labelTilesInView, labelsPath,
-  type CityTile, type LabelsTile,
-} from '../../common/labels.ts';
+import { CITYTILE_MAX_HOURS, LABEL_HEIGHT_PX, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, labelTilesInView } from '../../common/labels.ts';
+import { cityTilePath, labelsPath, type CityTile, type LabelsTile } from '../../common/api/labels.ts';
 import { mercX, mercY, worldSize } from '../../common/map.ts';
 import { hourStamp } from '../../common/minifest.ts';
 import { buildApp } from '../app.ts';
 import { demoRun } from '../demo/demoRun.ts';
 import { maxPerTile, minPopulation } from '../geo/labels.ts';
-import type { PointForecast } from '../../common/forecast.ts';
+import type { PointForecast } from '../../common/api/forecast.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 7, 30);

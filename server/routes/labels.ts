@@ -22,10 +22,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
-  CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, LABELS_VERSION, parseHoursRange,
-  type CityTile, type LabelsTile,
-} from '../../common/labels.ts';
-import type { PointForecast } from '../../common/forecast.ts';
+  CITYTILE_ANSWER, CITYTILE_ROUTE, LABELS_ANSWER, LABELS_ROUTE, parseHoursRange, type CityTile, type LabelsTile,
+} from '../../common/api/labels.ts';
+import { CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, LABELS_VERSION } from '../../common/labels.ts';
+import type { PointForecast } from '../../common/api/forecast.ts';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../common/languages.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
@@ -42,19 +42,6 @@ const TILE_PARAMS = {
   x: { type: 'integer', minimum: 0 },
 } as const;
 
-const labelSchema = {
-  type: 'object',
-  required: ['id', 'name', 'type', 'lat', 'lon', 'width'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    type: { type: 'string', enum: ['capital', 'city', 'town'] },
-    lat: { type: 'number' },
-    lon: { type: 'number' },
-    width: { type: 'integer' },
-  },
-} as const;
-
 const labelsSchema = {
   params: {
     type: 'object',
@@ -67,19 +54,10 @@ const labelsSchema = {
     },
   },
   response: {
-    200: {
-      type: 'object',
-      required: ['version', 'z', 'x', 'y', 'labels'],
-      properties: {
-        version: { type: 'string' }, z: { type: 'integer' }, x: { type: 'integer' }, y: { type: 'integer' },
-        labels: { type: 'array', items: labelSchema },
-      },
-    },
+    200: LABELS_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
-
-const series = { type: 'array', items: { type: ['number', 'null'] } } as const;
 
 const cityTileSchema = {
   params: {
@@ -102,19 +80,7 @@ const cityTileSchema = {
     },
   },
   response: {
-    200: {
-      type: 'object',
-      required: ['reftime', 'hours', 'step', 'labelsVersion', 'forecast'],
-      properties: {
-        reftime: { type: 'number' },
-        hours: { type: 'array', items: { type: 'number' } },
-        step: { type: 'integer' },
-        labelsVersion: { type: 'string' },
-        demo: { type: 'boolean' },
-        sample: { type: 'boolean' },
-        forecast: { type: 'object', additionalProperties: { type: 'object', additionalProperties: series } },
-      },
-    },
+    200: CITYTILE_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -187,7 +153,7 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
   }
 
   app.get<{ Params: { version: string; lang: string; z: number; x: number; file: string } }>(
-    '/labels/:version/:lang/:z/:x/:file',
+    LABELS_ROUTE,
     { schema: labelsSchema },
     async (request, reply) => {
       const { version, lang, z, x, file } = request.params;
@@ -211,7 +177,7 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
   );
 
   app.get<{ Params: { product: string; z: number; x: number; y: number }; Querystring: CityTileQuery }>(
-    '/citytile/v1.0/:product/:z/:x/:y',
+    CITYTILE_ROUTE,
     { schema: cityTileSchema },
     async (request, reply) => {
       const started = performance.now();

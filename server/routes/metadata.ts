@@ -1,5 +1,5 @@
 /**
- * GET /metadata/v1.0/{directory}/minifest.json (SPEC §7; common/minifest.ts minifestPath): the
+ * GET /metadata/v1.0/{directory}/minifest.json (SPEC §7; the contract is common/api/products.ts): the
  * current run's reference time and steps, for ingested runs and the demo product alike
  * (server/data/servedProducts.ts). Cached 10 minutes (SPEC §9: minifest 10 min).
  *
@@ -9,6 +9,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { DIRECTORY_PATTERN, MINIFEST_ANSWER, MINIFEST_ROUTE, PRODUCTS_ANSWER, PRODUCTS_PATH } from '../../common/api/products.ts';
 import { isPremiumRequest } from '../auth/tier.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
@@ -16,46 +17,7 @@ import type { ServedProducts } from '../data/servedProducts.ts';
 export const MINIFEST_MAX_AGE_S = 600;
 export const PRODUCTS_MAX_AGE_S = 60;
 
-/** A minifest as this server answers it (common/minifest.ts reads it). */
-const MINIFEST_SCHEMA = {
-  type: 'object',
-  required: ['ref', 'dst', 'v'],
-  properties: {
-    ref: { type: 'string' },
-    dst: { type: 'array', items: { type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 3 } },
-    update: { type: 'string' },
-    v: { type: 'string' },
-    demo: { type: 'boolean' },
-    /** Ingested runs: a fixed historical sample, shown with its own dates. */
-    sample: { type: 'boolean' },
-    /** Ingested runs: the levels each tile file has. */
-    layers: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-  },
-} as const;
-
-const productsSchema = {
-  response: {
-    200: {
-      type: 'object',
-      required: ['products'],
-      properties: {
-        products: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['ident', 'directory', 'ref', 'minifest'],
-            properties: {
-              ident: { type: 'string' }, directory: { type: 'string' }, ref: { type: 'string' },
-              demo: { type: 'boolean' }, sample: { type: 'boolean' }, minifest: MINIFEST_SCHEMA,
-            },
-          },
-        },
-      },
-    },
-  },
-} as const;
-
-export const DIRECTORY_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+const productsSchema = { response: { 200: PRODUCTS_ANSWER } } as const;
 
 const minifestSchema = {
   params: {
@@ -69,7 +31,7 @@ const minifestSchema = {
     properties: { premium: { type: 'boolean' } },
   },
   response: {
-    200: MINIFEST_SCHEMA,
+    200: MINIFEST_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -79,12 +41,12 @@ export interface MetadataRouteOptions {
 }
 
 export async function metadataRoutes(app: FastifyInstance, options: MetadataRouteOptions): Promise<void> {
-  app.get('/metadata/v1.0/products.json', { schema: productsSchema }, async (_request, reply) => {
+  app.get(PRODUCTS_PATH, { schema: productsSchema }, async (_request, reply) => {
     reply.header('cache-control', `public, max-age=${PRODUCTS_MAX_AGE_S}`);
     return { products: await options.served.served() };
   });
 
-  app.get<{ Params: { dir: string }; Querystring: { premium?: boolean } }>('/metadata/v1.0/:dir/minifest.json', { schema: minifestSchema }, async (request, reply) => {
+  app.get<{ Params: { dir: string }; Querystring: { premium?: boolean } }>(MINIFEST_ROUTE, { schema: minifestSchema }, async (request, reply) => {
     const data = await options.served.byDirectory(request.params.dir);
     const minifest = await data.minifest();
     // SPEC §6: ?premium=true is only honoured for a Premium bearer token; for anyone else it is the

@@ -93,7 +93,7 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
     const response = await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` });
     expect(response.statusCode).toBe(200);
     const body = response.json() as Answer;
-    expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 3, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
+    expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 3, modelStep: 1, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
     expect(body.header.levels).toEqual(['975h', '950h', '925h', '900h', '850h', '800h', '700h', '600h', '500h', '400h', '300h', '250h', '200h', '150h', '10h']);
     expect(body.ts).toEqual([REF_2017]);
     expect(Object.keys(body.data).sort()).toEqual(LEVEL_POINT_VARIABLES.flatMap((v) => body.header.levels.map((l) => `${v}-${l}`)).sort());

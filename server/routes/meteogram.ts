@@ -15,29 +15,19 @@
 
 import type { FastifyInstance } from 'fastify';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
-import type { LevelForecast } from '../../common/forecast.ts';
+import type { LevelForecast } from '../../common/api/forecast.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
-import {
-  AnswerCache, POINT_HEADER_PROPERTIES, POINT_PARAMS_SCHEMA, POINT_QUERY_PROPERTIES, resolvePointRequest, SERIES_SCHEMA,
-  setForecastCaching, type PointParams, type PointQuery,
-} from './pointRequest.ts';
+import { FORECAST_QUERY_PROPERTIES, LEVEL_ANSWER, METEOGRAM_ROUTE, type ForecastQuery } from '../../common/api/forecast.ts';
+import { AnswerCache, POINT_PARAMS_SCHEMA, resolvePointRequest, setForecastCaching, type PointParams } from './pointRequest.ts';
 
 /** Recent answers by (product, run, place, options); runs never change. */
 const ANSWER_CACHE_ENTRIES = 512;
 
 const meteogramSchema = {
   params: POINT_PARAMS_SCHEMA,
-  querystring: { type: 'object', properties: POINT_QUERY_PROPERTIES },
+  querystring: { type: 'object', properties: FORECAST_QUERY_PROPERTIES },
   response: {
-    200: {
-      type: 'object',
-      required: ['header', 'ts', 'data'],
-      properties: {
-        header: { type: 'object', properties: { ...POINT_HEADER_PROPERTIES, levels: { type: 'array', items: { type: 'string' } } } },
-        ts: { type: 'array', items: { type: 'number' } },
-        data: { type: 'object', additionalProperties: SERIES_SCHEMA },
-      },
-    },
+    200: LEVEL_ANSWER,
     '4xx': ERROR_RESPONSE_SCHEMA,
   },
 } as const;
@@ -49,8 +39,8 @@ export interface MeteogramRouteOptions {
 export async function meteogramRoutes(app: FastifyInstance, options: MeteogramRouteOptions): Promise<void> {
   const answers = new AnswerCache<LevelForecast>(ANSWER_CACHE_ENTRIES);
 
-  app.get<{ Params: PointParams; Querystring: PointQuery }>(
-    '/forecast/meteogram/:product/v1.2/:lat/:lon',
+  app.get<{ Params: PointParams; Querystring: ForecastQuery }>(
+    METEOGRAM_ROUTE,
     { schema: meteogramSchema },
     async (request, reply) => {
       const r = await resolvePointRequest(options.served, request);

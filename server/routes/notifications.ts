@@ -20,6 +20,10 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import {
+  ALERT_TIMESTAMPS_ANSWER, ALERT_TIMESTAMPS_ROUTE, INTERACTION_ANSWER, INTERACTION_KINDS, interactionPath, NOTIFICATION, NOTIFICATIONS_ANSWER,
+  NOTIFICATIONS_PATH, REMOVED_ANSWER, SEND_TEST_PATH, VAPID_ANSWER, VAPID_KEY_PATH,
+} from '../../common/api/notifications.ts';
 import { isPremium } from '../../common/entitlements.ts';
 import type { AccountStore } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
@@ -48,23 +52,23 @@ export async function notificationRoutes(app: FastifyInstance, options: { accoun
   const { alerts, push } = options;
   const onRequest = requireUser(options.accounts);
 
-  app.get('/notif/v1/notifications', { onRequest }, async (request) => alerts.list(principal(request).user.id));
+  app.get(NOTIFICATIONS_PATH, { onRequest, schema: { response: { 200: NOTIFICATIONS_ANSWER } } }, async (request) => alerts.list(principal(request).user.id));
 
-  app.delete('/notif/v1/notifications', { onRequest }, async (request) => {
+  app.delete(NOTIFICATIONS_PATH, { onRequest, schema: { response: { 200: REMOVED_ANSWER } } }, async (request) => {
     const removed = await alerts.removeAll(principal(request).user.id);
     return { removed, newCount: 0 };
   });
 
-  for (const kind of ['received', 'opened'] as const) {
-    app.post<{ Body: { ids?: string[] } | undefined }>(`/notif/v1/interactions/${kind}`, { onRequest, bodyLimit: 64 * 1024, schema: { body: INTERACTION_BODY } }, async (request) => {
+  for (const kind of INTERACTION_KINDS) {
+    app.post<{ Body: { ids?: string[] } | undefined }>(interactionPath(kind), { onRequest, bodyLimit: 64 * 1024, schema: { body: INTERACTION_BODY, response: { 200: INTERACTION_ANSWER } } }, async (request) => {
       const userId = principal(request).user.id;
       const updated = await alerts.interaction(userId, kind, request.body?.ids);
       return { updated, newCount: await alerts.newCount(userId) };
     });
   }
 
-  app.post<{ Body: { registrationHash?: string; notificationType?: string; deviceID?: string } | undefined }>('/notif/v1/notifications/send-test', {
-    onRequest, bodyLimit: 4096, schema: { body: SEND_TEST_BODY },
+  app.post<{ Body: { registrationHash?: string; notificationType?: string; deviceID?: string } | undefined }>(SEND_TEST_PATH, {
+    onRequest, bodyLimit: 4096, schema: { body: SEND_TEST_BODY, response: { 201: NOTIFICATION } },
   }, async (request, reply) => {
     const userId = principal(request).user.id;
     const { registrationHash, notificationType, deviceID } = request.body ?? {};
@@ -80,12 +84,12 @@ export async function notificationRoutes(app: FastifyInstance, options: { accoun
     }
   });
 
-  app.get('/notif/v1/vapid-public-key', async () => {
+  app.get(VAPID_KEY_PATH, { schema: { response: { 200: VAPID_ANSWER } } }, async () => {
     if (!push) throw notFound('Web Push is not configured on this server');
     return { publicKey: await push.publicKey() };
   });
 
-  app.get<{ Params: { id: string } }>('/users/v4/alerts/:id/timestamps', { onRequest, schema: { params: { type: 'object', properties: { id: ID } } } }, async (request) => {
+  app.get<{ Params: { id: string } }>(ALERT_TIMESTAMPS_ROUTE, { onRequest, schema: { params: { type: 'object', properties: { id: ID } }, response: { 200: ALERT_TIMESTAMPS_ANSWER } } }, async (request) => {
     const { id } = request.params;
     const { user } = principal(request);
     const alert = await alerts.alert(user.id, id);

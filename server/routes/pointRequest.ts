@@ -7,6 +7,7 @@
  */
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ForecastQuery } from '../../common/api/forecast.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { entitle } from '../auth/tier.ts';
 import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
@@ -25,32 +26,7 @@ export const POINT_PARAMS_SCHEMA = {
   },
 } as const;
 
-/** SPEC §7 query fields both routes read; the request layer adds token, uid, ... which are ignored. */
-export const POINT_QUERY_PROPERTIES = {
-  step: { type: 'integer', enum: [1, 3] },
-  // A run still kept on the server, as the tile paths write it (YYYYMMDDHH) or in ms.
-  refTime: { type: 'string', pattern: '^[0-9]{10,13}$' },
-  interpolate: { type: 'boolean' },
-} as const;
-
-/** The header fields both answers carry. */
-export const POINT_HEADER_PROPERTIES = {
-  product: { type: 'string' },
-  refTime: { type: 'number' },
-  lat: { type: 'number' },
-  lon: { type: 'number' },
-  step: { type: 'integer' },
-  demo: { type: 'boolean' },
-  sample: { type: 'boolean' },
-  units: { type: 'object', additionalProperties: { type: 'string' } },
-  /** The model's terrain height at the place, m (server/data/servedProducts.ts PointForecast); absent when the model has none. */
-  modelElevation: { type: 'number' },
-} as const;
-
-export const SERIES_SCHEMA = { type: 'array', items: { type: ['number', 'null'] } } as const;
-
 export interface PointParams { product: string; lat: string; lon: string }
-export interface PointQuery { step?: number; refTime?: string; interpolate?: boolean }
 
 export interface PointRequest {
   data: ProductData;
@@ -69,7 +45,7 @@ export interface PointRequest {
 
 export async function resolvePointRequest(
   served: ServedProducts,
-  request: FastifyRequest<{ Params: PointParams; Querystring: PointQuery }>,
+  request: FastifyRequest<{ Params: PointParams; Querystring: ForecastQuery }>,
 ): Promise<PointRequest> {
   const lat = parseCoordinate(request.params.lat, 'lat');
   const rawLon = parseCoordinate(request.params.lon, 'lon');

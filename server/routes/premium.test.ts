@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
-import { tilePath } from '../../common/minifest.ts';
+import { tilePath } from '../../common/api/tiles.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import { bearer, registerUser, TEST_KDF, type TestUser } from './testing.ts';
 import { HOUR_MS } from '../../common/time.ts';
@@ -123,6 +123,8 @@ describe('Premium entitlements on the data routes', () => {
       const body = (await get(path, user)).json();
       const ts: number[] = body.ts ?? body.hours.map((h: number) => REF + h * HOUR_MS);
       expect(body.header?.step ?? body.step, path).toBe(step);
+      // The model's own step stays in the header, so a free client knows the model is hourly.
+      if (body.header) expect(body.header.modelStep, path).toBe(1);
       expect(ts.slice(1).map((t, k) => (t - ts[k]) / HOUR_MS), path).toEqual(ts.slice(1).map(() => step));
     }
   });

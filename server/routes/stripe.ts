@@ -28,6 +28,7 @@
  * site address for the success and cancel pages; default: the request's own origin).
  */
 
+import { CHECKOUT_ANSWER, CHECKOUT_PATH } from '../../common/api/account.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Stripe from 'stripe';
 import type { AccountStore, SubscriptionInfo } from '../auth/accounts.ts';
@@ -149,12 +150,12 @@ export async function stripeRoutes(app: FastifyInstance, options: StripeRouteOpt
     return payload;
   });
 
-  app.post<{ Body: { priceId?: string } | undefined }>('/users/v1/subscription/checkout', {
+  app.post<{ Body: { priceId?: string } | undefined }>(CHECKOUT_PATH, {
     onRequest: requireUser(accounts),
     bodyLimit: 4096,
     schema: {
       body: { type: ['object', 'null'], additionalProperties: false, properties: { priceId: { type: 'string', pattern: '^price_[A-Za-z0-9]{1,64}$' } } },
-      response: { 200: { type: 'object', properties: { id: { type: 'string' }, url: { type: 'string' } } }, '4xx': ERROR_RESPONSE_SCHEMA, '5xx': ERROR_RESPONSE_SCHEMA },
+      response: { 200: CHECKOUT_ANSWER, '4xx': ERROR_RESPONSE_SCHEMA, '5xx': ERROR_RESPONSE_SCHEMA },
     },
   }, async (request) => {
     const stripe = checkoutClient();

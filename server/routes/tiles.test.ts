@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tilePath } from '../../common/minifest.ts';
+import { tilePath } from '../../common/api/tiles.ts';
 import { HOUR_MS } from '../../common/time.ts';
 import { ServedProducts } from '../data/servedProducts.ts';
 import { WorkerPool } from '../data/workerPool.ts';

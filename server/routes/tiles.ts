@@ -1,6 +1,6 @@
 /**
  * GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
- * (common/minifest.ts tilePath; hour stamps YYYYMMDDHH), for ingested runs and the demo product
+ * (common/api/tiles.ts; hour stamps YYYYMMDDHH), for ingested runs and the demo product
  * alike (server/data/servedProducts.ts). Data tiles are immutable per run, so they are cached for a year.
  * They are kept in the forms they are sent (server/data/servedTile.ts): gzip bytes for every client
  * that accepts gzip, and for the few that do not, identity bytes inflated once per cached tile.
@@ -15,7 +15,8 @@ import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { BusyError } from '../data/workerPool.ts';
 import { entitle } from '../auth/tier.ts';
-import { DIRECTORY_PATTERN } from './metadata.ts';
+import { DIRECTORY_PATTERN } from '../../common/api/products.ts';
+import { TILE_ROUTE } from '../../common/api/tiles.ts';
 
 export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Premium tiles (SPEC §6): only the browser that was allowed them keeps them. */
@@ -74,7 +75,7 @@ export interface TileRouteOptions {
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
-  app.get<{ Params: TileParams }>('/tiles/v1.0/:dir/:ref/:valid/:z/:x/:y/:file', { schema: tileSchema, compress: false }, async (request, reply) => {
+  app.get<{ Params: TileParams }>(TILE_ROUTE, { schema: tileSchema, compress: false }, async (request, reply) => {
     const { dir, ref, valid, z, x, y, file } = request.params;
     const data = await options.served.byDirectory(dir);
     const { product } = data;

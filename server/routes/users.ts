@@ -65,7 +65,11 @@
 
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { SETTINGS_BLOB_VERSION, SYNC_COLLECTIONS, type SyncCollection } from '../../common/account.ts';
+import { SETTINGS_BLOB_VERSION, SYNC_COLLECTIONS, type CloudSettingsBlob, type SyncCollection } from '../../common/account.ts';
+import {
+  CLOUD_ITEM, COLLECTION_ROUTE, ITEM_DELETED_ANSWER, ITEM_ROUTE, ITEM_UPDATED_ANSWER, ITEMS_ANSWER, SETTINGS_ANSWER, SETTINGS_PATH,
+  SETTINGS_SAVED_ANSWER, STORE_TS_HEADER,
+} from '../../common/api/account.ts';
 import { validateStops } from '../../common/catalogue/colors.ts';
 import { alertProblem } from '../../common/alerts.ts';
 import { favouriteProblem, validateFavourite } from '../../common/favourites.ts';
@@ -205,14 +209,14 @@ const SETTINGS_BODY_SCHEMA = {
   },
 } as const;
 
-const setStoreTs = (reply: FastifyReply, storeTs: number) => reply.header('x-store-ts', String(storeTs));
+const setStoreTs = (reply: FastifyReply, storeTs: number) => reply.header(STORE_TS_HEADER, String(storeTs));
 
 /** The user-data routes: settings and collections. */
 async function userDataRoutes(app: FastifyInstance, options: { accounts: AccountStore; data: UserDataStore; now: () => number }): Promise<void> {
   const { data, now } = options;
   const onRequest = requireUser(options.accounts);
 
-  app.get<{ Querystring: { storeTs?: number } }>('/users/settings', { onRequest, schema: { querystring: STORE_TS_QUERY } }, async (request, reply) => {
+  app.get<{ Querystring: { storeTs?: number } }>(SETTINGS_PATH, { onRequest, schema: { querystring: STORE_TS_QUERY, response: { 200: SETTINGS_ANSWER } } }, async (request, reply) => {
     const p = principal(request);
     const current = await data.settingsStoreTs(p.user.id);
     if (request.query.storeTs === current) return reply.code(304).send();
@@ -220,10 +224,10 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     return { version: SETTINGS_BLOB_VERSION, data: settings, storeTs };
   });
 
-  app.post<{ Body: { version: number; data: Record<string, { value: unknown; ts: number }>; storeTs?: number } }>('/users/settings', {
+  app.post<{ Body: CloudSettingsBlob }>(SETTINGS_PATH, {
     onRequest,
     bodyLimit: SETTINGS_BODY_MAX_BYTES,
-    schema: { body: SETTINGS_BODY_SCHEMA },
+    schema: { body: SETTINGS_BODY_SCHEMA, response: { 200: SETTINGS_SAVED_ANSWER } },
   }, async (request) => {
     const p = principal(request);
     const writes = checkedSettings(request.body.data, now());
@@ -233,9 +237,9 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
   type CollectionParams = { collection: SyncCollection };
   type ItemParams = CollectionParams & { id: string };
 
-  app.get<{ Params: CollectionParams; Querystring: { storeTs?: number } }>('/users/v1/data/:collection', {
+  app.get<{ Params: CollectionParams; Querystring: { storeTs?: number } }>(COLLECTION_ROUTE, {
     onRequest,
-    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM } }, querystring: STORE_TS_QUERY },
+    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM } }, querystring: STORE_TS_QUERY, response: { 200: ITEMS_ANSWER } },
   }, async (request, reply) => {
     const p = principal(request);
     const { collection } = request.params;
@@ -247,10 +251,10 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     return items;
   });
 
-  app.post<{ Params: CollectionParams; Body: unknown }>('/users/v1/data/:collection', {
+  app.post<{ Params: CollectionParams; Body: unknown }>(COLLECTION_ROUTE, {
     onRequest,
     bodyLimit: ITEM_BODY_MAX_BYTES,
-    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM } }, body: { type: 'object' } },
+    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM } }, body: { type: 'object' }, response: { 201: CLOUD_ITEM } },
   }, async (request, reply) => {
     const p = principal(request);
     const { collection } = request.params;
@@ -265,10 +269,10 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     }
   });
 
-  app.put<{ Params: ItemParams; Body: unknown }>('/users/v1/data/:collection/:id', {
+  app.put<{ Params: ItemParams; Body: unknown }>(ITEM_ROUTE, {
     onRequest,
     bodyLimit: ITEM_BODY_MAX_BYTES,
-    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM, id: ITEM_ID_PARAM } }, body: { type: 'object' } },
+    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM, id: ITEM_ID_PARAM } }, body: { type: 'object' }, response: { 200: ITEM_UPDATED_ANSWER } },
   }, async (request, reply) => {
     const p = principal(request);
     const { collection, id } = request.params;
@@ -279,9 +283,9 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     return { id, updated };
   });
 
-  app.delete<{ Params: ItemParams }>('/users/v1/data/:collection/:id', {
+  app.delete<{ Params: ItemParams }>(ITEM_ROUTE, {
     onRequest,
-    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM, id: ITEM_ID_PARAM } } },
+    schema: { params: { type: 'object', properties: { collection: COLLECTION_PARAM, id: ITEM_ID_PARAM } }, response: { 200: ITEM_DELETED_ANSWER } },
   }, async (request, reply) => {
     const p = principal(request);
     const { collection, id } = request.params;

@@ -11,6 +11,7 @@
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { version } from '../../package.json';
 import { FAVOURITES_SYNC_ERROR_MESSAGE_MS, type PendingLoginAction } from '../../common/account.ts';
+import { interactionPath, VAPID_ANSWER, VAPID_KEY_PATH } from '../../common/api/notifications.ts';
 import { validateAlert, type Alert } from '../../common/alerts.ts';
 import { validateFavourite, type Favourite } from '../../common/favourites.ts';
 import { pointPath } from '../../common/routes.ts';
@@ -22,7 +23,7 @@ import { browserAccountStore } from './accountStore.ts';
 import { createAlerts, type Alerts } from './alerts.ts';
 import { createSyncedCollection } from './collection.ts';
 import { createFavourites, type Favourites } from './favourites.ts';
-import { createAccountRequest, type AccountRequest } from './request.ts';
+import { answerOf, createAccountRequest, type AccountRequest } from './request.ts';
 import { browserPush, createPush, type Push } from './push.ts';
 import { createSession, type Session } from './session.ts';
 import { createSettingsCloud, type SettingsCloud } from './settingsCloud.ts';
@@ -152,15 +153,12 @@ export function startAccount(app: AppState, services: AccountServices): Account 
   // in; a push that arrives refreshes the badge, a click on a notification opens its page here.
   const push = createPush({
     browser: browserPush(),
-    publicKey: () => request<{ publicKey?: unknown }>('GET', '/notif/v1/vapid-public-key').then((answer) => {
-      if (typeof answer.data?.publicKey !== 'string') throw new Error('The server sent no push key');
-      return answer.data.publicKey;
-    }),
+    publicKey: () => request<unknown>('GET', VAPID_KEY_PATH).then((answer) => answerOf(VAPID_ANSWER, answer, VAPID_KEY_PATH).publicKey),
     saveDevice: () => session.registerDevice(),
     onMessage: (message) => {
       const ids = message.id ? { ids: [message.id] } : {};
       if (message.kind === 'isobar-push') {
-        void request('POST', '/notif/v1/interactions/received', ids).catch(() => undefined).then(() => alerts.notifications()).catch(() => undefined);
+        void request('POST', interactionPath('received'), ids).catch(() => undefined).then(() => alerts.notifications()).catch(() => undefined);
       } else {
         void alerts.markOpened(message.id ? [message.id] : undefined).catch(() => undefined);
         void app.router.navigate(message.url);

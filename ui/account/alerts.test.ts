@@ -42,7 +42,7 @@ function setup({ loggedIn = signal(true), items = [] as CloudItem<Alert>[] } = {
   const request = (async (method: string, path: string, body?: unknown) => {
     calls.push([method, path, body]);
     const data = path === '/notif/v1/notifications' ? (method === 'GET' ? { newCount, notifications: [] } : { removed: 3, newCount: 0 })
-      : path.endsWith('/timestamps') ? { timestamps: [1, 2] } : { updated: 1, newCount: --newCount };
+      : path.endsWith('/timestamps') ? { id: 'a1', product: 'demo', refTime: 0, timestamps: [1, 2] } : { updated: 1, newCount: --newCount };
     return { status: 200, data, header: () => null };
   }) as AccountRequest;
   const intervals: Array<{ run: () => void; ms: number }> = [];

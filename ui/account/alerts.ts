@@ -9,18 +9,19 @@
 
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { ALERTS_CACHE_MS, validateAlert, type Alert, type AlertState } from '../../common/alerts.ts';
+import {
+  ALERT_TIMESTAMPS_ANSWER, alertTimestampsPath, INTERACTION_ANSWER, interactionPath, NOTIFICATIONS_ANSWER, NOTIFICATIONS_PATH,
+  type NotificationsAnswer,
+} from '../../common/api/notifications.ts';
 import { attemptWrite, itemsWithIds, type SyncedCollection } from './collection.ts';
-import type { AccountRequest } from './request.ts';
+import { answerOf, type AccountRequest } from './request.ts';
 
 /** How often the badge is refreshed once polling started. Not in the SPEC ("not shown"): 5 min. */
 export const NOTIFICATION_POLL_MS = 5 * 60 * 1000;
 
 export type StoredAlert = Alert & { id: string; updated: number };
 
-export interface NotificationsAnswer {
-  newCount: number;
-  notifications: Array<{ id: string; type: string; created: number; received: number | null; opened: number | null; payload: Record<string, unknown> }>;
-}
+export type { NotificationsAnswer };
 
 export interface Alerts {
   readonly list: ReadonlySignal<readonly StoredAlert[]>;
@@ -70,8 +71,7 @@ export function createAlerts(deps: AlertsDeps): Alerts {
   const attempt = (run: () => Promise<unknown>) => attemptWrite(run, deps.onError);
 
   const notifications = async (): Promise<NotificationsAnswer> => {
-    const answer = await request<NotificationsAnswer>('GET', '/notif/v1/notifications');
-    const data = answer.data ?? { newCount: 0, notifications: [] };
+    const data = answerOf(NOTIFICATIONS_ANSWER, await request<unknown>('GET', NOTIFICATIONS_PATH), NOTIFICATIONS_PATH);
     newCount.value = data.newCount;
     return data;
   };
@@ -145,17 +145,17 @@ export function createAlerts(deps: AlertsDeps): Alerts {
       return attempt(() => collection.remove(id));
     },
     async timestamps(id) {
-      const answer = await request<{ timestamps: number[] }>('GET', `/users/v4/alerts/${encodeURIComponent(id)}/timestamps`);
-      return answer.data?.timestamps ?? [];
+      const path = alertTimestampsPath(id);
+      return answerOf(ALERT_TIMESTAMPS_ANSWER, await request<unknown>('GET', path), path).timestamps;
     },
     notifications,
     async clearNotifications() {
-      await request('DELETE', '/notif/v1/notifications');
+      await request('DELETE', NOTIFICATIONS_PATH);
       newCount.value = 0;
     },
     async markOpened(ids) {
-      const answer = await request<{ newCount: number }>('POST', '/notif/v1/interactions/opened', ids ? { ids } : {});
-      if (answer.data) newCount.value = answer.data.newCount;
+      const path = interactionPath('opened');
+      newCount.value = answerOf(INTERACTION_ANSWER, await request<unknown>('POST', path, ids ? { ids } : {}), path).newCount;
     },
     stop() {
       stopWatching();

@@ -4,7 +4,8 @@
  * there and comes back to /pending-subscription (paid) or /subscription (cancelled).
  */
 
-import { HttpError, type AccountRequest } from './request.ts';
+import { CHECKOUT_ANSWER, CHECKOUT_PATH } from '../../common/api/account.ts';
+import { answerOf, HttpError, type AccountRequest } from './request.ts';
 
 export type CheckoutResult =
   | { kind: 'redirected'; url: string }
@@ -25,8 +26,8 @@ const isPaymentUrl = (url: unknown): url is string => {
 
 export async function startCheckout(request: AccountRequest, go: (url: string) => void): Promise<CheckoutResult> {
   try {
-    const answer = await request<{ url?: unknown }>('POST', '/users/v1/subscription/checkout', {});
-    const url = answer.data?.url;
+    const answer = await request<unknown>('POST', CHECKOUT_PATH, {});
+    const { url } = answerOf(CHECKOUT_ANSWER, answer, CHECKOUT_PATH);
     if (!isPaymentUrl(url)) return { kind: 'failed', status: answer.status };
     go(url);
     return { kind: 'redirected', url };

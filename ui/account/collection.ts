@@ -21,9 +21,11 @@
  */
 
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+import { CLOUD_ITEM, collectionPath, ITEM_UPDATED_ANSWER, itemPath, STORE_TS_HEADER } from '../../common/api/account.ts';
+import { fits } from '../../common/api/schema.ts';
 import type { CloudItem, SyncCollection } from '../../common/account.ts';
 import { LOCAL_COLLECTION_KEYS, type AccountStore } from './accountStore.ts';
-import type { AccountRequest } from './request.ts';
+import { answerOf, type AccountRequest } from './request.ts';
 
 interface StoredCollection {
   items: unknown[];
@@ -60,7 +62,6 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
   const { name, request, store, validate } = deps;
   const logError = deps.logError ?? ((message: string) => console.error(message));
   const key = LOCAL_COLLECTION_KEYS[name];
-  const path = `/users/v1/data/${name}`;
   const items = signal<readonly CloudItem<T>[]>([]);
   const loaded = signal(false);
   let storeTs = 0;
@@ -73,12 +74,11 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
     return next;
   };
 
+  /** An item the contract's shape (CLOUD_ITEM) and the collection's own check accept, else null. */
   const checkItem = (raw: unknown): CloudItem<T> | null => {
-    if (typeof raw !== 'object' || raw === null) return null;
-    const r = raw as Record<string, unknown>;
-    if (typeof r.id !== 'string' || r.id === '' || !isFiniteNumber(r.updated)) return null;
-    const value = validate(r.value);
-    return value === null ? null : { id: r.id, value, updated: r.updated };
+    if (!fits(CLOUD_ITEM, raw) || raw.id === '') return null;
+    const value = validate(raw.value);
+    return value === null ? null : { id: raw.id, value, updated: raw.updated };
   };
 
   const checkList = (list: unknown[], from: string): CloudItem<T>[] => {
@@ -109,7 +109,7 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
       loaded.value = true;
     }),
     sync: () => serial(async (): Promise<SyncResult> => {
-      const response = await request<unknown>('GET', `${path}?storeTs=${storeTs}`);
+      const response = await request<unknown>('GET', collectionPath(name, storeTs));
       if (response.status === 304 || response.status === 204 || response.data === null) return 'unchanged';
       if (!Array.isArray(response.data)) {
         logError(`Cloud ${name}: not a list`);
@@ -119,22 +119,22 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
       const list = checkList(response.data, 'Cloud');
       items.value = list;
       // The server's stamp of the collection (x-store-ts), else the newest item's.
-      const stamp = Number(response.header('x-store-ts'));
+      const stamp = Number(response.header(STORE_TS_HEADER));
       storeTs = Number.isFinite(stamp) && stamp > 0 ? stamp : list.reduce((max, item) => Math.max(max, item.updated), 0);
       await save();
       return 'changed';
     }),
     add: (value) => serial(async () => {
-      const response = await request<{ id?: unknown; value?: unknown; updated?: unknown }>('POST', path, value);
-      const item = checkItem({ value, ...response.data });
+      const response = await request<unknown>('POST', collectionPath(name), value);
+      const item = checkItem({ value, ...(typeof response.data === 'object' ? response.data : {}) });
       if (!item) throw new Error(`Cloud ${name}: the added item came back without id or updated`);
       items.value = [...items.peek().filter((i) => i.id !== item.id), item];
       await save();
       return item;
     }),
     update: (id, value) => serial(async () => {
-      const response = await request<{ updated?: unknown }>('PUT', `${path}/${encodeURIComponent(id)}`, value);
-      const updated = isFiniteNumber(response.data?.updated) ? response.data.updated : Date.now();
+      const path = itemPath(name, id);
+      const { updated } = answerOf(ITEM_UPDATED_ANSWER, await request<unknown>('PUT', path, value), path);
       const item: CloudItem<T> = { id, value, updated };
       items.value = items.peek().map((i) => (i.id === id ? item : i));
       await save();
@@ -142,7 +142,7 @@ export function createSyncedCollection<T>(deps: SyncedCollectionDeps<T>): Synced
     }),
     remove: (id) => serial(async () => {
       try {
-        await request('DELETE', `${path}/${encodeURIComponent(id)}`);
+        await request('DELETE', itemPath(name, id));
       } catch (error) {
         // Already gone in the cloud: gone here too.
         if (!(typeof error === 'object' && error !== null && (error as { status?: number }).status === 404)) throw error;

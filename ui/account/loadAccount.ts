@@ -1,7 +1,7 @@
 /**
  * The way into the account code, which loads lazily (its own chunk): the composition root
  * (ui/services/compose.ts) starts the account through this, and the windows that need the account
- * load its code before they open (ui/panels/registry.ts), so it is ready when they first draw.
+ * load its code before they open (ui/panels/panels.ts), so it is ready when they first draw.
  * Nothing of the account is in the start-up bundle.
  */
 

@@ -11,6 +11,7 @@
  *     connection model probes the site).
  */
 
+import { checkAnswer, type Infer, type JsonSchema } from '../../common/api/schema.ts';
 import { reportRequestFailure } from '../state/requestFailures.ts';
 
 /** SPEC §3 "HttpError: status, message, responseText". */
@@ -93,4 +94,12 @@ export function serverMessage(error: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A request's answer checked against its contract (common/api/): the typed body, or a ContractError
+ * that says what is wrong; an answer without a body (204, 304) is one too.
+ */
+export function answerOf<const S extends JsonSchema>(schema: S, response: AccountResponse<unknown>, path: string): Infer<S> {
+  return checkAnswer(schema, response.data, path);
 }

@@ -19,6 +19,9 @@
 
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import {
+  AUTH_ANSWER, devicePath, INFO_ANSWER, INFO_PATH, LOGIN_PATH, LOGOUT_PATH, REGISTER_PATH, type LoginBody, type RegisterBody,
+} from '../../common/api/account.ts';
+import {
   ACCOUNT_INFO_ERROR_MESSAGE_MS, isPendingActionFresh, isPendingLoginAction, LOGIN_SUCCESS_MESSAGE_MS, LOGOUT_RELOAD_DELAY_MS,
   type PendingLoginAction, type PendingLoginActionName,
 } from '../../common/account.ts';
@@ -26,7 +29,7 @@ import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
 import { ACCOUNT_KEYS, type AccountStore } from './accountStore.ts';
 import type { PushSubscriptionJson } from './push.ts';
-import { HttpError, type AccountRequest } from './request.ts';
+import { answerOf, HttpError, type AccountRequest } from './request.ts';
 import type { SettingsCloud } from './settingsCloud.ts';
 
 /** SPEC §3 "User info: id, username, email, avatar, subscription info". */
@@ -61,12 +64,7 @@ export interface DeviceInfo {
   pushSubscription?: PushSubscriptionJson | null;
 }
 
-export interface RegisterInput {
-  email: string;
-  password: string;
-  passwordConfirm?: string;
-  username?: string;
-}
+export type RegisterInput = RegisterBody;
 
 /** What the session reads and writes of the settings. */
 export interface SessionSettings {
@@ -170,7 +168,7 @@ export function createSession(deps: SessionDeps): Session {
     const deviceID = await deviceId();
     // The id is the path's (SPEC §3 Device deviceID); the body is the rest.
     const device: Omit<DeviceInfo, 'deviceID'> = { ...deps.device(), deactivated };
-    await request('PUT', `/users/v3/devices/${encodeURIComponent(deviceID)}`, device);
+    await request('PUT', devicePath(deviceID), device);
   };
 
   const takePending = async (): Promise<PendingLoginAction | null> => {
@@ -211,8 +209,7 @@ export function createSession(deps: SessionDeps): Session {
   /** Asks /api/info about a token; null when the server could not answer. */
   const info = async (): Promise<AccountInfo | null> => {
     try {
-      const response = await request<AccountInfo>('GET', '/api/info');
-      return isObject(response.data) ? response.data : { auth: false };
+      return answerOf(INFO_ANSWER, await request<unknown>('GET', INFO_PATH), INFO_PATH);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return { auth: false };
       logError(`Account info failed: status ${error instanceof HttpError ? error.status : 'unknown'}`);
@@ -242,13 +239,13 @@ export function createSession(deps: SessionDeps): Session {
     await withAuth({ ...answer, userInfo: answer.userInfo ?? userInfo }, origin);
   };
 
-  const loginWith = async (path: string, body: unknown) => {
+  const loginWith = async (path: string, body: LoginBody | RegisterBody) => {
     status.value = 'checking';
     try {
-      const response = await request<{ token?: unknown; userInfo?: unknown }>('POST', path, body);
-      const token = response.data?.token;
-      if (typeof token !== 'string' || token === '') throw new HttpError(response.status, `No token from ${path}`, '');
-      await afterToken(token, 'login', isUserInfo(response.data?.userInfo) ? response.data.userInfo : undefined);
+      const response = await request<unknown>('POST', path, body);
+      const { token, userInfo } = answerOf(AUTH_ANSWER, response, path);
+      if (token === '') throw new HttpError(response.status, `No token from ${path}`, '');
+      await afterToken(token, 'login', userInfo);
     } finally {
       status.value = 'idle';
     }
@@ -271,13 +268,13 @@ export function createSession(deps: SessionDeps): Session {
         status.value = 'idle';
       }
     },
-    login: (email, password) => loginWith('/users/v1/login', { email: email.trim(), password }),
-    register: (input) => loginWith('/users/v1/register', { ...input, email: input.email.trim() }),
+    login: (email, password) => loginWith(LOGIN_PATH, { email: email.trim(), password }),
+    register: (input) => loginWith(REGISTER_PATH, { ...input, email: input.email.trim() }),
     async logout() {
       // SPEC §4 "Logout", in its order; a step that fails does not stop the others.
       await deps.settingsCloud.flush().catch((error: unknown) => logError(`Settings not saved at logout: ${String(error)}`));
       await putDevice(true).catch((error: unknown) => logError(`Device not deactivated: ${String(error)}`));
-      await request('GET', '/api/logout').catch((error: unknown) => logError(`Logout call failed: ${String(error)}`));
+      await request('GET', LOGOUT_PATH).catch((error: unknown) => logError(`Logout call failed: ${String(error)}`));
       removeUser();
       settings.reset('consent');
       await Promise.all(deps.collections.map((c) => c.clear()));

@@ -18,6 +18,8 @@
  * Failures are logged with their status code (SPEC §8) and leave the change waiting.
  */
 
+import { SETTINGS_ANSWER, SETTINGS_PATH, settingsPath } from '../../common/api/account.ts';
+import { fits, type Infer } from '../../common/api/schema.ts';
 import { effect } from '@preact/signals-core';
 import {
   SETTINGS_BLOB_VERSION, SETTINGS_UPLOAD_DEBOUNCE_MS, type CloudSettingEntry, type CloudSettingsBlob,
@@ -64,11 +66,8 @@ export interface SettingsCloudDeps {
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function isBlob(v: unknown): v is CloudSettingsBlob {
-  if (typeof v !== 'object' || v === null) return false;
-  const b = v as Record<string, unknown>;
-  return b.version === SETTINGS_BLOB_VERSION && typeof b.data === 'object' && b.data !== null && !Array.isArray(b.data) && isFiniteNumber(b.storeTs);
-}
+/** The cloud blob of GET /users/settings (common/api/account.ts), of the version this page writes. */
+const isBlob = (v: unknown): v is Infer<typeof SETTINGS_ANSWER> => fits(SETTINGS_ANSWER, v) && v.version === SETTINGS_BLOB_VERSION;
 
 export function createSettingsCloud(deps: SettingsCloudDeps): SettingsCloud {
   const { settings, request, store } = deps;
@@ -108,7 +107,7 @@ export function createSettingsCloud(deps: SettingsCloudDeps): SettingsCloud {
     if (!data) return;
     const blob: CloudSettingsBlob = { version: SETTINGS_BLOB_VERSION, data, storeTs: now() };
     try {
-      await request('POST', '/users/settings', blob);
+      await request('POST', SETTINGS_PATH, blob);
     } catch (error) {
       logError(`Settings sync failed: upload, status ${(error as { status?: number }).status ?? 'unknown'}`);
       return;
@@ -138,7 +137,7 @@ export function createSettingsCloud(deps: SettingsCloudDeps): SettingsCloud {
   const pull = async (): Promise<string[]> => {
     let response;
     try {
-      response = await request<unknown>('GET', `/users/settings?storeTs=${book.storeTs}`);
+      response = await request<unknown>('GET', settingsPath(book.storeTs));
     } catch (error) {
       logError(`Settings sync failed: download, status ${(error as { status?: number }).status ?? 'unknown'}`);
       return [];
@@ -154,8 +153,8 @@ export function createSettingsCloud(deps: SettingsCloudDeps): SettingsCloud {
       const entries: Record<string, CloudSettingEntry> = {};
       const toMerge: Record<string, CloudSettingEntry> = {};
       for (const [key, entry] of Object.entries(blob.data)) {
-        if (typeof entry !== 'object' || entry === null || !isFiniteNumber((entry as CloudSettingEntry).ts)) continue;
-        entries[key] = entry as CloudSettingEntry;
+        if (!entry) continue;
+        entries[key] = entry;
         // Removed here after the cloud last changed it: the removal is newer (it goes up as null).
         const known = book.cloud[key];
         if (known && !known.removed && !(key in local) && entries[key].ts <= known.ts) continue;

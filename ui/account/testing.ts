@@ -55,6 +55,10 @@ export function createFakeCloud(now: () => number): FakeCloud {
     return token;
   };
   const userInfo = (user: FakeUser) => ({ id: user.id, email: user.email, username: user.email.split('@')[0], avatar: null });
+  /** The contract's AuthAnswer (common/api/account.ts), as the real server answers it. */
+  const authAnswer = (user: FakeUser, token: string) => ({
+    auth: true, token, expiresAt: now() + 30 * 24 * 3600_000, userInfo: userInfo(user), subscriptionInfo: null, authHash: `h-${user.id}`,
+  });
 
   const cloud: FakeCloud = {
     log,
@@ -78,17 +82,17 @@ export function createFakeCloud(now: () => number): FakeCloud {
       if (method === 'POST' && pathname === '/users/v1/login') {
         const { email, password } = body as { email: string; password: string };
         const found = [...users.values()].find((u) => u.email === email && u.password === password);
-        return found ? json(200, { token: issue(found), userInfo: userInfo(found) }) : json(401, { message: 'Wrong email or password' });
+        return found ? json(200, authAnswer(found, issue(found))) : json(401, { message: 'Wrong email or password' });
       }
       if (method === 'POST' && pathname === '/users/v1/register') {
         const { email, password } = body as { email: string; password: string };
         if ([...users.values()].some((u) => u.email === email)) return json(409, { message: 'Email already registered' });
         const created = newUser(email, password);
-        return json(200, { token: issue(created), userInfo: userInfo(created) });
+        return json(201, authAnswer(created, issue(created)));
       }
       if (method === 'GET' && pathname === '/api/info') {
         if (!user) return json(200, { auth: false });
-        return json(200, { auth: true, token, userInfo: userInfo(user), subscriptionInfo: null, authHash: `h-${user.id}` });
+        return json(200, authAnswer(user, token!));
       }
       if (!user) return json(401, { message: 'Unauthorized' });
       if (method === 'GET' && pathname === '/api/logout') {

@@ -18,9 +18,11 @@
 import i18next from 'i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import {
-  LABEL_HEIGHT_PX, LABELS_VERSION, cityTilePath, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, labelsPath, valueAt,
-  type CityLabel, type CityTile, type LabelsTile,
+  LABEL_HEIGHT_PX, LABELS_VERSION, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, valueAt,
 } from '../../common/labels.ts';
+import { CITYTILE_ANSWER, cityTilePath, LABELS_ANSWER, labelsPath, type CityLabel, type CityTile, type LabelsTile } from '../../common/api/labels.ts';
+import type { Infer, JsonSchema } from '../../common/api/schema.ts';
+import { fetchAnswer } from '../http/fetchAnswer.ts';
 import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
 import { hourStamp } from '../../common/minifest.ts';
 import { pointPath } from '../../common/routes.ts';
@@ -192,17 +194,11 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     setTimeout(pump, 0);
   };
 
-  const fetchJson = async <T>(url: string): Promise<T> => {
-    const response = await fetch(url, { headers: { Accept: 'application/json' } });
-    if (!response.ok) throw new Error(`Request failed for URL ${url}: HTTP ${response.status}`);
-    return response.json() as Promise<T>;
-  };
-
   /**
    * Starts loading a tile unless it is loaded, loading, or failed a short while ago. The address is
    * made only then: every frame asks again for every tile in view.
    */
-  const request = <T>(cache: Lru<Entry<T>>, key: string, url: () => string) => {
+  const request = <const S extends JsonSchema>(cache: Lru<Entry<Infer<S>>>, schema: S, key: string, url: () => string) => {
     const entry = cache.get(key);
     if (entry && (entry.state !== 'failed' || performance.now() - entry.at < RETRY_MS)) return;
     cache.set(key, { state: 'loading' });
@@ -211,7 +207,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       drop: () => cache.delete(key),
       run: async () => {
         try {
-          const data = await fetchJson<T>(url());
+          const data = await fetchAnswer(schema, url());
           cache.set(key, { state: 'ready', data });
         } catch {
           cache.set(key, { state: 'failed', at: performance.now() });
@@ -332,18 +328,18 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         if (source && query && entry.data.labels.length) {
           const ck = cityKey(source, key);
           wanted.add(ck);
-          request(cityTiles, ck, () => cityTilePath(source.product, z, t.x, t.y, query));
+          request(cityTiles, CITYTILE_ANSWER, ck, () => cityTilePath(source.product, z, t.x, t.y, query));
           if (source.next) {
             // Near the end of the day while playing: the next day's values, before they are needed.
             const nk = cityKey(source, key, source.next);
             wanted.add(nk);
             const hours = source.next;
-            request(cityTiles, nk, () => cityTilePath(source.product, z, t.x, t.y, { ...query, hours }));
+            request(cityTiles, CITYTILE_ANSWER, nk, () => cityTilePath(source.product, z, t.x, t.y, { ...query, hours }));
           }
         }
       } else {
         if (entry?.state !== 'failed') complete = false;
-        request(labelTiles, labelKey, () => labelsPath(lang, z, t.x, t.y));
+        request(labelTiles, LABELS_ANSWER, labelKey, () => labelsPath(lang, z, t.x, t.y));
       }
     }
     return { ready, complete };

@@ -49,7 +49,7 @@ export function useAppServices(): AppServices | null {
 
 /**
  * A component that needs the account, given it as a prop once it is started (nothing is drawn
- * before). The windows that use it load its code before they open (ui/panels/registry.ts), so the
+ * before). The windows that use it load its code before they open (ui/panels/panels.ts), so the
  * wait is the account's start, not a download.
  */
 export function withAccount<P extends { account: Account }>(Body: ComponentType<P>): ComponentType<Omit<P, 'account'>> {

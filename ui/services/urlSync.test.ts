@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { encodeLocationCode, formatSearch, parseSearch } from '../../common/url.ts';
 import { createAppState } from '../state/appState.ts';
+import { PANELS } from '../panels/panels.ts';
 import { urlStateOf } from './urlSync.ts';
 
 describe('the address bar follows the app (SPEC §2 "Shared URL search part", issue 12 §3 item 6)', () => {
   it('d:picker opens the picker at its m: place, and both are written back with the i: and p: items', () => {
     const code = encodeLocationCode(50.1, 14.42);
-    const app = createAppState(`?rain,50.087,14.421,6,m:${code},i:pressure,p:cities,d:picker`, 'en-GB');
+    const app = createAppState(`?rain,50.087,14.421,6,m:${code},i:pressure,p:cities,d:picker`, 'en-GB', PANELS);
     expect(app.picker.position.value).toEqual({ lat: 50.1, lon: 14.42 });
     const state = urlStateOf(app);
     expect(state).toMatchObject({ overlay: 'rain', pickerOpen: true, pickerCode: code, isolines: 'pressure', pois: 'cities' });
@@ -15,7 +16,7 @@ describe('the address bar follows the app (SPEC §2 "Shared URL search part", is
   });
 
   it('d:picker without a place opens the picker at the centre of the map; a picker opened later is written with its place', () => {
-    const app = createAppState('?rain,50.087,14.421,6,d:picker', 'en-GB');
+    const app = createAppState('?rain,50.087,14.421,6,d:picker', 'en-GB', PANELS);
     expect(app.picker.position.value).toEqual({ lat: 50.087, lon: 14.421 });
     app.picker.close();
     expect(parseSearch(formatSearch(urlStateOf(app))).state.pickerOpen).toBeUndefined();

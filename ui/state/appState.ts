@@ -8,8 +8,8 @@ import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
 import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
-import { createPanelModel, type PanelModel } from '../panels/panelModel.ts';
-import { PANELS, type PanelComponent } from '../panels/registry.ts';
+import { createPanelModel, type PanelDef, type PanelModel } from '../panels/panelModel.ts';
+import type { PanelComponent } from '../panels/registry.ts';
 import { createRouter, type Router } from './router.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createUsageLog, type UsageLog } from './usage.ts';
@@ -40,7 +40,11 @@ export const DEFAULT_CENTER = { lat: 30, lon: 10, zoom: 3 };
 /** Phones get the mobile interface (SPEC §1 device kinds); tablets and desktops the desktop one. */
 export const MOBILE_MAX_WIDTH = 640;
 
-export function createAppState(search: string, languageTag: string): AppState {
+/**
+ * The app's models for the address the page opened with and the browser's language. The panel
+ * registry (ui/panels/panels.ts) is passed in, so that the models import no window's code.
+ */
+export function createAppState(search: string, languageTag: string, registry: Readonly<Record<string, PanelDef<PanelComponent>>>): AppState {
   const { state: initialUrl, params: urlParams } = parseSearch(search);
   const map = createMapModel({
     lat: initialUrl.lat ?? DEFAULT_CENTER.lat,
@@ -56,7 +60,7 @@ export function createAppState(search: string, languageTag: string): AppState {
   const data = createDataModel(layer, timeline);
   const usage = createUsageLog();
   const mobile = () => typeof window !== 'undefined' && window.innerWidth <= MOBILE_MAX_WIDTH;
-  const panels = createPanelModel<PanelComponent>({ registry: PANELS, mobile });
+  const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
     map, layer, timeline, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
-import { minifestPath } from '../../common/minifest.ts';
-import { createDataModel, PRODUCTS_PATH } from './dataModel.ts';
+import { minifestPath } from '../../common/api/products.ts';
+import { PRODUCTS_PATH } from '../../common/api/products.ts';
+import { createDataModel } from './dataModel.ts';
 import { createLayerModel } from './layerModel.ts';
 import { createTimelineModel } from './timelineModel.ts';
 import { HOUR_MS } from '../../common/time.ts';

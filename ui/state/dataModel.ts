@@ -6,9 +6,13 @@
 
 import { batch, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { PREFERRED_PRODUCTS, PRODUCTS, type Product } from '../../common/catalogue/products.ts';
-import { minifestPath, parseMinifest, type Calendar } from '../../common/minifest.ts';
+import {
+  MINIFEST_ANSWER, minifestPath, PRODUCTS_LIST, PRODUCTS_PATH, SERVED_PRODUCT_ENTRY, type ServedProduct as ServedAnswer,
+} from '../../common/api/products.ts';
+import { fits } from '../../common/api/schema.ts';
+import { parseMinifest, type Calendar } from '../../common/minifest.ts';
+import { fetchAnswer } from '../http/fetchAnswer.ts';
 import type { LayerModel } from './layerModel.ts';
-import { reportRequestFailure } from './requestFailures.ts';
 import type { TimelineModel } from './timelineModel.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 
@@ -17,16 +21,8 @@ export const MINIFEST_REFRESH_MS = 10 * MINUTE_MS;
 
 export type DataStatus = 'loading' | 'ready' | 'error';
 
-/** A product the server has data for (GET /metadata/v1.0/products.json). */
-export interface ServedProduct {
-  ident: string;
-  /** Reference time of its current run, YYYYMMDDHH. */
-  ref: string;
-  demo?: boolean;
-  sample?: boolean;
-}
-
-export const PRODUCTS_PATH = '/metadata/v1.0/products.json';
+/** A product the server has data for (GET /metadata/v1.0/products.json, common/api/products.ts): what the map keeps of it. */
+export type ServedProduct = Pick<ServedAnswer, 'ident' | 'ref' | 'demo' | 'sample'>;
 
 export interface DataModel {
   readonly status: ReadonlySignal<DataStatus>;
@@ -56,12 +52,7 @@ export interface DataModel {
 }
 
 async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<Calendar> {
-  const response = await fetch(minifestPath(directory), { signal, headers: { Accept: 'application/json' } }).catch((error: unknown) => {
-    reportRequestFailure(error, minifestPath(directory));
-    throw error;
-  });
-  if (!response.ok) throw new Error(`Request failed for URL ${minifestPath(directory)}: HTTP ${response.status}`);
-  return parseMinifest(await response.json());
+  return parseMinifest(await fetchAnswer(MINIFEST_ANSWER, minifestPath(directory), { signal }));
 }
 
 /**
@@ -70,21 +61,19 @@ async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<C
  */
 async function fetchServed(): Promise<{ products: ServedProduct[]; calendars: Map<string, Calendar> } | null> {
   try {
-    const response = await fetch(PRODUCTS_PATH, { headers: { Accept: 'application/json' } });
-    if (!response.ok) return null;
-    const body = await response.json() as { products?: unknown };
-    if (!Array.isArray(body.products)) return null;
+    const answer = await fetchAnswer(PRODUCTS_LIST, PRODUCTS_PATH);
     const products: ServedProduct[] = [];
     const calendars = new Map<string, Calendar>();
-    for (const entry of body.products as unknown[]) {
-      if (typeof entry !== 'object' || entry === null) continue;
-      const { ident, ref, demo, sample, minifest } = entry as ServedProduct & { minifest?: unknown };
-      if (typeof ident !== 'string' || typeof ref !== 'string' || !Object.prototype.hasOwnProperty.call(PRODUCTS, ident)) continue;
+    for (const entry of answer.products) {
+      if (!fits(SERVED_PRODUCT_ENTRY, entry)) continue;
+      const { ident, ref, demo, sample, minifest } = entry;
+      // A product of a newer catalogue than this page's is not offered.
+      if (!Object.prototype.hasOwnProperty.call(PRODUCTS, ident)) continue;
       products.push({ ident, ref, ...(demo === true ? { demo } : {}), ...(sample === true ? { sample } : {}) });
       try {
         calendars.set(ident, parseMinifest(minifest));
       } catch {
-        // Listed without a readable minifest: start-up asks the product's own address instead.
+        // Listed with a minifest whose steps cannot be read: start-up asks the product's own address instead.
       }
     }
     return { products, calendars };

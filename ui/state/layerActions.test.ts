@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { productCovers } from '../../common/catalogue/layerRules.ts';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { createAppState } from './appState.ts';
+import { PANELS } from '../panels/panels.ts';
 import type { ServedProduct } from './dataModel.ts';
 import { acceptOverlayOffer, chooseOverlay, nearestProductWith, overlayOffer } from './layerActions.ts';
 
@@ -22,7 +23,7 @@ describe('an overlay no model covers here (SPEC §4 product selection, §8; issu
   });
 
   it('choosing it says why and offers that product; taking the offer moves the map there and shows the overlay', () => {
-    const app = createAppState('?50.087,14.421,5', 'en-GB');
+    const app = createAppState('?50.087,14.421,5', 'en-GB', PANELS);
     (app.data.served as Signal<ServedProduct[]>).value = [{ ident: 'demo', ref: '2026112612' }, { ident: AEROSOLS, ref: '2024030900' }];
     app.layer.setProduct('demo');
     expect(chooseOverlay(app, 'pm2p5')).toBe(false);

@@ -12,6 +12,7 @@ import './alerts.css';
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { SEND_TEST_PATH } from '../../../common/api/notifications.ts';
 import type { Alert, AlertCondition } from '../../../common/alerts.ts';
 import type { Account } from '../../account/account.ts';
 import type { Alerts, StoredAlert } from '../../account/alerts.ts';
@@ -155,7 +156,7 @@ function AlertsPanel({ app, close, openCount, account }: PanelProps & { account:
       </div>
       <div className="alerts-notif-actions">
         <button type="button" data-testid="alerts-send-test" disabled={notifBusy} onClick={() => notifRun(async () => {
-          await account.request('POST', '/notif/v1/notifications/send-test', { notificationType: 'test' });
+          await account.request('POST', SEND_TEST_PATH, { notificationType: 'test' });
           await alerts.notifications();
         })}>{t('sendTest')}</button>
         {newCount > 0 && <button type="button" data-testid="alerts-clear" disabled={notifBusy} onClick={() => notifRun(async () => {

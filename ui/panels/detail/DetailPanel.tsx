@@ -22,14 +22,15 @@ import { METRICS } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/routes.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
-import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
+import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
+import { RequestError } from '../../http/fetchAnswer.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
 import {
-  detailProduct, detailStep, fetchMeteogram, fetchPlaceName, fetchPointForecast, ForecastError, hasHourly, hasValues, nativeStepHours, stepAt, stepIndices,
+  detailProduct, detailStep, fetchMeteogram, fetchPlaceName, fetchPointForecast, hasHourly, hasValues, nativeStepHours, stepAt, stepIndices,
 } from './forecast.ts';
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
 import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
@@ -134,7 +135,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
 
   // The steps shown: SPEC §9 3 h, 1 h for Premium, where the model is hourly at all.
   const single = !!forecast && forecast.ts.length < 2;
-  const hourly = forecast ? !single && hasHourly(forecast.ts) : true;
+  const hourly = forecast ? !single && hasHourly(forecast) : true;
   const step = hourly ? detailStep(premium, wants1h) : 1;
   const cols = useMemo(() => (forecast ? stepIndices(forecast.ts, forecast.header.refTime, step) : []), [forecast, step]);
   const colTs = useMemo(() => (forecast ? cols.map((k) => forecast.ts[k]) : []), [forecast, cols]);
@@ -264,7 +265,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     body = (
       <p className="detail-message error" role="alert">
         {errorText(pointState.error, t, productDef?.modelName ?? product)}
-        {!(pointState.error instanceof ForecastError && pointState.error.status === 404) && (
+        {!(pointState.error instanceof RequestError && pointState.error.status === 404) && (
           <button type="button" onClick={() => setReload((n) => n + 1)}>{t('detail:retry')}</button>
         )}
       </p>
@@ -361,7 +362,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
 
 function errorText(error: Error, t: Translate, model: string): string {
   // SPEC §8: "Data not available for this location"; "Error loading forecast for {{model}}".
-  if (error instanceof ForecastError && error.status === 404 && /not available for this location/i.test(error.message)) return t('detail:dataNotAvailable');
+  if (error instanceof RequestError && error.status === 404 && /not available for this location/i.test(error.message)) return t('detail:dataNotAvailable');
   return t('detail:loadError', { model });
 }
 

@@ -6,7 +6,7 @@
 
 import { COLOR_SCALES, colorAt } from '../../../common/catalogue/colors.ts';
 import { LEVELS } from '../../../common/catalogue/levels.ts';
-import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
+import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
 import { hasValues, windOf, windSeries } from './forecast.ts';
 import { numberIn, type Translate } from './rows.tsx';
 

@@ -49,8 +49,11 @@ describe('steps shown', () => {
 
   it('SPEC §9: hourly data when the steps are under 2 hours', () => {
     expect(nativeStepHours([REF, REF + HOUR_MS, REF + 2 * HOUR_MS])).toBe(1);
-    expect(hasHourly([REF, REF + HOUR_MS])).toBe(true);
-    expect(hasHourly([REF, REF + 3 * HOUR_MS, REF + 6 * HOUR_MS])).toBe(false);
+    expect(hasHourly({ header: {}, ts: [REF, REF + HOUR_MS] })).toBe(true);
+    expect(hasHourly({ header: {}, ts: [REF, REF + 3 * HOUR_MS, REF + 6 * HOUR_MS] })).toBe(false);
+    // A free answer of an hourly model: 3-hourly values, and the header says the model is hourly.
+    expect(hasHourly({ header: { modelStep: 1 }, ts: [REF, REF + 3 * HOUR_MS, REF + 6 * HOUR_MS] })).toBe(true);
+    expect(hasHourly({ header: { modelStep: 3 }, ts: [REF, REF + 3 * HOUR_MS] })).toBe(false);
     expect(nativeStepHours([REF])).toBe(1);
   });
 

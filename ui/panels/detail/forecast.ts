@@ -10,39 +10,10 @@
 
 import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
-import type { LevelForecast, PointForecast } from '../../../common/forecast.ts';
-import type { ReverseResult } from '../../../common/search.ts';
+import { LEVEL_ANSWER, meteogramPath, POINT_ANSWER, pointPath, type LevelForecast, type PointForecast } from '../../../common/api/forecast.ts';
+import { REVERSE_ANSWER, reversePath, type ReverseResult } from '../../../common/api/search.ts';
 import { HOUR_MS } from '../../../common/time.ts';
-import { reportRequestFailure } from '../../state/requestFailures.ts';
-
-/** A failed request (SPEC §8 HttpError): status 0 for network failures. */
-export class ForecastError extends Error {
-  override name = 'ForecastError';
-
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-async function getJson<T>(url: string, signal?: AbortSignal, token?: string | null): Promise<T> {
-  let response: Response;
-  // A subscriber's bearer token: the server serves the premium days from it (SPEC §6, server/auth/tier.ts).
-  const headers: Record<string, string> = token ? { Accept: 'application/json', Authorization: `Bearer ${token}` } : { Accept: 'application/json' };
-  try {
-    response = await fetch(url, { signal, headers });
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    const failure = new ForecastError(0, `Request failed for URL ${url}: ${(error as Error).message}`);
-    // SPEC §4: a failed request makes the connection model probe the site.
-    reportRequestFailure(failure, url);
-    throw failure;
-  }
-  if (!response.ok) {
-    const body = await response.json().catch(() => null) as { message?: string } | null;
-    throw new ForecastError(response.status, body?.message ?? `Request failed for URL ${url}: HTTP ${response.status}`);
-  }
-  return await response.json() as T;
-}
+import { fetchAnswer } from '../../http/fetchAnswer.ts';
 
 /** The product the detail window asks, and the SPEC §8 notice when the route's model is not served. */
 export interface DetailProduct {
@@ -76,19 +47,16 @@ export function detailProduct({ model, mapProduct, served, local }: {
   return { product: fallback, reverted: { model: name(model), prevModel: name(fallback) } };
 }
 
-export const pointUrl = (product: string, lat: number, lon: number) => `/forecast/point/${encodeURIComponent(product)}/v2.9/${lat}/${lon}`;
-export const meteogramUrl = (product: string, lat: number, lon: number) => `/forecast/meteogram/${encodeURIComponent(product)}/v1.2/${lat}/${lon}`;
-
 export function fetchPointForecast(product: string, lat: number, lon: number, signal?: AbortSignal, token?: string | null): Promise<PointForecast> {
-  return getJson<PointForecast>(pointUrl(product, lat, lon), signal, token);
+  return fetchAnswer(POINT_ANSWER, pointPath(product, lat, lon), { signal, token });
 }
 
 export function fetchMeteogram(product: string, lat: number, lon: number, signal?: AbortSignal, token?: string | null): Promise<LevelForecast> {
-  return getJson<LevelForecast>(meteogramUrl(product, lat, lon), signal, token);
+  return fetchAnswer(LEVEL_ANSWER, meteogramPath(product, lat, lon), { signal, token });
 }
 
 /**
- * The reverse geocoding answer (SPEC §7, common/search.ts), and the name, nameValid and region of
+ * The reverse geocoding answer (SPEC §7, common/api/search.ts), and the name, nameValid and region of
  * SPEC §3's reverse-geocode result where a server sends them.
  */
 export type ReverseAnswer = ReverseResult & { name?: string; nameValid?: boolean; region?: string };
@@ -105,8 +73,7 @@ export function placeName(answer: ReverseAnswer | null): string | null {
 /** The place's name from /reverse/v3/{lat}/{lon}/{zoom}?lang; null when the route is missing or names nothing. */
 export async function fetchPlaceName(lat: number, lon: number, zoom: number, lang: string, signal?: AbortSignal): Promise<string | null> {
   try {
-    const answer = await getJson<ReverseAnswer>(`/reverse/v3/${lat}/${lon}/${Math.round(zoom)}?lang=${encodeURIComponent(lang)}`, signal);
-    return placeName(answer);
+    return placeName(await fetchAnswer(REVERSE_ANSWER, reversePath(lat, lon, zoom, lang), { signal }));
   } catch {
     return null;
   }
@@ -125,9 +92,12 @@ export function nativeStepHours(ts: readonly number[]): number {
   return Number.isFinite(min) ? min / HOUR_MS : 1;
 }
 
-/** Whether the model has hourly data (SPEC §9). */
-export function hasHourly(ts: readonly number[]): boolean {
-  return nativeStepHours(ts) < HOURLY_BELOW_H;
+/**
+ * Whether the model has hourly data (SPEC §9): the answer's modelStep, which a free answer of an
+ * hourly model needs (its values are 3-hourly); from the steps sent where a server leaves it out.
+ */
+export function hasHourly(forecast: Pick<PointForecast, 'ts'> & { header: { modelStep?: number } }): boolean {
+  return (forecast.header.modelStep ?? nativeStepHours(forecast.ts)) < HOURLY_BELOW_H;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { aqiClass } from '../../../common/catalogue/classes.ts';
 import { AIR_QUALITY_COLORS, COLOR_SCALES, colorAt, type Rgba } from '../../../common/catalogue/colors.ts';
 import { METRICS } from '../../../common/catalogue/metrics.ts';
-import type { PointForecast } from '../../../common/forecast.ts';
+import type { PointForecast } from '../../../common/api/forecast.ts';
 import { aqiOf, hasValues, weatherSymbol, windSeries, type WeatherSymbol } from './forecast.ts';
 
 export type RowKind = 'weather' | 'num' | 'wind' | 'aqi';

@@ -12,7 +12,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCoordinates, parseCoordinates } from '../../../common/coordinates.ts';
 import { pointPath } from '../../../common/routes.ts';
-import { SEARCH_DEFAULT_LIMIT, searchPath, type SearchResult, type SearchResponse } from '../../../common/search.ts';
+import { SEARCH_ANSWER, SEARCH_DEFAULT_LIMIT, searchPath, type SearchResult } from '../../../common/api/search.ts';
+import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import type { PanelProps } from '../registry.ts';
 import { recentsStore } from './searchRecents.ts';
 import './search.css';
@@ -31,9 +32,7 @@ type Lookup =
   | { status: 'failed' };
 
 async function fetchResults(url: string, signal: AbortSignal): Promise<SearchResult[]> {
-  const response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(`Request failed for URL ${url}: HTTP ${response.status}`);
-  return (await response.json() as SearchResponse).results;
+  return (await fetchAnswer(SEARCH_ANSWER, url, { signal })).results;
 }
 
 function ResultIcon({ type }: { type: SearchResult['type'] }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_RECENTS_MAX, type SearchResult } from '../../../common/search.ts';
+import { SEARCH_RECENTS_MAX, type SearchResult } from '../../../common/api/search.ts';
 import { isSearchResult, readRecents, recentsStore, withRecent } from './searchRecents.ts';
 
 const place = (name: string, lat = 50, lon = 14, type: SearchResult['type'] = 'city'): SearchResult => ({ type, name, country: 'Czechia', cc: 'CZ', lat, lon });

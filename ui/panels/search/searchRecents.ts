@@ -5,7 +5,7 @@
  * fails, like the settings (SPEC §8).
  */
 
-import { SEARCH_RECENTS_KEY, SEARCH_RECENTS_MAX, type SearchResult } from '../../../common/search.ts';
+import { SEARCH_RECENTS_KEY, SEARCH_RECENTS_MAX, type SearchResult } from '../../../common/api/search.ts';
 import { openIsobarDb } from '../../state/settingsStore.ts';
 
 /** SPEC §9: "same-location tolerance 0.01 degrees". */

@@ -9,12 +9,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { POINT_ANSWER, pointPath } from '../../../common/api/forecast.ts';
 import { formatValue, METRICS } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { BACK_TO_HOME_ZOOM } from '../../../common/limits.ts';
 import { OverlayIcon } from '../../components/icons.tsx';
 import type { PanelProps } from '../registry.ts';
-import { reportRequestFailure } from '../../state/requestFailures.ts';
+import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import type { StartPosition } from '../../services/startupPosition.ts';
 import './startupWeather.css';
 
@@ -74,15 +75,10 @@ export default function StartupWeatherPanel({ app, params, close }: PanelProps) 
 
   useEffect(() => {
     const controller = new AbortController();
-    const url = `/forecast/point/${encodeURIComponent(productIdent)}/v2.9/${lat.toFixed(3)}/${lon.toFixed(3)}`;
-    fetch(url, { signal: controller.signal, headers: { Accept: 'application/json' }, cache: 'no-store' })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`Request failed for URL ${url}: HTTP ${response.status}`);
-        setNow(weatherNow(await response.json() as PointAnswer, Date.now()));
-      })
+    fetchAnswer(POINT_ANSWER, pointPath(productIdent, Number(lat.toFixed(3)), Number(lon.toFixed(3))), { signal: controller.signal, cache: 'no-store' })
+      .then((answer) => setNow(weatherNow(answer, Date.now())))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) {
-          reportRequestFailure(error, url);
           console.warn('Start-up weather not loaded', error);
           setNow(null);
         }

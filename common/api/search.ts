@@ -10,6 +10,11 @@
  * airports by their kind), nearer places first when the client sends where its map is.
  */
 
+import type { Infer } from './schema.ts';
+
+export const SEARCH_ROUTE = '/search/v1/*';
+export const REVERSE_ROUTE = '/reverse/v3/:lat/:lon/:zoom';
+
 export type SearchResultType = 'city' | 'airport' | 'coords';
 
 export interface SearchResult {
@@ -73,3 +78,35 @@ export function searchPath(query: string, options: { lang?: string; lat?: number
 export function reversePath(lat: number, lon: number, zoom: number, lang?: string): string {
   return `/reverse/v3/${lat.toFixed(3)}/${lon.toFixed(3)}/${Math.round(zoom)}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
 }
+
+export const SEARCH_RESULT = {
+  type: 'object',
+  required: ['type', 'name', 'country', 'cc', 'lat', 'lon'],
+  properties: {
+    type: { type: 'string', enum: ['city', 'airport', 'coords'] },
+    name: { type: 'string' },
+    region: { type: 'string' },
+    country: { type: 'string' },
+    cc: { type: 'string' },
+    lat: { type: 'number' },
+    lon: { type: 'number' },
+    icao: { type: 'string' },
+    iata: { type: 'string' },
+    population: { type: 'integer' },
+  },
+} as const;
+
+export const SEARCH_ANSWER = { type: 'object', required: ['results'], properties: { results: { type: 'array', items: SEARCH_RESULT } } } as const;
+
+const REVERSE_FIELDS = ['locality', 'suburb', 'city', 'county', 'district', 'state', 'country', 'island', 'country_code'] as const;
+export const REVERSE_ANSWER = {
+  type: 'object',
+  properties: Object.fromEntries(REVERSE_FIELDS.map((k) => [k, { type: 'string' }])) as Record<(typeof REVERSE_FIELDS)[number], { type: 'string' }>,
+} as const;
+
+// The documented interfaces above and the schemas describe the same answers.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const searchSchemaMatches: Same<Infer<typeof SEARCH_ANSWER>, SearchResponse> = true;
+const reverseSchemaMatches: Same<Infer<typeof REVERSE_ANSWER>, ReverseResult> = true;
+void searchSchemaMatches;
+void reverseSchemaMatches;

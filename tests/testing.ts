@@ -1,7 +1,9 @@
 /** Shared helpers of the end-to-end tests: app readiness, screenshots as pixels, worker stats. */
 
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
+import Stripe from 'stripe';
+import { E2E_STRIPE_WEBHOOK_SECRET } from '../playwright.config.ts';
 import type { RenderStats } from '../workers/api.ts';
 
 export interface Pixels {
@@ -65,6 +67,29 @@ export async function openMap(page: Page, path = '/'): Promise<void> {
       return false;
     }
   }, { timeout: 30_000 }).toBe(true);
+}
+
+/**
+ * Shows the first time from now on that is a 3-hour step of the run (SPEC §9: the free tier's point
+ * forecasts and city tiles hold 3-hourly values; the map itself steps hourly) and waits until the
+ * timeline shows it. Returns that time, ms.
+ */
+export async function showFreeStep(page: Page): Promise<number> {
+  const time = await page.evaluate(() => {
+    const { timeline } = (window as unknown as { isobar: { app: { timeline: {
+      calendar: { value: { refTime: number; timestamps: number[] } | null };
+      setTimestamp(ms: number): void;
+    } } } }).isobar.app;
+    const calendar = timeline.calendar.value;
+    if (!calendar) throw new Error('no calendar yet');
+    const hour = 3600_000;
+    const steps = calendar.timestamps.filter((t) => (t - calendar.refTime) % (3 * hour) === 0);
+    const t = steps.find((s) => s >= Date.now()) ?? steps[steps.length - 1];
+    timeline.setTimestamp(t);
+    return t;
+  });
+  await expect(page.getByTestId('timeline-time')).toHaveAttribute('data-timestamp', String(time));
+  return time;
 }
 
 /**
@@ -158,4 +183,42 @@ export async function pointerAtRest(page: Page, restMs = 150): Promise<void> {
     const last = (window as unknown as { lastPointerMove?: number }).lastPointerMove;
     return last !== undefined && performance.now() - last >= rest;
   }, restMs);
+}
+
+// ---- accounts ----------------------------------------------------------------------------------
+
+export const TEST_PASSWORD = 'Cumulus42';
+
+/** Registers a new user through the API. */
+export async function newUser(request: APIRequestContext, prefix = 'user'): Promise<{ email: string; id: string; token: string }> {
+  const email = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const answer = await request.post('/users/v1/register', { data: { email, password: TEST_PASSWORD, passwordConfirm: TEST_PASSWORD } });
+  expect(answer.status()).toBe(201);
+  const body = await answer.json();
+  return { email, id: String(body.userInfo.id), token: String(body.token) };
+}
+
+/** Logs in through the login window and waits until the top bar shows the account. */
+export async function loginAs(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  const form = page.getByTestId('auth-login');
+  await form.getByTestId('auth-email').fill(email);
+  await form.getByTestId('auth-password').fill(TEST_PASSWORD);
+  await form.getByTestId('auth-submit').click();
+  await expect(page.getByTestId('account-button')).toHaveAttribute('data-logged-in', 'true');
+}
+
+/** Posts a Stripe event to the e2e server's webhook, signed as Stripe signs it. */
+export async function stripeEvent(request: APIRequestContext, type: string, object: Record<string, unknown>): Promise<void> {
+  const payload = JSON.stringify({ id: `evt_${Date.now()}`, object: 'event', type, data: { object } });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: E2E_STRIPE_WEBHOOK_SECRET });
+  const answer = await request.post('/stripe/webhook', { data: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+  expect(answer.status()).toBe(200);
+  expect(await answer.json()).toEqual({ received: true, handled: true });
+}
+
+/** Makes a user Premium as a completed Stripe Checkout does, and waits until the server says so. */
+export async function makePremium(request: APIRequestContext, user: { id: string; token: string }): Promise<void> {
+  await stripeEvent(request, 'checkout.session.completed', { object: 'checkout.session', mode: 'subscription', payment_status: 'paid', client_reference_id: user.id, status: 'complete' });
+  await expect.poll(async () => (await (await request.get('/api/info', { headers: { authorization: `Bearer ${user.token}` } })).json()).subscriptionInfo?.status).toBe('active');
 }
