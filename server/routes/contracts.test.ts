@@ -13,6 +13,7 @@ import {
   SETTINGS_PATH, SETTINGS_SAVED_ANSWER, settingsPath,
 } from '../../common/api/account.ts';
 import { LEVEL_ANSWER, meteogramPath, POINT_ANSWER, pointPath } from '../../common/api/forecast.ts';
+import { IP_LOCATION_ANSWER, IP_LOCATION_PATH } from '../../common/api/location.ts';
 import { CITYTILE_ANSWER, cityTilePath, LABELS_ANSWER, labelsPath } from '../../common/api/labels.ts';
 import {
   ALERT_TIMESTAMPS_ANSWER, alertTimestampsPath, INTERACTION_ANSWER, interactionPath, NOTIFICATION, NOTIFICATIONS_ANSWER, NOTIFICATIONS_PATH,
@@ -68,10 +69,11 @@ describe('the server answers what common/api/ says', () => {
     await answer(LEVEL_ANSWER, 'GET', meteogramPath('demo', 48.853, 2.349));
   });
 
-  it('search, reverse geocoding, label tiles and city tiles', async () => {
+  it('search, reverse geocoding, the IP start-up location, label tiles and city tiles', async () => {
     const found = await answer(SEARCH_ANSWER, 'GET', searchPath('Paris', { lang: 'en', limit: 3 }));
     expect(found.results.length).toBeGreaterThan(0);
     await answer(REVERSE_ANSWER, 'GET', reversePath(48.853, 2.349, 10, 'en'));
+    await answer(IP_LOCATION_ANSWER, 'GET', IP_LOCATION_PATH);
     await answer(LABELS_ANSWER, 'GET', labelsPath('en', 5, 16, 11));
     const ref = (await app.inject({ url: PRODUCTS_PATH })).json().products.find((p: { ident: string }) => p.ident === 'demo').ref as string;
     await answer(CITYTILE_ANSWER, 'GET', cityTilePath('demo', 5, 16, 11, { refTime: ref, hours: [0, 24] }));

@@ -9,28 +9,14 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { IP_LOCATION_ANSWER, IP_LOCATION_PATH } from '../../common/api/location.ts';
 import { loadCapitals, locateClient } from '../location/approximateLocation.ts';
 import { countryOfIp } from '../location/ipCountry.ts';
 
-const schema = {
-  response: {
-    200: {
-      type: 'object',
-      required: ['ll', 'country', 'city', 'approximate', 'source'],
-      properties: {
-        ll: { anyOf: [{ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, { type: 'null' }] },
-        country: { type: ['string', 'null'] },
-        city: { type: ['string', 'null'] },
-        approximate: { type: 'boolean' },
-        /** 'ip', 'accept-language' or 'none'. */
-        source: { type: 'string' },
-      },
-    },
-  },
-} as const;
+const schema = { response: { 200: IP_LOCATION_ANSWER } } as const;
 
 export async function startupLocationRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/services/umisteni', { schema }, async (request, reply) => {
+  app.get(IP_LOCATION_PATH, { schema }, async (request, reply) => {
     const [capitals, ipCountry] = await Promise.all([
       loadCapitals(),
       countryOfIp(request.ip).catch((error: unknown) => {

@@ -11,6 +11,8 @@
  *              when it says no: time-out 12 s, high accuracy except on iOS)
  */
 
+import { IP_LOCATION_ANSWER, IP_LOCATION_PATH } from '../../common/api/location.ts';
+import { fits } from '../../common/api/schema.ts';
 import type { LatLon, StartUpPosition } from '../../common/settings.ts';
 import {
   BACK_TO_HOME_ZOOM, GEOLOCATION_TIMEOUT_MS, GPS_FIX_REUSE_MS, IP_LOCATION_STALE_MS, MY_LOCATION_ZOOM,
@@ -105,18 +107,11 @@ export async function resolveStartupPosition(input: StartupInputs): Promise<Star
  * the server located the client's IP address, else how it guessed).
  */
 export function parseIpAnswer(body: unknown, now: number): IpLocation | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const { ll, country, city, source } = body as { ll?: unknown; country?: unknown; city?: unknown; source?: unknown };
-  if (!Array.isArray(ll) || ll.length !== 2 || !ll.every((v) => typeof v === 'number' && Number.isFinite(v))) return null;
-  const [lat, lon] = ll as [number, number];
+  if (!fits(IP_LOCATION_ANSWER, body) || !body.ll) return null;
+  const [lat, lon] = body.ll;
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return {
-    lat, lon, ts: now, city: typeof city === 'string' ? city : null, cc: typeof country === 'string' ? country.toLowerCase() : null,
-    source: source === 'ip' ? 'ip' : 'fallback',
-  };
+  return { lat, lon, ts: now, city: body.city, cc: body.country?.toLowerCase() ?? null, source: body.source === 'ip' ? 'ip' : 'fallback' };
 }
-
-export const IP_LOCATION_PATH = '/services/umisteni';
 
 export async function fetchIpLocation(now: () => number = Date.now, doFetch: typeof fetch = fetch): Promise<IpLocation | null> {
   try {
