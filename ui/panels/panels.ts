@@ -1,0 +1,42 @@
+/**
+ * The registry of the lazily loaded panels (SPEC §2 "Panels and panes"): each one's pane, its code
+ * chunk and its language bundle, loaded when it first opens (panelModel.ts). Add a panel with one
+ * entry here. The composition root passes it to the app state (ui/main.ts); the props a panel gets
+ * are in registry.ts.
+ */
+
+import { loadAccount } from '../account/loadAccount.ts';
+import type { PanelDef } from './panelModel.ts';
+import type { PanelComponent } from './registry.ts';
+
+/**
+ * i18next is not part of the page's first script (ui/main.ts starts the render worker before the
+ * UI loads): the registry reaches it through a dynamic import, resolved by then.
+ */
+const loadBundle = (bundle: string) => import('../i18n.ts').then((m) => m.loadBundle(bundle));
+
+const panel = (def: PanelDef<PanelComponent> & { bundle?: string }): PanelDef<PanelComponent> => ({
+  ...def,
+  prepare: def.bundle ? () => Promise.all([loadBundle(def.bundle!), def.prepare?.()]) : def.prepare,
+});
+
+// The windows that use the account load its code (its own chunk) before they open: they draw it as
+// soon as ui/services/compose.ts has started it.
+export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
+  settings: panel({ ident: 'settings', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'settings', load: () => import('./settings/SettingsPanel.tsx') }),
+  menu: panel({ ident: 'menu', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'menu', load: () => import('./menu/MenuPanel.tsx') }),
+  'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
+  debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
+  // The favorite star in its header speaks from the favs bundle and uses the account.
+  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
+  consent: panel({ ident: 'consent', pane: 'small-bottom-bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
+  search: panel({ ident: 'search', pane: 'top', mobilePane: 'fullscreen-mobile', bundle: 'search', load: () => import('./search/SearchPanel.tsx') }),
+  startupWeather: panel({ ident: 'startupWeather', pane: 'top', load: () => import('./startupWeather/StartupWeatherPanel.tsx') }),
+  login: panel({ ident: 'login', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', prepare: loadAccount, load: () => import('./login/LoginPanel.tsx') }),
+  register: panel({ ident: 'register', pane: 'center', mobilePane: 'fullscreen-mobile', bundle: 'register', prepare: loadAccount, load: () => import('./login/RegisterPanel.tsx') }),
+  favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', prepare: loadAccount, load: () => import('./favs/FavsPanel.tsx') }),
+  subscription: panel({ ident: 'subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/SubscriptionPanel.tsx') }),
+  'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
+  alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
+  'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
+};
