@@ -84,9 +84,9 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** The longest password accepted (a slow KDF over megabytes is a denial of service). Not in the SPEC. */
 export const PASSWORD_MAX_LENGTH = 256;
 /** The longest email address (RFC 5321 §4.5.3.1: a path is at most 256 octets, an address 254). */
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 /** The longest user name. Not in the SPEC. */
-export const USERNAME_MAX_LENGTH = 64;
+const USERNAME_MAX_LENGTH = 64;
 
 /** Why a form field is refused; FORM_TEXTS gives the SPEC §5 text of each. */
 export type FormError =

@@ -45,7 +45,7 @@ export const ALERTS_CACHE_MS = 30 * 60 * 1000;
 
 /** Limits not in the SPEC: generous bounds that catch typing errors. */
 export const ALERT_NAME_MAX_LENGTH = 200;
-export const ALERT_CONDITIONS_MAX = ALERT_CONDITION_TYPES.length;
+const ALERT_CONDITIONS_MAX = ALERT_CONDITION_TYPES.length;
 export const ALERT_WINDOW_HOURS_MAX = 72;
 const WIND_MAX_MS = 150;
 const TEMP_MIN_K = 150;
@@ -54,7 +54,7 @@ const RAIN_MAX_MM = 2000;
 const SNOW_MAX_CM = 1000;
 const SWELL_MAX_M = 40;
 /** Rain falling at or below this temperature counts as snow (K). */
-export const SNOW_TEMP_K = 274.15;
+const SNOW_TEMP_K = 274.15;
 
 export type AlertCondition =
   | { type: 'wind'; min?: number; max?: number; directions?: Direction[] }
@@ -287,7 +287,7 @@ function holds(c: AlertCondition, f: AlertForecast, i: number, utcOffsetMin: num
 }
 
 /** The place's solar offset from UTC, whole hours in minutes. */
-export const solarOffsetMin = (lon: number): number => Math.round(lon / 15) * 60;
+const solarOffsetMin = (lon: number): number => Math.round(lon / 15) * 60;
 
 /** The valid times of the forecast when every condition of the alert holds (none when suspended). */
 export function evaluateAlert(alert: Alert, forecast: AlertForecast): number[] {

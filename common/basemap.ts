@@ -17,8 +17,8 @@
  *                 each section padded to 4 bytes.
  */
 
-export const BASEMAP_MAGIC = 0x4d425349; // 'ISBM'
-export const BASEMAP_VERSION = 1;
+const BASEMAP_MAGIC = 0x4d425349; // 'ISBM'
+const BASEMAP_VERSION = 1;
 const HEADER_BYTES = 40;
 
 export interface BasemapMesh {
@@ -35,7 +35,7 @@ export interface Basemap {
   borders: BasemapMesh;
 }
 
-export class BasemapError extends Error {
+class BasemapError extends Error {
   override name = 'BasemapError';
 }
 

@@ -43,7 +43,7 @@ export function consentExpiry(record: ConsentRecord | null, now: number): 'impli
  * Liechtenstein, Norway), the United Kingdom (GB, and UK as the SPEC's lists write it) and
  * Switzerland. ISO 3166-1 alpha-2, lower case.
  */
-export const EXPLICIT_CONSENT_COUNTRIES: readonly string[] = [
+const EXPLICIT_CONSENT_COUNTRIES: readonly string[] = [
   'at', 'be', 'bg', 'hr', 'cy', 'cz', 'dk', 'ee', 'fi', 'fr', 'de', 'gr', 'hu', 'ie', 'it', 'lv', 'lt', 'lu',
   'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'si', 'es', 'se',
   'is', 'li', 'no',

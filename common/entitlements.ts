@@ -9,12 +9,12 @@ import { DAY_MS } from './time.ts';
 /** SPEC §4: only this subscription status sets the tier. */
 export const ACTIVE_STATUS = 'active';
 /** SPEC §6: calendar days from this index (the run's first day is 0) are premium days. */
-export const PREMIUM_DAY_INDEX = 6;
+const PREMIUM_DAY_INDEX = 6;
 /** SPEC §9: default step 3 h, 1 h for Premium. */
 export const FREE_STEP_HOURS = 3;
-export const PREMIUM_STEP_HOURS = 1;
+const PREMIUM_STEP_HOURS = 1;
 /** SPEC §6: drought and fire danger are exempt from the premium day limit (overlay idents and tile file names). */
-export const PREMIUM_DAY_EXEMPT: readonly string[] = ['drought', 'fireDanger'];
+const PREMIUM_DAY_EXEMPT: readonly string[] = ['drought', 'fireDanger'];
 
 /** The part of SPEC §3 "Subscription info" the tier depends on. */
 export interface SubscriptionLike {
@@ -45,7 +45,7 @@ export function isPremium(info: SubscriptionLike | null | undefined, now: number
 }
 
 /** Start of the UTC calendar day of a time. */
-export function dayStart(time: number): number {
+function dayStart(time: number): number {
   return Math.floor(time / DAY_MS) * DAY_MS;
 }
 
@@ -142,7 +142,7 @@ export interface ForecastRefusal {
   need: string;
 }
 
-export const PREMIUM_DAYS_NEED = `Forecast days from day ${PREMIUM_DAY_INDEX + 1} of the run require Premium`;
+const PREMIUM_DAYS_NEED = `Forecast days from day ${PREMIUM_DAY_INDEX + 1} of the run require Premium`;
 
 /** The first premium valid time of a request's run and layer, or null when nothing of it is premium. */
 function premiumTimeFrom(ask: ForecastAsk): number | null {

@@ -12,17 +12,17 @@
  * rejected, the reason logged and null returned (SPEC §5).
  */
 
-export const FAVOURITE_TYPES = ['fav', 'airport', 'station', 'webcam', 'route'] as const;
+const FAVOURITE_TYPES = ['fav', 'airport', 'station', 'webcam', 'route'] as const;
 export type FavouriteType = (typeof FAVOURITE_TYPES)[number];
 
 /** The longest title kept. Not in the SPEC (a place name, or one the user typed). */
 export const FAVOURITE_TITLE_MAX_LENGTH = 200;
 /** The longest route text kept (an encoded list of points). Not in the SPEC. */
-export const FAVOURITE_ROUTE_MAX_LENGTH = 20_000;
+const FAVOURITE_ROUTE_MAX_LENGTH = 20_000;
 /** The longest icao, stationId and cc. Not in the SPEC. */
 const SHORT_TEXT_MAX_LENGTH = 64;
 /** SPEC §9: same-location tolerance 0.01 degrees. */
-export const SAME_LOCATION_DEG = 0.01;
+const SAME_LOCATION_DEG = 0.01;
 
 export interface Favourite {
   id?: string;

@@ -29,7 +29,7 @@ export const LABEL_TILE_PX = 256;
 
 /** Type class by population (the label's size on the map). */
 export type LabelClass = 'capital' | 'city' | 'town';
-export const LABEL_CLASS_MIN_POPULATION: Readonly<Record<LabelClass, number>> = { capital: 1_000_000, city: 100_000, town: 0 };
+const LABEL_CLASS_MIN_POPULATION: Readonly<Record<LabelClass, number>> = { capital: 1_000_000, city: 100_000, town: 0 };
 
 export function labelClass(population: number): LabelClass {
   if (population >= LABEL_CLASS_MIN_POPULATION.capital) return 'capital';

@@ -26,16 +26,6 @@ export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
   id: 'Bahasa Indonesia', th: 'ไทย', pt: 'Português', nb: 'Norsk bokmål', es: 'Español', de: 'Deutsch', bn: 'বাংলা',
 };
 
-/** SPEC §2: bundles loaded when their panel opens (the core bundle is always loaded). */
-export const LAZY_BUNDLES = [
-  'accumulations', 'airport', 'alerts', 'appreview', 'articles', 'consent', 'distance', 'favs', 'garmin',
-  'hurricanes', 'info', 'langs', 'lib', 'livealerts', 'menu', 'notifications', 'onboarding', 'picker',
-  'products', 'radsat', 'register', 'search', 'settings', 'sounding', 'station', 'stories', 'subscription',
-  'watchface', 'webcams', 'widgetspromo',
-] as const;
-
-export type LazyBundle = (typeof LAZY_BUNDLES)[number];
-
 export function isLanguage(text: unknown): text is Language {
   return typeof text === 'string' && (LANGUAGES as readonly string[]).includes(text);
 }

@@ -1,9 +1,9 @@
 /** Country-dependent defaults, SPEC §9. Country codes are ISO 3166 alpha-2, any case. */
 
 /** SPEC §9: 12-hour clock countries. */
-export const TWELVE_HOUR_COUNTRIES = ['us', 'uk', 'ph', 'ca', 'au', 'nz', 'in', 'eg', 'sa', 'co', 'pk', 'my'] as const;
+const TWELVE_HOUR_COUNTRIES = ['us', 'uk', 'ph', 'ca', 'au', 'nz', 'in', 'eg', 'sa', 'co', 'pk', 'my'] as const;
 /** SPEC §9: imperial unit countries. */
-export const IMPERIAL_COUNTRIES = ['us', 'my', 'lr'] as const;
+const IMPERIAL_COUNTRIES = ['us', 'my', 'lr'] as const;
 
 export function hourFormatFor(countryCode: string | null | undefined): '12h' | '24h' {
   const cc = (countryCode ?? '').toLowerCase();

@@ -4,14 +4,11 @@
  * y 0..1 from 85.05° N southwards; a world is `256 * 2^zoom` CSS pixels wide.
  */
 
-// SPEC §9: map zoom 3 to 16 (11 in vn and in); zoom clamped 3 to 20 when centring (SPEC §5).
+// SPEC §9: map zoom 3 to 16.
 export const MIN_ZOOM = 3;
 export const MAX_ZOOM = 16;
-export const MAX_ZOOM_RESTRICTED = 11;
-export const RESTRICTED_ZOOM_COUNTRIES = ['vn', 'in'] as const;
-export const MAX_CENTRE_ZOOM = 20;
 // SPEC §9: tile edge 256 px (512 high density); canvas pixel ratio capped at 2.
-export const TILE_PX = 256;
+const TILE_PX = 256;
 export const MAX_PIXEL_RATIO = 2;
 // SPEC §9: particle cap 15000 per frame, max age 100.
 export const PARTICLE_CAP = 15000;
@@ -19,7 +16,7 @@ export const PARTICLE_MAX_AGE = 100;
 // SPEC §9: overlay and label layers max zoom 11.
 export const OVERLAY_MAX_ZOOM = 11;
 
-export const MAX_MERCATOR_LAT = 85.0511287798066;
+const MAX_MERCATOR_LAT = 85.0511287798066;
 const DEG = Math.PI / 180;
 
 export interface View {
@@ -30,10 +27,6 @@ export interface View {
   /** Viewport size in CSS pixels. */
   width: number;
   height: number;
-}
-
-export function clampZoom(zoom: number, max = MAX_ZOOM): number {
-  return Math.min(max, Math.max(MIN_ZOOM, zoom));
 }
 
 export function clampLat(lat: number): number {

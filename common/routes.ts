@@ -15,8 +15,8 @@ import { isLanguage, type Language } from './languages.ts';
 
 export const POINT_DISPLAYS = ['table', 'meteogram', 'airgram', 'waves', 'wind', 'airq'] as const;
 export type PointDisplay = (typeof POINT_DISPLAYS)[number];
-export const STATION_VIEWS = ['basic', 'wind', 'compare'] as const;
-export const ROUTE_PLANNER_VIEWS = ['vfr', 'ifr', 'car', 'boat', 'airgram', 'elevation'] as const;
+const STATION_VIEWS = ['basic', 'wind', 'compare'] as const;
+const ROUTE_PLANNER_VIEWS = ['vfr', 'ifr', 'car', 'boat', 'airgram', 'elevation'] as const;
 
 export interface Route {
   /** The window (plugin) the path opens; null for home and unknown paths. */

@@ -32,7 +32,7 @@ export const START_UP_ZOOM_MAX = 11;
 /** SPEC §5: favourite layers maximum on desktop. */
 export const MAX_FAV_OVERLAYS_DESKTOP = 7;
 /** SPEC §3: rplannerMotionSpeed defaults, m/s. */
-export const RPLANNER_MOTION_SPEED = { elevation: 22.2222, car: 22.2222, boat: 6.17333, vfr: 56.5889, ifr: 144.044, airgram: 22.2222 } as const;
+const RPLANNER_MOTION_SPEED = { elevation: 22.2222, car: 22.2222, boat: 6.17333, vfr: 56.5889, ifr: 144.044, airgram: 22.2222 } as const;
 
 export interface LatLon { lat: number; lon: number }
 export interface StartUpPosition { lat: number; lon: number; zoom: number; source: 'maps' | 'globe' }
@@ -51,28 +51,28 @@ const orNull = (check: (v: unknown) => boolean) => (v: unknown) => v === null ||
 const stringList = (v: unknown) => Array.isArray(v) && v.every(isString);
 
 /** SPEC §5: "A lat/lon object is valid if both numeric" (and on the globe). */
-export function isLatLon(v: unknown): v is LatLon {
+function isLatLon(v: unknown): v is LatLon {
   return isObject(v) && isFiniteNumber(v.lat) && isFiniteNumber(v.lon) && Math.abs(v.lat) <= 90 && Math.abs(v.lon) <= 720;
 }
 
 /** SPEC §5: "email: non-space text, an at sign, non-space text". */
-export function isEmail(v: unknown): boolean {
+function isEmail(v: unknown): boolean {
   return typeof v === 'string' && /^\S+@\S+$/.test(v);
 }
 
 /** SPEC §5: "particles: five numbers each 0 to 2". */
-export function isParticleSettings(v: unknown): v is ParticleSettings {
+function isParticleSettings(v: unknown): v is ParticleSettings {
   return isObject(v) && Object.keys(v).length === PARTICLE_KEYS.length
     && PARTICLE_KEYS.every((k) => isFiniteNumber(v[k]) && (v[k] as number) >= 0 && (v[k] as number) <= 2);
 }
 
 /** SPEC §5: "startUpLastPosition: valid lat/lon, integer zoom, source maps or globe". */
-export function isStartUpPosition(v: unknown): v is StartUpPosition {
+function isStartUpPosition(v: unknown): v is StartUpPosition {
   return isLatLon(v) && isObject(v) && Number.isInteger((v as Record<string, unknown>).zoom) && oneOf('maps', 'globe')((v as Record<string, unknown>).source);
 }
 
 /** SPEC §5: "country: two characters, a letter then a letter or digit". */
-export function isCountry(v: unknown): boolean {
+function isCountry(v: unknown): boolean {
   return typeof v === 'string' && /^[a-z][a-z0-9]$/i.test(v);
 }
 

@@ -34,7 +34,7 @@ export const TILE_HEADER_BYTES = 48;
 export const TILE_CHANNEL_BYTES = 8;
 export const NO_DATA = 0xffff;
 /** Largest quantized value that carries data. */
-export const Q_MAX = 0xfffe;
+const Q_MAX = 0xfffe;
 export const MAX_CHANNELS = 3;
 
 export const Predictor = { None: 0, RowDelta: 1 } as const;

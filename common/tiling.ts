@@ -67,7 +67,3 @@ export function tileAt(z: number, lon: number, lat: number): TileAddress {
   const y = Math.min(tileRows(z) - 1, Math.max(0, Math.floor((90 - lat) / span)));
   return { z, x, y };
 }
-
-export function tileKey({ z, x, y }: TileAddress): string {
-  return `${z}/${x}/${y}`;
-}

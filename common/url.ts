@@ -46,7 +46,7 @@ export interface UrlVocabulary {
   levels: readonly string[];
 }
 
-export const DEFAULT_VOCABULARY: UrlVocabulary = {
+const DEFAULT_VOCABULARY: UrlVocabulary = {
   overlays: OVERLAY_IDENTS,
   products: Object.keys(PRODUCTS),
   levels: LEVEL_IDENTS,
@@ -86,7 +86,7 @@ export function parseDate(token: string): number | undefined {
 }
 
 // SPEC §9: "location code grid 0.01 degrees in base 60" (the m: picker location code).
-export const LOCATION_CODE_GRID_DEG = 0.01;
+const LOCATION_CODE_GRID_DEG = 0.01;
 /** 60 alphanumerics, 0-9 a-z A-Z without l and O (read as 1 and 0). */
 const LOCATION_CODE_DIGITS = '0123456789abcdefghijkmnopqrstuvwxyzABCDEFGHIJKLMNPQRSTUVWXYZ';
 const LOCATION_CODE_BASE = LOCATION_CODE_DIGITS.length;

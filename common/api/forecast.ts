@@ -43,7 +43,7 @@ export const meteogramPath = (product: string, lat: number, lon: number, query: 
   forecastPath('meteogram/{p}/v1.2', product, lat, lon, query);
 
 /** The header fields both answers carry (see PointForecast's). */
-export const FORECAST_HEADER_PROPERTIES = {
+const FORECAST_HEADER_PROPERTIES = {
   product: { type: 'string' },
   refTime: { type: 'number' },
   lat: { type: 'number' },

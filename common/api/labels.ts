@@ -77,7 +77,7 @@ export function parseHoursRange(text: string): [number, number] | null {
   return range[0] <= range[1] ? range : null;
 }
 
-export const CITY_LABEL = {
+const CITY_LABEL = {
   type: 'object',
   required: ['id', 'name', 'type', 'lat', 'lon', 'width'],
   properties: {

@@ -79,7 +79,7 @@ export function reversePath(lat: number, lon: number, zoom: number, lang?: strin
   return `/reverse/v3/${lat.toFixed(3)}/${lon.toFixed(3)}/${Math.round(zoom)}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
 }
 
-export const SEARCH_RESULT = {
+const SEARCH_RESULT = {
   type: 'object',
   required: ['type', 'name', 'country', 'cc', 'lat', 'lon'],
   properties: {

@@ -49,11 +49,7 @@ export function precipitationType(code: number): (typeof PRECIPITATION_TYPES)[nu
 }
 
 /** SPEC §9: "Snow depth above 490 cm shows More than 5m". */
-export const SNOW_DEPTH_MORE_THAN_CM = 490;
-/** SPEC §9: "snow density shown when depth exceeds 0.5" (m). */
-export const SNOW_DENSITY_MIN_DEPTH_M = 0.5;
-/** SPEC §9: "Clouds picker shows precipitation line above 0.3" (mm/h). */
-export const CLOUDS_PICKER_PRECIP_MIN = 0.3;
+const SNOW_DEPTH_MORE_THAN_CM = 490;
 
 export function snowDepthText(cm: number): { moreThan5m: boolean; cm: number } {
   return { moreThan5m: cm > SNOW_DEPTH_MORE_THAN_CM, cm };

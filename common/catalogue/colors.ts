@@ -18,9 +18,9 @@ export interface ColorScale {
 }
 
 // SPEC §3: steps default 256, range 4 to 12000.
-export const DEFAULT_STEPS = 256;
-export const MIN_STEPS = 4;
-export const MAX_STEPS = 12000;
+const DEFAULT_STEPS = 256;
+const MIN_STEPS = 4;
+const MAX_STEPS = 12000;
 
 export class ColorScaleError extends Error {
   override name = 'ColorScaleError';

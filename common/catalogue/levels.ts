@@ -16,7 +16,3 @@ export const LEVELS: readonly Level[] = [
 
 export const LEVEL_IDENTS: readonly string[] = LEVELS.map((l) => l.ident);
 export const DEFAULT_LEVEL = 'surface';
-
-export function isLevel(ident: string): boolean {
-  return LEVEL_IDENTS.includes(ident);
-}

@@ -28,23 +28,23 @@ export interface Metric {
 }
 
 // SPEC §9 Units
-export const MS_TO_KT = 1.943844;
-export const MS_TO_KMH = 3.6;
-export const MS_TO_MPH = 2.236936;
+const MS_TO_KT = 1.943844;
+const MS_TO_KMH = 3.6;
+const MS_TO_MPH = 2.236936;
 export const BEAUFORT_THRESHOLDS_MS = [0.3, 1.5, 3.3, 5.5, 8, 10.8, 13.9, 17.2, 20.7, 24.5, 28.4, 32.6] as const;
 export const KELVIN_OFFSET = 273.15;
-export const PA_PER_HPA = 100;
-export const PA_PER_MMHG = 133.322;
-export const PA_PER_INHG = 3386.389;
-export const MM_TO_IN = 0.0394;
-export const CM_TO_IN = 0.39;
-export const M_TO_FT = 3.28;
-export const MILE_M = 1609.344;
-export const NAUTICAL_MILE_M = 1852;
-export const ACRES_PER_KM2 = 247.105;
+const PA_PER_HPA = 100;
+const PA_PER_MMHG = 133.322;
+const PA_PER_INHG = 3386.389;
+const MM_TO_IN = 0.0394;
+const CM_TO_IN = 0.39;
+const M_TO_FT = 3.28;
+const MILE_M = 1609.344;
+const NAUTICAL_MILE_M = 1852;
+const ACRES_PER_KM2 = 247.105;
 /** Marshall–Palmer Z = a R^b with b = 1.6 (SPEC §9: radar dBZ to mm/h by Z-R power 1.6). */
-export const ZR_A = 200;
-export const ZR_B = 1.6;
+const ZR_A = 200;
+const ZR_B = 1.6;
 
 /** Beaufort force for a wind speed in m/s (SPEC §9 thresholds). */
 export function beaufort(ms: number): number {
@@ -209,7 +209,7 @@ export const METRICS: Readonly<Record<string, Metric>> = {
   },
 };
 
-export class UnknownUnitError extends Error {
+class UnknownUnitError extends Error {
   override name = 'UnknownUnitError';
 }
 

@@ -9,7 +9,7 @@ import { LEVELS } from './levels.ts';
 
 export type DataQuality = 'extreme' | 'ultra' | 'high' | 'normal' | 'low';
 // SPEC §9: data quality levels, best first.
-export const DATA_QUALITIES: readonly DataQuality[] = ['extreme', 'ultra', 'high', 'normal', 'low'];
+const DATA_QUALITIES: readonly DataQuality[] = ['extreme', 'ultra', 'high', 'normal', 'low'];
 
 export interface Product {
   ident: string;
@@ -72,7 +72,7 @@ const levelsOf = (...hPa: number[]): string[] => LEVELS.filter((l) => l.hPa !== 
 const ALL_PRESSURE = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
 
 // SPEC §9: forecast size default 240 h.
-export const DEFAULT_FORECAST_HOURS = 240;
+const DEFAULT_FORECAST_HOURS = 240;
 // SPEC §9: most models update every 720 min, 360 for Premium.
 const INTERVAL = 720;
 const PREMIUM_INTERVAL = 360;
