@@ -30,10 +30,10 @@ import { spawnLatitudeTable } from './spawn.ts';
 export type Kernel = 'simd' | 'scalar';
 
 /** f32 values per channel block: one channel of the largest tile. */
-export const BLOCK_FLOATS = TILE_NODES * TILE_NODES;
+const BLOCK_FLOATS = TILE_NODES * TILE_NODES;
 export const BLOCK_BYTES = BLOCK_FLOATS * 4;
 /** Bytes of one texel (RGBA8) per node. */
-export const TEXEL_BYTES = 4;
+const TEXEL_BYTES = 4;
 
 const PAGE_BYTES = 65536;
 const ALIGN = 16;

@@ -100,7 +100,7 @@ export function sourceBounds(grid: SourceGrid): { west: number; east: number; no
 }
 
 /** Checks a source grid; throws RegridError naming what is wrong. */
-export function validateSourceGrid(values: ArrayLike<number>, grid: SourceGrid): void {
+function validateSourceGrid(values: ArrayLike<number>, grid: SourceGrid): void {
   const { ni, nj, lon0, dLon, lat0, dLat, latitudes } = grid;
   if (!Number.isInteger(ni) || !Number.isInteger(nj) || ni < 2 || nj < 2) {
     throw new RegridError(`Source grid ${ni}x${nj} must be whole numbers of at least 2x2 nodes`);
@@ -125,7 +125,7 @@ export function validateSourceGrid(values: ArrayLike<number>, grid: SourceGrid):
   }
 }
 
-export function validateTargetGrid(target: TargetGrid): void {
+function validateTargetGrid(target: TargetGrid): void {
   const { nx, ny, lon0, dLon, lat0, dLat } = target;
   if (!Number.isInteger(nx) || !Number.isInteger(ny) || nx < 1 || ny < 1 || nx * ny > MAX_TARGET_NODES) {
     throw new RegridError(`Target grid ${nx}x${ny} must be whole numbers of 1..${MAX_TARGET_NODES} nodes`);

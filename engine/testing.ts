@@ -18,7 +18,7 @@ export type EngineTarget = 'release' | 'debug';
 const ASSEMBLY_DIR = new URL('./assembly/', import.meta.url);
 
 /** Compiles engine/build/<target>.wasm; refuses a missing build or one older than its sources. */
-export async function compileEngine(target: EngineTarget = 'release'): Promise<WebAssembly.Module> {
+async function compileEngine(target: EngineTarget = 'release'): Promise<WebAssembly.Module> {
   const wasmUrl = new URL(`./build/${target}.wasm`, import.meta.url);
   const built = await stat(wasmUrl).catch(() => null);
   if (!built) throw new Error(`engine/build/${target}.wasm is missing: run npm run build:engine`);

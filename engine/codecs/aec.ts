@@ -27,14 +27,14 @@
 import { CodecError, MAX_CODEC_VALUES } from './error.ts';
 
 /** libaec.h flags, as the ccsdsFlags octet of GRIB2 template 5.42 carries them. */
-export const AEC_DATA_SIGNED = 1;
-export const AEC_DATA_3BYTE = 2;
-export const AEC_DATA_MSB = 4;
-export const AEC_DATA_PREPROCESS = 8;
-export const AEC_RESTRICTED = 16;
-export const AEC_PAD_RSI = 32;
-export const AEC_NOT_ENFORCE = 64;
-const KNOWN_FLAGS = 127;
+const AEC_DATA_SIGNED = 1;
+const AEC_DATA_3BYTE = 2;
+const AEC_DATA_MSB = 4;
+const AEC_DATA_PREPROCESS = 8;
+const AEC_RESTRICTED = 16;
+const AEC_PAD_RSI = 32;
+const AEC_NOT_ENFORCE = 64;
+const KNOWN_FLAGS = AEC_DATA_SIGNED | AEC_DATA_3BYTE | AEC_DATA_MSB | AEC_DATA_PREPROCESS | AEC_RESTRICTED | AEC_PAD_RSI | AEC_NOT_ENFORCE;
 
 export interface AecParams {
   /** Bits per sample, 1..32 (GRIB2 section 5 octet 20). */

@@ -179,10 +179,10 @@ export const enum Orientation { LL = 0, HL = 1, LH = 2, HH = 3 }
 
 /** Code-block style bits (COD / COC SPcod, T.800 Table A.19). */
 export const CBLK_BYPASS = 1;
-export const CBLK_RESET = 2;
+const CBLK_RESET = 2;
 export const CBLK_TERMALL = 4;
-export const CBLK_VCAUSAL = 8;
-export const CBLK_SEGSYM = 32;
+const CBLK_VCAUSAL = 8;
+const CBLK_SEGSYM = 32;
 
 /** Zero-coding context for each neighbourhood (nb & 0x7f = h + 4 v + 16 d), per orientation. */
 const ZC_TABLES: Uint8Array[] = [0, 1, 2, 3].map((orientation) => {

@@ -843,7 +843,7 @@ function decodeTile(
 }
 
 /** Decodes a JPEG 2000 code stream (or JP2 file) of one component to its integer samples. */
-export function decodeJpeg2000Sync(data: Uint8Array): Jpeg2000Image {
+function decodeJpeg2000Sync(data: Uint8Array): Jpeg2000Image {
   if (!(data instanceof Uint8Array)) throw new CodecError('JPEG 2000: data must be a Uint8Array');
   let stream = data;
   if (data.length >= 12 && data[4] === 0x6a && data[5] === 0x50 && data[6] === 0x20 && data[7] === 0x20) stream = unwrapJp2(data);

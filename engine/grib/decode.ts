@@ -60,17 +60,10 @@ const KERNEL_ERRORS: Record<number, string> = {
 const BIT_READER_SLACK = 8;
 
 let codecsPromise: Promise<GribCodecs> | null = null;
-let injectedCodecs: GribCodecs | null = null;
-
-/** Supplies the codecs instead of importing engine/codecs (tests, or a host that bundles them itself). */
-export function setGribCodecs(codecs: GribCodecs | null): void {
-  injectedCodecs = codecs;
-}
 
 // The codec module is loaded on first use only (its own chunk in the browser): most fields (GFS
 // complex packing, ICON) never need it, and the JPEG 2000 decoder is large.
 async function loadCodecs(template: number): Promise<GribCodecs> {
-  if (injectedCodecs) return injectedCodecs;
   codecsPromise ??= import('../codecs/index.ts').then((module) => module as unknown as GribCodecs);
   try {
     return await codecsPromise;

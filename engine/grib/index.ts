@@ -28,7 +28,7 @@
 export { GribError } from './reader.ts';
 export { inventory, type GribFieldInfo } from './message.ts';
 export { gaussianLatitudes, type GribGrid, type GridType } from './grid.ts';
-export { decodeField, setGribCodecs, MAX_GRIB_POINTS, type GribCodecs } from './decode.ts';
+export { decodeField, MAX_GRIB_POINTS, type GribCodecs } from './decode.ts';
 export { toNorthUp, type NorthUpField } from './north-up.ts';
 export type { Packing, ComplexPacking } from './packing.ts';
 export { eccodesSummary, type EccodesSummary } from './summary.ts';

@@ -48,12 +48,12 @@ export interface Packing {
   ieeePrecision?: number;
 }
 
-export function packingTypeOf(template: number): string {
+function packingTypeOf(template: number): string {
   return PACKING_TYPES[template] ?? 'unknown';
 }
 
 /** Templates decodeField can unpack. */
-export const DECODABLE_TEMPLATES = new Set([0, 2, 3, 4, 40, 41, 42]);
+const DECODABLE_TEMPLATES = new Set([0, 2, 3, 4, 40, 41, 42]);
 
 export function parsePacking(s: SectionReader): Packing {
   s.need(11, 'the data representation header');

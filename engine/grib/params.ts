@@ -10,6 +10,8 @@
  * parameters (categories and numbers 192-254) match only fields from centre 7 (kwbc).
  */
 
+import { NCEP_CENTRE } from './tables.ts';
+
 export interface ParameterKey {
   centre: number;
   discipline: number;
@@ -75,8 +77,6 @@ const NCEP: Entry[] = [
   ['pmtc', 260374, 0, 13, 192], ['pmtf', 260375, 0, 13, 193], ['o3mr', 260131, 0, 14, 192],
   ['soilw', 260185, 2, 0, 192], ['gflux', 260186, 2, 0, 193], ['wilt', 260442, 2, 0, 201], ['fldcp', 260483, 2, 3, 203],
 ];
-
-const NCEP_CENTRE = 7;
 
 function index(entries: Entry[]): Map<number, Entry[]> {
   const map = new Map<number, Entry[]>();

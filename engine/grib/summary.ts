@@ -18,7 +18,7 @@ export interface EccodesSummary {
 }
 
 /** The shortest decimal that reads back as the same float32. */
-export function shortestFloat32(value: number): number {
+function shortestFloat32(value: number): number {
   for (let digits = 1; digits <= 9; digits++) {
     const candidate = Number(value.toPrecision(digits));
     if (Math.fround(candidate) === value) return candidate;

@@ -107,9 +107,3 @@ export function timeInHours(count: number, unit: number): number | undefined {
   const hours = TIME_UNIT_HOURS[unit];
   return hours === undefined ? undefined : count * hours;
 }
-
-/** Code Table 4.10: type of statistical processing, for messages. */
-export const STATISTICAL_PROCESSES: Record<number, string> = {
-  0: 'average', 1: 'accumulation', 2: 'maximum', 3: 'minimum', 4: 'difference', 5: 'rootMeanSquare',
-  6: 'standardDeviation', 7: 'covariance', 8: 'inverseDifference', 9: 'ratio',
-};

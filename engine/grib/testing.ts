@@ -60,7 +60,7 @@ export async function readExpected(): Promise<Record<string, { bytes: number; sh
 }
 
 /** True when engine/codecs/index.ts (templates 5.40-5.42) exists in this checkout. */
-export const codecsPresent = existsSync(fileURLToPath(new URL('../codecs/index.ts', import.meta.url)));
+const codecsPresent = existsSync(fileURLToPath(new URL('../codecs/index.ts', import.meta.url)));
 
 const codecExports = codecsPresent ? new Set(Object.keys(await import('../codecs/index.ts'))) : new Set<string>();
 const CODEC_FUNCTIONS: Record<number, string> = { 40: 'decodeJpeg2000', 41: 'decodePngGrib', 42: 'decodeAec' };
