@@ -146,7 +146,13 @@ export class AlertService {
     for (const { deviceId, subscription } of targets.values()) {
       try {
         const status = await this.push.send(subscription, body);
-        if (status < 200 || status >= 300) this.log(`push to device ${deviceId} answered ${status}`);
+        if (status === 404 || status === 410) {
+          // RFC 8030 §7.3: the subscription is gone for good; sending there again only costs requests.
+          await this.devices.forgetPushSubscription(userId, deviceId, subscription.endpoint);
+          this.log(`push to device ${deviceId} answered ${status}: its subscription is gone and forgotten`);
+        } else if (status < 200 || status >= 300) {
+          this.log(`push to device ${deviceId} answered ${status}`);
+        }
       } catch (error) {
         this.log(error instanceof PushEndpointError ? `push to device ${deviceId} refused: ${error.message}` : `push to device ${deviceId} failed`, error);
       }

@@ -84,6 +84,24 @@ export class DeviceStore {
     });
   }
 
+  /**
+   * The push service said this subscription is gone (404 or 410, RFC 8030 §7.3: the browser
+   * unsubscribed or it expired): the device keeps its row but no longer has it, so nothing is sent
+   * there again until the browser registers a new one. A device that changed its subscription
+   * meanwhile keeps the new one. Answers whether a device had it.
+   */
+  async forgetPushSubscription(userId: string, deviceId: string, endpoint: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get<{ value: string }>('SELECT value FROM devices WHERE user_id = ? AND device_id = ?', [userId, deviceId]);
+      if (!row) return false;
+      const value = JSON.parse(row.value) as DeviceBody;
+      if (value.pushSubscription?.endpoint !== endpoint) return false;
+      value.pushSubscription = null;
+      await tx.run('UPDATE devices SET value = ?, updated = ? WHERE user_id = ? AND device_id = ?', [JSON.stringify(value), this.now(), userId, deviceId]);
+      return true;
+    });
+  }
+
   /** Logout: the devices registered with this session stop receiving notifications. */
   async deactivateSession(p: Principal): Promise<void> {
     await this.db.run('UPDATE devices SET deactivated = 1, updated = ? WHERE user_id = ? AND token_id = ?', [this.now(), p.user.id, p.tokenId]);

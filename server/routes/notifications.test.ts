@@ -11,25 +11,27 @@ import { webPushSender } from '../alerts/push.ts';
 import type { ResolvedAddress } from '../alerts/pushEndpoint.ts';
 import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, SEND_TEST_WINDOW_MS, SEND_TESTS_PER_USER } from '../auth/limits.ts';
 import { ServedProducts } from '../data/servedProducts.ts';
+import { DeviceStore } from '../db/deviceStore.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
 import { testDatabases } from '../db/testing.ts';
 import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './testing.ts';
 
 interface PushHit { url: string; headers: IncomingHttpHeaders; body: Buffer }
 
-/** A local HTTP server standing in for the browser vendor's push service. */
-async function pushService(): Promise<{ server: Server; url: string; hits: PushHit[] }> {
+/** A local HTTP server standing in for the browser vendor's push service; `gone` paths answer 410 (unsubscribed). */
+async function pushService(): Promise<{ server: Server; url: string; hits: PushHit[]; gone: Set<string> }> {
   const hits: PushHit[] = [];
+  const gone = new Set<string>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       hits.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(201).end();
+      res.writeHead(gone.has(req.url ?? '') ? 410 : 201).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, gone };
 }
 
 /** A subscription as a browser makes it: a P-256 public key and a 16-byte auth secret. */
@@ -214,6 +216,25 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
     expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
     const expected = Array.from({ length: PUSH_DEVICES_PER_USER_MAX }, (_, k) => `/push/d${devices - 1 - k}`);
     expect(push.hits.map((h) => h.url)).toEqual(expected);
+  });
+
+  it('forgets a push subscription its push service says is gone (404 or 410), and keeps the others', async () => {
+    await start();
+    const user = await registerUser(t.app, 'judith@example.test');
+    for (const id of ['phone', 'laptop']) {
+      t.clock.advance(1000);
+      expect((await api(user, 'PUT', `/users/v3/devices/${id}`, { platform: 'web', pushSubscription: browserSubscription(`${push.url}/push/${id}`) })).statusCode).toBe(200);
+    }
+    push.gone.add('/push/phone');
+    expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+    expect(push.hits.map((h) => h.url).sort()).toEqual(['/push/laptop', '/push/phone']);
+    const devices = await new DeviceStore(t.db, t.clock.now).list(user.id);
+    expect(devices.find((d) => d.deviceID === 'phone')?.pushSubscription).toBeNull();
+    expect(devices.find((d) => d.deviceID === 'laptop')?.pushSubscription?.endpoint).toBe(`${push.url}/push/laptop`);
+    // The next notification goes only where a subscription is left.
+    push.hits.length = 0;
+    expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+    expect(push.hits.map((h) => h.url)).toEqual(['/push/laptop']);
   });
 
   it(`keeps the newest ${NOTIFICATIONS_PER_USER_MAX} notifications of a user`, async () => {
