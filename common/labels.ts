@@ -17,18 +17,14 @@
 import { VARIABLES } from './catalogue/variables.ts';
 import { OVERLAY_MAX_ZOOM, mercX, mercY, worldSize, type View } from './map.ts';
 import { HOUR_MS } from './time.ts';
-import type { CityTile } from './api/labels.ts';
+import type { CityTile, LabelClass } from './api/labels.ts';
 
 /** SPEC §9: overlay and label layers max zoom 11, labels min 3. */
 export const LABELS_MIN_ZOOM = 3;
 export const LABELS_MAX_ZOOM = OVERLAY_MAX_ZOOM;
-/** The label data's version: a label id is only meaningful within it. */
-export const LABELS_VERSION = 'v1';
 /** Label tiles are 256 CSS px squares (SPEC §9 tile edge). */
 export const LABEL_TILE_PX = 256;
 
-/** Type class by population (the label's size on the map). */
-export type LabelClass = 'capital' | 'city' | 'town';
 const LABEL_CLASS_MIN_POPULATION: Readonly<Record<LabelClass, number>> = { capital: 1_000_000, city: 100_000, town: 0 };
 
 export function labelClass(population: number): LabelClass {

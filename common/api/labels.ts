@@ -8,8 +8,12 @@
  *                                                            of that tile over a window of hours
  */
 
-import { LABELS_VERSION, type LabelClass } from '../labels.ts';
 import type { Infer } from './schema.ts';
+
+/** The label data's version: a label id is only meaningful within it. */
+export const LABELS_VERSION = 'v1';
+/** Type class by population (the label's size on the map, common/labels.ts labelClass). */
+export type LabelClass = 'capital' | 'city' | 'town';
 
 export const LABELS_ROUTE = '/labels/:version/:lang/:z/:x/:file';
 export const CITYTILE_ROUTE = '/citytile/v1.0/:product/:z/:x/:y';

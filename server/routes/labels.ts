@@ -22,9 +22,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
-  CITYTILE_ANSWER, CITYTILE_ROUTE, LABELS_ANSWER, LABELS_ROUTE, parseHoursRange, type CityTile, type LabelsTile,
+  CITYTILE_ANSWER, CITYTILE_ROUTE, LABELS_ANSWER, LABELS_ROUTE, LABELS_VERSION, parseHoursRange, type CityTile, type LabelsTile,
 } from '../../common/api/labels.ts';
-import { CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM, LABELS_VERSION } from '../../common/labels.ts';
+import { CITYTILE_MAX_HOURS, CITYTILE_WINDOW_HOURS, LABELS_MAX_ZOOM, LABELS_MIN_ZOOM } from '../../common/labels.ts';
 import type { PointForecast } from '../../common/api/forecast.ts';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../common/languages.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
@@ -117,7 +117,7 @@ const round = (value: number, decimals: number) => {
 };
 
 /** The point forecast's series as a city tile holds them: wind as speed and direction. */
-export function citySeries(data: PointForecast['data']): Record<string, (number | null)[]> {
+function citySeries(data: PointForecast['data']): Record<string, (number | null)[]> {
   const { wind_u: u, wind_v: v, ...rest } = data;
   const out: Record<string, (number | null)[]> = {};
   if (u && v) {

@@ -18,9 +18,9 @@
 import i18next from 'i18next';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import {
-  LABEL_HEIGHT_PX, LABELS_VERSION, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, valueAt,
+  LABEL_HEIGHT_PX, directionAt, hoursWindow, labelTilesInView, labelVariable, labelZoom, valueAt,
 } from '../../common/labels.ts';
-import { CITYTILE_ANSWER, cityTilePath, LABELS_ANSWER, labelsPath, type CityLabel, type CityTile, type LabelsTile } from '../../common/api/labels.ts';
+import { CITYTILE_ANSWER, cityTilePath, LABELS_ANSWER, LABELS_VERSION, labelsPath, type CityLabel, type CityTile, type LabelsTile } from '../../common/api/labels.ts';
 import type { Infer, JsonSchema } from '../../common/api/schema.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
 import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
