@@ -325,7 +325,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
             : <span title={t('detail:place.model')}>{productDef?.modelName ?? product ?? ''}</span>}
           {forecast?.header.sample && <span className="detail-badge" title={t('detail:place.sample')}>{clock.date(forecast.header.refTime)}</span>}
         </div>
-        <FavStar app={app} lat={lat} lon={lon} title={title} />
+        <FavStar lat={lat} lon={lon} title={title} />
         <button type="button" className="detail-close" onClick={close} aria-label={t('detail:close')} data-testid="detail-close">×</button>
       </header>
       <div className="detail-bar">

@@ -12,10 +12,9 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { Favourite } from '../../../common/favourites.ts';
 import { useAccount } from '../../services/ServicesContext.tsx';
-import type { AppState } from '../../state/appState.ts';
 
 /** `app` is not used (the account comes from the services); the forecast window still passes it. */
-export function FavStar({ lat, lon, title }: { app?: AppState; lat: number; lon: number; title: string }) {
+export function FavStar({ lat, lon, title }: { lat: number; lon: number; title: string }) {
   useSignals();
   const { t } = useTranslation('favs');
   const account = useAccount();
