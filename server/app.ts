@@ -62,7 +62,7 @@ import { loggerOptions } from './auth/logRedaction.ts';
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
 export const DEFAULT_DIST_DIR = process.env.ISOBAR_DIST_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
 /** Data zooms generated in the background after listen (every tile of each). */
-export const PREWARM_ZOOMS = [0, 1] as const;
+const PREWARM_ZOOMS = [0, 1] as const;
 
 export interface AppOptions {
   /** Fastify logger option; off by default (tests). */

@@ -40,7 +40,7 @@ export interface PushSender {
   send(subscription: PushSubscriptionJson, payload: string): Promise<number>;
 }
 
-export const PUSH_TTL_S = 24 * 3600;
+const PUSH_TTL_S = 24 * 3600;
 const DEFAULT_SUBJECT = 'mailto:admin@localhost';
 
 export function isPushSubscription(v: unknown): v is PushSubscriptionJson {
@@ -52,7 +52,7 @@ export function isPushSubscription(v: unknown): v is PushSubscriptionJson {
 }
 
 /** The VAPID keys from the environment, else from (or generated into) `file`. */
-export async function loadVapidKeys(file: string, env: NodeJS.ProcessEnv = process.env): Promise<VapidKeys> {
+async function loadVapidKeys(file: string, env: NodeJS.ProcessEnv = process.env): Promise<VapidKeys> {
   const subject = env.ISOBAR_VAPID_SUBJECT?.trim() || DEFAULT_SUBJECT;
   const pub = env.ISOBAR_VAPID_PUBLIC_KEY?.trim();
   const priv = env.ISOBAR_VAPID_PRIVATE_KEY?.trim();

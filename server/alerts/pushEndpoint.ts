@@ -32,7 +32,7 @@ export interface ResolvedAddress { address: string; family: 4 | 6 }
 /** Resolves a host name to all its addresses (the system's resolver, or a test's). */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: HostResolver = async (hostname) =>
+const systemResolver: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** An endpoint the server will not send to; the message says why (it goes back to the client as a 400). */
@@ -47,7 +47,7 @@ export interface CheckedEndpoint {
 }
 
 /** The environment variable naming the origins accepted without the checks (for tests). */
-export const PUSH_ALLOW_ORIGINS_ENV = 'ISOBAR_PUSH_ALLOW_ORIGINS';
+const PUSH_ALLOW_ORIGINS_ENV = 'ISOBAR_PUSH_ALLOW_ORIGINS';
 
 /** IANA's global unicast block: every public IPv6 address lies in it (RFC 4291 §2.4). */
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');

@@ -20,15 +20,15 @@ declare module 'fastify' {
 /** Tokens we issue are 43 base64url characters; anything far from that is not worth a lookup. */
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,128})$/i;
 
-export function bearerToken(header: string | string[] | undefined): string | null {
+function bearerToken(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
   return BEARER.exec(header.trim())?.[1] ?? null;
 }
 
 /** One text for every refusal: it does not tell a wrong token from an expired or revoked one. */
-export const UNAUTHORIZED_MESSAGE = 'Not logged in, or the session has ended: log in again';
+const UNAUTHORIZED_MESSAGE = 'Not logged in, or the session has ended: log in again';
 
-export function unauthorized(reply: FastifyReply): HttpError {
+function unauthorized(reply: FastifyReply): HttpError {
   reply.header('www-authenticate', 'Bearer');
   return new HttpError(401, UNAUTHORIZED_MESSAGE);
 }

@@ -10,7 +10,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { redactSecrets } from '../../common/errorReport.ts';
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
   'body.password', 'body.newPassword', 'body.newPasswordConfirm', 'body.passwordConfirm', 'body.token',
   '*.password', '*.newPassword', '*.passwordConfirm', '*.token', 'password', 'token',
@@ -26,7 +26,7 @@ interface RequestLike {
 }
 
 /** Fastify's default request serializer, with the URL redacted. */
-export function serializeRequest(request: RequestLike) {
+function serializeRequest(request: RequestLike) {
   return {
     method: request.method,
     url: request.url === undefined ? undefined : redactSecrets(request.url),

@@ -25,12 +25,7 @@ export async function isPremiumRequest(request: FastifyRequest, now?: () => numb
   return principal !== null && isPremium(principal.user.subscription, (now ?? accounts.now)());
 }
 
-export const premiumRequired = (message: string) => new HttpError(403, message);
-
-/** Refuses with 403 and the reason unless the request is Premium; null reasons pass. */
-export async function requirePremium(request: FastifyRequest, reason: string | null, now?: () => number): Promise<void> {
-  if (reason !== null && !(await isPremiumRequest(request, now))) throw premiumRequired(reason);
-}
+const premiumRequired = (message: string) => new HttpError(403, message);
 
 /** What the request may have of the forecast values it asks for, with its tier; 403 when nothing. */
 export async function entitle(request: FastifyRequest, ask: TileAsk, now?: () => number): Promise<TileGrant & { premium: boolean }>;

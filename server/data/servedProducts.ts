@@ -88,7 +88,7 @@ function checkSuffix(product: Product, suffix: string): void {
 // ---- demo ------------------------------------------------------------------------------------
 
 /** Base units of the demo series (common/catalogue METRICS). */
-export const DEMO_POINT_UNITS = { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' } as const;
+const DEMO_POINT_UNITS = { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' } as const;
 
 class DemoProduct implements ProductData {
   constructor(readonly product: Product, private readonly now: () => number, private readonly tiles: DemoTileStore) {}

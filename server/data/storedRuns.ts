@@ -28,9 +28,9 @@ import { NativeFields, renderStoredTile } from './storedTileRender.ts';
 import type { TilePool } from './tilePool.ts';
 
 /** How long the current-run pointer of a directory is trusted before it is read again. */
-export const POINTER_TTL_MS = 1000;
+const POINTER_TTL_MS = 1000;
 /** Default memory budget of the stored-tile cache, bytes (gzip data, and identity data once asked for). */
-export const DEFAULT_STORED_TILE_CACHE_BYTES = 128 * 1024 * 1024;
+const DEFAULT_STORED_TILE_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Where a run renders the tiles it has not stored, and what it keeps. */
 interface RunContext {

@@ -14,9 +14,9 @@ import { WorkerPool } from './workerPool.ts';
  * animation prefetch asks for a few dozen demo tile sets (data zoom 2 has 32 tiles); 64 at ~85 ms
  * each is about 5 s of work for one thread, the longest a request should wait.
  */
-export const TILE_QUEUE_MAX = 64;
+const TILE_QUEUE_MAX = 64;
 /** The tile threads' nice value: a thread at 10 gets about a tenth of a core the event loop also wants (Linux CFS weights 110 : 1024). */
-export const TILE_THREAD_NICE = 10;
+const TILE_THREAD_NICE = 10;
 
 export class TilePool {
   private readonly pool: WorkerPool<TileTask, TileTaskAnswer>;

@@ -43,7 +43,7 @@ const toRecord = (row: UserRow): UserRecord => ({
 });
 
 /** A unique-key violation in either dialect (PostgreSQL 23505; SQLite's constraint codes). */
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -11,12 +11,12 @@ import { HOUR_MS } from '../../common/time.ts';
 
 export const DEMO_PRODUCT = PRODUCTS.demo;
 /** Hours between demo runs (SPEC §9: most models every 720 min). */
-export const DEMO_RUN_HOURS = DEMO_PRODUCT.interval / 60;
+const DEMO_RUN_HOURS = DEMO_PRODUCT.interval / 60;
 /** Hours between steps: hourly, the Premium step (SPEC §9). */
 export const DEMO_STEP_HOURS = 1;
-export const DEMO_FORECAST_HOURS = DEMO_PRODUCT.forecastSize;
+const DEMO_FORECAST_HOURS = DEMO_PRODUCT.forecastSize;
 /** Version of the minifest format served (SPEC §7 path /metadata/v1.0/...). */
-export const MINIFEST_VERSION = '1.0';
+const MINIFEST_VERSION = '1.0';
 
 export interface DemoRun {
   refTime: number;

@@ -65,9 +65,9 @@ for (const file of DEMO_TILE_FILES) {
 }
 
 /** zlib level for the stored tiles (brief: level 6, zlib's default balance of size and speed). */
-export const TILE_GZIP_LEVEL = 6;
+const TILE_GZIP_LEVEL = 6;
 /** Default memory budget of the tile cache, bytes (gzip data, and identity data once asked for). */
-export const DEFAULT_TILE_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_TILE_CACHE_BYTES = 256 * 1024 * 1024;
 
 export interface TileTimings {
   evaluateMs: number;

@@ -20,9 +20,9 @@ import { createRequire } from 'node:module';
 import * as topojson from 'topojson-client';
 import type { Topology, GeometryObject } from 'topojson-specification';
 
-export const LAND_CELL_DEG = 0.25;
+const LAND_CELL_DEG = 0.25;
 export const LAND_COLUMNS = 360 / LAND_CELL_DEG;
-export const LAND_ROWS = 180 / LAND_CELL_DEG;
+const LAND_ROWS = 180 / LAND_CELL_DEG;
 export const LAND_STRIDE = 4;
 export const LandChannel = { Fine: 0, Broad: 1, BroadDLat: 2, BroadDLon: 3 } as const;
 
@@ -40,7 +40,7 @@ const BLUR_PASSES = 3;
 export type LandPolygons = number[][][][];
 
 /** Natural Earth land polygons ([polygon][ring][point][lon, lat]) from world-atlas. */
-export function loadNaturalEarthLand(resolution: '50m' | '110m' = '50m'): LandPolygons {
+function loadNaturalEarthLand(resolution: '50m' | '110m' = '50m'): LandPolygons {
   const require = createRequire(import.meta.url);
   const path = require.resolve(`world-atlas/land-${resolution}.json`);
   const topology = JSON.parse(readFileSync(path, 'utf8')) as Topology;

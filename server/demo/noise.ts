@@ -49,7 +49,7 @@ const TWO_PI = 2 * Math.PI;
  * Angular drift of the texture at a latitude, rad/s: U(φ) / (R cos φ) with
  * U = 10 sin²(2φ) - 6 exp(-(φ/12°)²) m/s, written so that the cos φ cancels in the westerly part.
  */
-export function noiseDrift(latDeg: number): number {
+function noiseDrift(latDeg: number): number {
   const phi = (latDeg * Math.PI) / 180;
   const s = Math.sin(phi);
   const c = Math.cos(phi);

@@ -26,7 +26,7 @@ const SECTION_PENALTY = 1;
 const AIRPORT_WEIGHT: Readonly<Record<string, number>> = { large_airport: 6, medium_airport: 4.5 };
 
 /** A place counts as the city around a point from this population on. */
-export const CITY_MIN_POPULATION = 15_000;
+const CITY_MIN_POPULATION = 15_000;
 /** How far the city around a point may be. */
 const CITY_RADIUS_KM = 30;
 /** How far the suburb (a section of a city) may be. */
@@ -98,12 +98,12 @@ export function loadPlaces(): Place[] {
 }
 
 /** Radius of the nearest locality by map zoom: far when zoomed out, a few km in a street view. */
-export function localityRadiusKm(zoom: number): number {
+function localityRadiusKm(zoom: number): number {
   return Math.min(100, Math.max(5, 2 ** (13 - zoom)));
 }
 
 /** Zoomed out, a point is named by the bigger places around it. */
-export function localityMinPopulation(zoom: number): number {
+function localityMinPopulation(zoom: number): number {
   return zoom <= 5 ? 100_000 : zoom <= 7 ? CITY_MIN_POPULATION : 0;
 }
 

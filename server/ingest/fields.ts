@@ -81,7 +81,7 @@ export function engineGribReader(engine: Engine): GribReader {
  * file has them (a 1/6° grid's increments are rounded to micro-degrees in the file: 0.166667 x
  * 2160 is not 360), and a grid that goes round the globe within half a column is global.
  */
-export function sourceGridOf(
+function sourceGridOf(
   info: Pick<FieldInfo, 'grid'>,
   field: { lat0: number; lon0: number; dLat: number; dLon: number; Ni: number; Nj: number; latitudes?: Float64Array },
 ): SourceGrid {
@@ -95,7 +95,7 @@ export function sourceGridOf(
 }
 
 /** Grid spacing of a field in degrees (longitude), for product matching; NaN when it has none. */
-export function resolutionOf(info: FieldInfo): number {
+function resolutionOf(info: FieldInfo): number {
   const g = info.grid;
   if (g.west !== undefined && g.east !== undefined && g.Ni > 1) {
     const d = (g.east - g.west) / (g.Ni - 1);

@@ -33,7 +33,7 @@ import { join, resolve } from 'node:path';
 import { hourStamp } from '../../common/minifest.ts';
 import type { PointGrid } from './points.ts';
 
-export const DEFAULT_DATA_DIR = 'var/data';
+const DEFAULT_DATA_DIR = 'var/data';
 /** Published runs kept per product: the current one and the one before (clients still on its minifest). */
 export const KEEP_RUNS = 2;
 export const RUN_FORMAT = 1;
@@ -103,7 +103,7 @@ export function productDir(dataDir: string, directory: string): string {
   return join(dataDir, directory);
 }
 
-export function runsDir(dataDir: string, directory: string): string {
+function runsDir(dataDir: string, directory: string): string {
   return join(dataDir, directory, 'runs');
 }
 
@@ -135,7 +135,7 @@ export function newRunId(refTime: number, now = Date.now()): string {
 
 const RUN_ID = /^(\d{10})-([0-9a-z]+)$/;
 
-export function isRunId(id: string): boolean {
+function isRunId(id: string): boolean {
   return RUN_ID.test(id);
 }
 
@@ -223,7 +223,7 @@ export async function publishRun(dataDir: string, directory: string, staging: st
 }
 
 /** Removes published runs beyond the newest KEEP_RUNS, never the current one. */
-export async function pruneRuns(dataDir: string, directory: string, keep = KEEP_RUNS): Promise<string[]> {
+async function pruneRuns(dataDir: string, directory: string, keep = KEEP_RUNS): Promise<string[]> {
   const currentId = await readCurrentRunId(dataDir, directory);
   const ids = await listRunIds(dataDir, directory);
   const kept = new Set(ids.slice(0, keep));

@@ -36,14 +36,14 @@
  * DEFAULT_LEVEL_POINT_RESOLUTION); its slabs are points/{hour}.levels.slab.
  */
 
-import { open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NO_DATA } from '../../common/tile.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import type { TargetGrid } from '../../engine/regrid.ts';
 
-export const POINTS_MAGIC = 0x50425349; // 'ISBP' read as a little-endian u32
-export const POINTS_VERSION = 2;
+const POINTS_MAGIC = 0x50425349; // 'ISBP' read as a little-endian u32
+const POINTS_VERSION = 2;
 /** Versions this build reads: 1 has no static section. */
 const READABLE_VERSIONS: readonly number[] = [1, 2];
 const PREFIX_BYTES = 12;
@@ -214,10 +214,6 @@ export async function writePointStore(path: string, header: PointStoreHeader, st
     await out.close();
     for (const s of slabs) await s?.close();
   }
-}
-
-export async function removeSlabs(steps: SlabStep[]): Promise<void> {
-  for (const s of steps) await rm(s.path, { force: true });
 }
 
 export interface PointSeries {
@@ -419,7 +415,7 @@ function concat(a: Uint16Array, b: Uint16Array): Uint16Array {
 }
 
 /** Reads a whole slab (tests and tools). */
-export async function readSlab(path: string): Promise<Uint16Array> {
+async function readSlab(path: string): Promise<Uint16Array> {
   const bytes = await readFile(path);
   return new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2);
 }

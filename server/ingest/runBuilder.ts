@@ -22,7 +22,7 @@
  * the next layer.
  */
 
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEVELS } from '../../common/catalogue/levels.ts';
 import { FILE_VARIABLES, STATIC_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
@@ -47,14 +47,14 @@ import { HOUR_MS } from '../../common/time.ts';
 
 const BUILD_FORMAT = 1;
 /** Minifest format version (SPEC §7 path /metadata/v1.0/...). */
-export const MINIFEST_VERSION = '1.0';
+const MINIFEST_VERSION = '1.0';
 /** Point grids are never finer than this by default (points.ts gives the sizes). */
-export const DEFAULT_POINT_RESOLUTION = 0.5;
+const DEFAULT_POINT_RESOLUTION = 0.5;
 /**
  * Level point grids are never finer than this by default: upper-air fields are smooth, and a run
  * keeps 4 variables x 15 levels per node and step (a 209-step GFS run at 1° is 1.6 GB).
  */
-export const DEFAULT_LEVEL_POINT_RESOLUTION = 1;
+const DEFAULT_LEVEL_POINT_RESOLUTION = 1;
 
 /** Pressure levels of the catalogue, from the ground up (LEVELS order: 975 hPa first). */
 const PRESSURE_LEVEL_IDENTS: readonly string[] = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
@@ -63,7 +63,7 @@ export const LEVEL_POINT_VARIABLES: readonly string[] = Object.values(VARIABLES)
   .filter((v) => v.levels.some((l) => PRESSURE_LEVEL_IDENTS.includes(l))).map((v) => v.ident);
 
 /** The column name of a variable at a pressure level in levels.bin: `temp-850h`. */
-export function levelSeriesName(ident: string, level: string): string {
+function levelSeriesName(ident: string, level: string): string {
   return `${ident}-${level}`;
 }
 
@@ -168,7 +168,7 @@ function isPressureOrHeight(level: string): boolean {
 }
 
 /** Steps as SPEC §3 minifest ranges [step, from, to], greedily: equal spacing runs as far as it goes. */
-export function minifestRanges(hours: readonly number[]): [number, number, number][] {
+function minifestRanges(hours: readonly number[]): [number, number, number][] {
   const sorted = [...new Set(hours)].sort((a, b) => a - b);
   const ranges: [number, number, number][] = [];
   let i = 0;
@@ -657,9 +657,4 @@ export class RunBuilder {
   noteFile(): void {
     this.state.stats.files++;
   }
-}
-
-/** Whether a staging directory holds a run being built. */
-export async function hasStagedRun(dataDir: string, product: Product, refTime: number): Promise<boolean> {
-  return stat(join(stagingDir(dataDir, product.directory, refTime), 'build.json')).then(() => true, () => false);
 }

@@ -19,7 +19,7 @@ import { ingestFiles, type IngestResult } from './ingest.ts';
 import { groupRuns, startsWithGrib, walk } from './inputs.ts';
 import { readCurrentRunId, readRunManifest } from './layout.ts';
 
-export const DEFAULT_SAMPLES_DIR = fileURLToPath(new URL('../../../shared/data/samples', import.meta.url));
+const DEFAULT_SAMPLES_DIR = fileURLToPath(new URL('../../../shared/data/samples', import.meta.url));
 
 /** The samples directory to load, or null when there is none or it is turned off. */
 export async function samplesDirFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {

@@ -40,7 +40,7 @@ export function tileTargetGrid(address: TileAddress): TargetGrid {
 }
 
 /** Whether a tile can hold any node of a source area (longitudes compared modulo 360). */
-export function tileIntersects(tile: TileBounds, area: { west: number; east: number; north: number; south: number } | null): boolean {
+function tileIntersects(tile: TileBounds, area: { west: number; east: number; north: number; south: number } | null): boolean {
   if (!area) return true;
   if (tile.south > area.north || tile.north < area.south) return false;
   if (area.east - area.west >= 360) return true;
@@ -128,7 +128,7 @@ export function renderTile(regridders: Regridder[], quantizations: Quantization[
 }
 
 /** The regular grid a native store tile has for a source grid: the same for regular grids, evenly spaced rows for Gaussian ones. */
-export function nativeGridOf(grid: SourceGrid): TargetGrid {
+function nativeGridOf(grid: SourceGrid): TargetGrid {
   if (!grid.latitudes) return { nx: grid.ni, ny: grid.nj, lon0: grid.lon0, dLon: grid.dLon, lat0: grid.lat0, dLat: grid.dLat };
   const first = grid.latitudes[0];
   const last = grid.latitudes[grid.nj - 1];

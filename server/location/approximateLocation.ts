@@ -21,7 +21,7 @@ export interface Capital {
 }
 
 /** A country for each supported language (common/languages.ts) when the browser names no region. */
-export const LANGUAGE_COUNTRY: Readonly<Record<string, string>> = {
+const LANGUAGE_COUNTRY: Readonly<Record<string, string>> = {
   en: 'us', zh: 'cn', ja: 'jp', fr: 'fr', ko: 'kr', it: 'it', ru: 'ru', nl: 'nl', cs: 'cz', tr: 'tr', pl: 'pl',
   sv: 'se', fi: 'fi', ro: 'ro', el: 'gr', hu: 'hu', hr: 'hr', ca: 'es', da: 'dk', ar: 'eg', fa: 'ir', hi: 'in',
   ta: 'in', sk: 'sk', uk: 'ua', bg: 'bg', he: 'il', is: 'is', lt: 'lt', et: 'ee', vi: 'vn', sl: 'si', sr: 'rs',

@@ -22,7 +22,7 @@ const nonPublic = new BlockList();
 for (const [address, prefix] of NON_PUBLIC) nonPublic.addSubnet(address, prefix, 'ipv4');
 
 /** The IPv4 address of a socket address (`::ffff:a.b.c.d` included), or null for IPv6 and anything else. */
-export function ipv4Of(address: string | undefined): string | null {
+function ipv4Of(address: string | undefined): string | null {
   if (!address) return null;
   const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
   return isIPv4(plain) ? plain : null;

@@ -32,7 +32,7 @@ const text = (maxLength: number) => ({ type: 'string', maxLength, default: '' })
 /** Generous caps for the schema; the form checks apply the real ones with their texts. */
 const FIELD_MAX = 2 * PASSWORD_MAX_LENGTH + 1024;
 
-export function authAnswer(user: User, session: Pick<Session, 'token' | 'expiresAt'>): AuthAnswer {
+function authAnswer(user: User, session: Pick<Session, 'token' | 'expiresAt'>): AuthAnswer {
   return {
     auth: true,
     token: session.token,

@@ -27,7 +27,7 @@ export interface ClientReportRouteOptions {
   reportsPerMinute?: number;
 }
 
-export function redactReport(report: ErrorReport): LoggedErrorReport {
+function redactReport(report: ErrorReport): LoggedErrorReport {
   const out = { ...report };
   for (const key of ['msg', 'url', 'script', 'stack'] as const) if (typeof out[key] === 'string') out[key] = redactSecrets(out[key]);
   if (Array.isArray(out.latestBcast)) out.latestBcast = out.latestBcast.map(redactSecrets);

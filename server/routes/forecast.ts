@@ -16,9 +16,6 @@ import {
 } from '../../common/api/forecast.ts';
 import { AnswerCache, POINT_PARAMS_SCHEMA, resolvePointRequest, setForecastCaching, type PointParams } from './pointRequest.ts';
 
-export { FORECAST_MAX_AGE_S } from './pointRequest.ts';
-export { DEMO_POINT_UNITS as POINT_UNITS } from '../data/servedProducts.ts';
-
 const pointSchema = {
   params: POINT_PARAMS_SCHEMA,
   querystring: {

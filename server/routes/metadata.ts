@@ -14,8 +14,8 @@ import { isPremiumRequest } from '../auth/tier.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
 
-export const MINIFEST_MAX_AGE_S = 600;
-export const PRODUCTS_MAX_AGE_S = 60;
+const MINIFEST_MAX_AGE_S = 600;
+const PRODUCTS_MAX_AGE_S = 60;
 
 const productsSchema = { response: { 200: PRODUCTS_ANSWER } } as const;
 

@@ -14,7 +14,7 @@ import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
 import { hourStampParam, type ServedProducts, type ProductData, type RunData } from '../data/servedProducts.ts';
 
 /** Clients cache GET answers for 5 minutes by default (SPEC §7); the run changes every 12 hours. */
-export const FORECAST_MAX_AGE_S = 300;
+const FORECAST_MAX_AGE_S = 300;
 export const POINT_PARAMS_SCHEMA = {
   type: 'object',
   required: ['product', 'lat', 'lon'],

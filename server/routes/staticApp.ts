@@ -12,9 +12,9 @@ import fastifyStatic from '@fastify/static';
 import { notFound } from '../http/httpError.ts';
 
 /** Paths that belong to the HTTP API, never to the client router. */
-export const API_PREFIXES = ['/tiles/', '/metadata/', '/forecast/', '/api/', '/search/', '/reverse/', '/users/', '/notif/', '/labels/', '/citytile/', '/sedlina/', '/services/'] as const;
-export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-export const REVALIDATE_CACHE_CONTROL = 'no-cache';
+const API_PREFIXES = ['/tiles/', '/metadata/', '/forecast/', '/api/', '/search/', '/reverse/', '/users/', '/notif/', '/labels/', '/citytile/', '/sedlina/', '/services/'] as const;
+const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const REVALIDATE_CACHE_CONTROL = 'no-cache';
 
 function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix) || `${url}/` === prefix);
@@ -25,7 +25,7 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** Whether dist/ holds a built app. */
-export function hasBuiltApp(distDir: string): boolean {
+function hasBuiltApp(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'));
 }
 

@@ -55,7 +55,7 @@ export interface StripeRouteOptions {
   now?: () => number;
 }
 
-export function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StripeConfig {
+function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StripeConfig {
   const value = (name: string) => env[name]?.trim() || undefined;
   return {
     secretKey: value('STRIPE_SECRET_KEY'),
@@ -66,7 +66,7 @@ export function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Strip
 }
 
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server (STRIPE_SECRET_KEY and STRIPE_PRICE_ID are not set); an administrator can grant Premium with: npm run admin -- premium grant <email>';
-export const WEBHOOK_NOT_CONFIGURED = 'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set)';
+const WEBHOOK_NOT_CONFIGURED = 'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set)';
 export const BAD_SIGNATURE = 'The Stripe-Signature header does not match the body';
 const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
 const PLATFORM = 'stripe';

@@ -4,7 +4,7 @@
  * parameters), and a registered user in one call.
  */
 
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { openDatabase, type Database } from '../db/database.ts';
 import type { TestBackend, TestDatabase } from '../db/testing.ts';
 import type { KdfParams } from '../auth/passwords.ts';
@@ -21,7 +21,7 @@ export interface TestClock {
   advance(ms: number): void;
 }
 
-export function testClock(start = T0): TestClock {
+function testClock(start = T0): TestClock {
   let t = start;
   return { now: () => t, advance: (ms) => void (t += ms) };
 }
@@ -72,8 +72,4 @@ export async function registerUser(app: FastifyInstance, email = `user${++counte
   if (response.statusCode !== 201) throw new Error(`register ${email}: ${response.statusCode} ${response.body}`);
   const body = response.json() as { token: string; userInfo: { id: string } };
   return { token: body.token, id: body.userInfo.id, email };
-}
-
-export function json<T = unknown>(response: LightMyRequestResponse): T {
-  return response.json() as T;
 }

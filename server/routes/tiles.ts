@@ -18,9 +18,9 @@ import { entitle } from '../auth/tier.ts';
 import { DIRECTORY_PATTERN } from '../../common/api/products.ts';
 import { TILE_ROUTE } from '../../common/api/tiles.ts';
 
-export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Premium tiles (SPEC §6): only the browser that was allowed them keeps them. */
-export const PREMIUM_TILE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+const PREMIUM_TILE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 const FILE_PATTERN = /^([A-Za-z0-9]+)-([A-Za-z0-9]+)\.([A-Za-z0-9]+)$/;
 
 interface TileParams {
