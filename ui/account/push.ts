@@ -62,7 +62,7 @@ export interface Push {
   stop(): void;
 }
 
-export const SERVICE_WORKER_URL = '/sw.js';
+const SERVICE_WORKER_URL = '/sw.js';
 
 /** Whether a message event's data is one the worker posts (ui/push/sw.ts). */
 export function isPushPageMessage(v: unknown): v is PushPageMessage {

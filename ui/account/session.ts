@@ -123,7 +123,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isUserInfo = (v: unknown): v is UserInfo => isObject(v) && (typeof v.id === 'string' || typeof v.id === 'number');
 
 /** 32 random hex digits (crypto.getRandomValues works on plain-HTTP hosts too, randomUUID does not). */
-export function randomDeviceId(): string {
+function randomDeviceId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

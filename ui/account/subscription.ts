@@ -27,7 +27,7 @@ export type { SubscriptionInfo };
 
 /** The language bundle of the banners (assets/lang/subscription/en.json). */
 export const SUBSCRIPTION_BUNDLE = 'subscription';
-export const DEFAULT_TIER = 'premium';
+const DEFAULT_TIER = 'premium';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A subscription info from an answer, or null when it is none. */

@@ -76,7 +76,7 @@ export function bootGuards(): BootGuards {
   return started;
 }
 
-export function startBootGuards(win: Window = window): BootGuards {
+function startBootGuards(win: Window = window): BootGuards {
   const missing = missingTechnologies(win);
   if (missing.includes('ResizeObserver')) (win as unknown as { ResizeObserver: unknown }).ResizeObserver = WindowResizeObserver;
   let early: Event[] | null = [];

@@ -14,7 +14,7 @@ import type { AppState } from '../state/appState.ts';
 import './accountButton.css';
 
 /** The letter shown for a user: the first of the name, else of the email. */
-export function initialOf(user: Record<string, unknown>): string {
+function initialOf(user: Record<string, unknown>): string {
   const name = [user.username, user.email].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? '?';
   return Array.from(name.trim())[0].toLocaleUpperCase();
 }

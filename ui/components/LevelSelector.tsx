@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { LEVELS } from '../../common/catalogue/levels.ts';
 import type { AppState } from '../state/appState.ts';
 
-export function levelLabel(ident: string, t: (key: string, values?: Record<string, unknown>) => string): string {
+function levelLabel(ident: string, t: (key: string, values?: Record<string, unknown>) => string): string {
   const level = LEVELS.find((l) => l.ident === ident);
   if (level?.hPa !== undefined) return t('level.hPa', { hPa: level.hPa });
   if (level?.heightM !== undefined) return t('level.height', { m: level.heightM });

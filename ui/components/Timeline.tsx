@@ -26,7 +26,7 @@ function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOpti
   return format;
 }
 
-export function formatTime(ms: number, hour12: boolean, locale?: string): string {
+function formatTime(ms: number, hour12: boolean, locale?: string): string {
   return dateFormat(locale, { weekday: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12 }).format(ms);
 }
 

@@ -20,7 +20,7 @@ export interface Box {
  * The map's own controls: each matching element's box is an obstacle for labels. Windows (panes)
  * and banners are not: they come and go over the map, and the labels under them stay put.
  */
-export const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .level-selector';
+const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .level-selector';
 
 /** Whether a label box centred at (x, y) lies wholly in the view and touches no obstacle. */
 export function labelFits(x: number, y: number, width: number, height: number, view: { width: number; height: number }, obstacles: readonly Box[]): boolean {

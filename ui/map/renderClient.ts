@@ -14,7 +14,7 @@ type Listener = (event: RenderEvent) => void;
 const listeners = new Set<Listener>();
 let remote: Remote<RenderApi> | null = null;
 
-export const renderInfo = signal<InitResult | null>(null);
+const renderInfo = signal<InitResult | null>(null);
 export const renderError = signal<string | null>(null);
 
 function emit(event: RenderEvent): void {

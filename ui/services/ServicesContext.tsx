@@ -23,7 +23,7 @@ export function useServices(): UiServices {
  * A lazy service, started by the first component that asks: null until it is in. A failure to
  * start (its chunk did not load) is left to the error reporter, as an unhandled rejection.
  */
-export function useStarted<T>(service: Lazy<T>): T | null {
+function useStarted<T>(service: Lazy<T>): T | null {
   const [started, setStarted] = useState(() => service.peek());
   const value = started ?? service.peek();
   useEffect(() => {

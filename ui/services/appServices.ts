@@ -49,13 +49,13 @@ export function platformOf(nav: Pick<Navigator, 'userAgent' | 'platform' | 'maxT
 }
 
 /** SPEC §1 device kinds: the mobile interface is a phone; a touch screen that is not a phone is a tablet. */
-export function deviceOf(mobile: boolean, nav: Pick<Navigator, 'maxTouchPoints'>): 'mobile' | 'tablet' | 'desktop' {
+function deviceOf(mobile: boolean, nav: Pick<Navigator, 'maxTouchPoints'>): 'mobile' | 'tablet' | 'desktop' {
   if (mobile) return 'mobile';
   return nav.maxTouchPoints > 1 ? 'tablet' : 'desktop';
 }
 
 /** Browser names people know, for the browser support message. */
-export function browserName(userAgent: string): string {
+function browserName(userAgent: string): string {
   const found = [['Edg/', 'Edge'], ['OPR/', 'Opera'], ['Firefox/', 'Firefox'], ['Chrome/', 'Chrome'], ['Safari/', 'Safari']]
     .find(([token]) => userAgent.includes(token));
   return found ? found[1] : 'this browser';

@@ -6,8 +6,8 @@
 
 import type { AppState } from '../state/appState.ts';
 
-export const MAP_SELECTOR_ZOOM = 11;
-export const MAP_SELECTOR_CHECK_MS = 200;
+const MAP_SELECTOR_ZOOM = 11;
+const MAP_SELECTOR_CHECK_MS = 200;
 
 export function mapSelectorWanted(zoom: number, overlay: string, mapLibrary: string, open: boolean): boolean {
   if (zoom > MAP_SELECTOR_ZOOM) return mapLibrary !== 'globe' || open;

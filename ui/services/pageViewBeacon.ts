@@ -7,8 +7,8 @@
 import type { PageView } from '../state/consentModel.ts';
 
 /** The analytics property of this app (the {code} of the path). */
-export const ANALYTICS_CODE = 'isobar';
-export const BEACON_PATH = `/sedlina/ga/${ANALYTICS_CODE}`;
+const ANALYTICS_CODE = 'isobar';
+const BEACON_PATH = `/sedlina/ga/${ANALYTICS_CODE}`;
 const CLIENT_ID_KEY = 'isobar.cid';
 
 export interface BeaconEnv {

@@ -14,7 +14,7 @@ import type { AppState } from '../state/appState.ts';
 import { trailing } from './trailing.ts';
 
 // SPEC §9: URL update debounce 200 ms.
-export const URL_DEBOUNCE_MS = 200;
+const URL_DEBOUNCE_MS = 200;
 
 /** What the address bar's search part says now. */
 export function urlStateOf(app: AppState): UrlState {

@@ -35,10 +35,10 @@ export interface AppState {
 }
 
 /** Where the map opens without a position in the URL. */
-export const DEFAULT_CENTER = { lat: 30, lon: 10, zoom: 3 };
+const DEFAULT_CENTER = { lat: 30, lon: 10, zoom: 3 };
 
 /** Phones get the mobile interface (SPEC §1 device kinds); tablets and desktops the desktop one. */
-export const MOBILE_MAX_WIDTH = 640;
+const MOBILE_MAX_WIDTH = 640;
 
 /**
  * The app's models for the address the page opened with and the browser's language. The panel

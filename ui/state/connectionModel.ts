@@ -20,12 +20,10 @@ import {
 import type { MessagesModel } from './messages.ts';
 import { isNetworkFailure } from './requestFailures.ts';
 
-export { reportRequestFailure } from './requestFailures.ts';
-
 export type ConnectionState = 'online' | 'checking' | 'offline';
 
 /** SPEC §4: the offline probe asks for the site icon. */
-export const PROBE_URL = '/favicon.svg';
+const PROBE_URL = '/favicon.svg';
 
 export const OFFLINE_MESSAGE_KEY = 'connection.offline';
 export const ONLINE_MESSAGE_KEY = 'connection.online';

@@ -17,7 +17,7 @@ import type { TimelineModel } from './timelineModel.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 
 // SPEC §9: minifest cached 10 min.
-export const MINIFEST_REFRESH_MS = 10 * MINUTE_MS;
+const MINIFEST_REFRESH_MS = 10 * MINUTE_MS;
 
 export type DataStatus = 'loading' | 'ready' | 'error';
 

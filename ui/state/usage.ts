@@ -13,7 +13,7 @@ export interface UsageEvent {
 }
 
 /** SPEC §9: the broadcast log keeps the last 5 events. */
-export const USAGE_LOG_SIZE = 5;
+const USAGE_LOG_SIZE = 5;
 
 export interface UsageLog {
   readonly events: ReadonlySignal<readonly UsageEvent[]>;

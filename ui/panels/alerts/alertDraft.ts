@@ -108,7 +108,7 @@ export function draftOf(alert: Alert): Draft {
 }
 
 /** One condition of the draft, in base units (not yet checked). */
-export function conditionOf(d: Draft, type: AlertConditionType): AlertCondition {
+function conditionOf(d: Draft, type: AlertConditionType): AlertCondition {
   switch (type) {
     case 'wind': return defined({ type, min: optional(d.windMin), max: optional(d.windMax), directions: orNone(d.windDirs) });
     case 'temperature': return defined({ type, min: kelvin(d.tempMin), max: kelvin(d.tempMax) });

@@ -243,7 +243,7 @@ export function WaveChart({ forecast, cols, current }: ChartProps) {
 const AIRGRAM_ROW = 17;
 
 /** Levels from the top of the chart (highest) to the ground: the meteogram lists them from the ground up. */
-export function airgramLevels(levels: readonly string[]): string[] {
+function airgramLevels(levels: readonly string[]): string[] {
   return [...levels].reverse();
 }
 

@@ -82,7 +82,7 @@ export async function fetchPlaceName(lat: number, lon: number, zoom: number, lan
 // ---- steps ------------------------------------------------------------------------------------
 
 /** SPEC §9: "Hourly data when timestamp steps are under 2 hours". */
-export const HOURLY_BELOW_H = 2;
+const HOURLY_BELOW_H = 2;
 export type DetailStep = 1 | 3;
 
 /** The model's own step in hours: the smallest gap between its timestamps. */
@@ -163,9 +163,9 @@ export function windSeries(uSeries: readonly (number | null)[] | undefined, vSer
 export type WeatherSymbol = 'clear' | 'fewClouds' | 'partlyCloudy' | 'cloudy' | 'overcast' | 'lightRain' | 'rain' | 'heavyRain' | 'snow';
 
 /** Rain rates (mm/h) of the symbol classes: light from 0.1, moderate from 1, heavy from 4 (WMO intensity bands, rounded). */
-export const RAIN_SYMBOL_MM_H = { light: 0.1, moderate: 1, heavy: 4 } as const;
+const RAIN_SYMBOL_MM_H = { light: 0.1, moderate: 1, heavy: 4 } as const;
 /** Cloud cover (%) of the classes: okta bands 0-1, 2-3, 4-5, 6-7, 8. */
-export const CLOUD_SYMBOL_PCT = { few: 12.5, partly: 37.5, cloudy: 62.5, overcast: 87.5 } as const;
+const CLOUD_SYMBOL_PCT = { few: 12.5, partly: 37.5, cloudy: 62.5, overcast: 87.5 } as const;
 
 /** The symbol of a step from its cloud cover (%), rain rate (mm/h) and temperature (K). */
 export function weatherSymbol(clouds: number | null, rain: number | null, temp: number | null): WeatherSymbol | null {
