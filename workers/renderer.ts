@@ -39,7 +39,7 @@ import { tileRangeFor, visibleTiles, byDistanceFrom, type TileRange, type Visibl
 import { ParticleSystem } from './particleSystem.ts';
 
 // SPEC §9: data-tile cache 50 entries.
-export const TILE_CACHE_ENTRIES = 50;
+const TILE_CACHE_ENTRIES = 50;
 /** Base particle speed: CSS pixels per frame per m/s at velocity 1. */
 const PARTICLE_PX_PER_MS = 0.1;
 /** CSS pixels of screen per particle at multiplier 1 (15 000 on a 1280x720 view, the cap). */
@@ -821,7 +821,7 @@ async function fetchTile(url: string, signal: AbortSignal, token?: string | null
 }
 
 /** Renderer strings of CPU rasterizers. */
-export function isSoftwareRenderer(renderer: string): boolean {
+function isSoftwareRenderer(renderer: string): boolean {
   return /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Basic Render/i.test(renderer);
 }
 

@@ -18,8 +18,8 @@ import type { LocalGribSummary } from '../api.ts';
 import { HOUR_MS } from '../../common/time.ts';
 
 /** Largest file the browser opens: beyond it the tab's memory is at risk. */
-export const MAX_LOCAL_GRIB_BYTES = 512 * 1024 * 1024;
-export class LocalGribError extends Error {
+const MAX_LOCAL_GRIB_BYTES = 512 * 1024 * 1024;
+class LocalGribError extends Error {
   override name = 'LocalGribError';
 }
 
@@ -158,7 +158,7 @@ export class LocalGribProduct {
 }
 
 /** The coarsest data zoom whose node spacing resolves the file's grid (common/tiling.ts). */
-export function dataZoomForResolution(degrees: number): number {
+function dataZoomForResolution(degrees: number): number {
   for (let z = 0; z <= MAX_DATA_ZOOM; z++) if (nodeSpacing(z) <= degrees) return z;
   return MAX_DATA_ZOOM;
 }

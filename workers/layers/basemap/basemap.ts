@@ -14,7 +14,7 @@ import graticuleVertex from './graticule.vertex.glsl?raw';
 
 type Rgba = [number, number, number, number];
 
-export const BASEMAP_COLORS = {
+const BASEMAP_COLORS = {
   /** Sea and land as seen where the weather layer is transparent. */
   sea: [0.055, 0.09, 0.15, 1] as Rgba,
   land: [0.17, 0.19, 0.21, 1] as Rgba,
@@ -24,7 +24,7 @@ export const BASEMAP_COLORS = {
 };
 
 /** Graticule spacing in degrees by map zoom: a handful of lines on screen at every zoom. */
-export function graticuleStep(zoom: number): number {
+function graticuleStep(zoom: number): number {
   if (zoom < 4) return 30;
   if (zoom < 6) return 10;
   if (zoom < 8) return 5;
@@ -33,7 +33,7 @@ export function graticuleStep(zoom: number): number {
 }
 
 /** Lines of a graticule in normalised Mercator: meridians and parallels are straight there. */
-export function graticuleLines(step: number): Float32Array {
+function graticuleLines(step: number): Float32Array {
   const out: number[] = [];
   const top = mercY(85.0511);
   const bottom = mercY(-85.0511);
