@@ -7,6 +7,12 @@
 // SPEC §9: map zoom 3 to 16.
 export const MIN_ZOOM = 3;
 export const MAX_ZOOM = 16;
+
+/** A zoom within the map's range (SPEC §9). */
+export function clampZoom(zoom: number): number {
+  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+}
+
 // SPEC §9: tile edge 256 px (512 high density); canvas pixel ratio capped at 2.
 const TILE_PX = 256;
 export const MAX_PIXEL_RATIO = 2;

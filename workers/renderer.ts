@@ -16,7 +16,7 @@ import type REGL from 'regl';
 import { decodeBasemap } from '../common/basemap.ts';
 import { colorLayerOf, overlayByIdent, particleLayerOf, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
-import { MAX_ZOOM, MIN_ZOOM, PARTICLE_CAP, mercY } from '../common/map.ts';
+import { clampZoom, mercY, MIN_ZOOM, PARTICLE_CAP } from '../common/map.ts';
 import { tilePath } from '../common/api/tiles.ts';
 import { bracketSteps, parseHourStamp, type Calendar } from '../common/minifest.ts';
 import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
@@ -220,7 +220,7 @@ export class Renderer implements RenderApi {
   }
 
   setView(view: ViewParams): void {
-    const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, view.zoom));
+    const zoom = clampZoom(view.zoom);
     this.view = { ...view, zoom };
     this.planDirty = true;
     this.staticDirty = true;

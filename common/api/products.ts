@@ -14,6 +14,8 @@ import type { Infer } from './schema.ts';
 export const PRODUCTS_PATH = '/metadata/v1.0/products.json';
 export const MINIFEST_ROUTE = '/metadata/v1.0/:dir/minifest.json';
 export const DIRECTORY_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+/** The minifest format this server writes (MinifestAnswer.v). */
+export const MINIFEST_VERSION = '1.0';
 
 export function minifestPath(directory: string, premium = false): string {
   return `/metadata/v1.0/${encodeURIComponent(directory)}/minifest.json${premium ? '?premium=true' : ''}`;

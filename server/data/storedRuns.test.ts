@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ingestFiles } from '../ingest/ingest.ts';
 import { tileRelPath } from '../ingest/layout.ts';
 import { loadEngine } from '../ingest/engine.ts';
-import { describeWithFixtures, SAMPLE, tempDir, testClock } from '../ingest/testing.ts';
+import { describeWithFixtures, ingestClock, SAMPLE, tempDir } from '../ingest/testing.ts';
 import { HOUR_MS } from '../../common/time.ts';
 import { StoredRuns } from './storedRuns.ts';
 import { TilePool } from './tilePool.ts';
@@ -27,7 +27,7 @@ describeWithFixtures('StoredRuns tile memory', () => {
   afterAll(() => data?.remove());
 
   it('keeps a tile read from disk, with its inflated bytes made once, and forgets a run that closes', async () => {
-    const stored = new StoredRuns(data.dir, loadEngine, testClock().now);
+    const stored = new StoredRuns(data.dir, loadEngine, ingestClock().now);
     const run = (await stored.current(DIR))!;
     const tile = (await run.tile(REF, { z: 0, x: 1, y: 0 }, 'temp', 'surface'))!;
     expect(stored.tileCacheStats()).toMatchObject({ entries: 1, bytes: tile.gzip.byteLength });
@@ -49,7 +49,7 @@ describeWithFixtures('StoredRuns tile memory', () => {
   it('renders a tile above the pre-rendered zoom on a tile thread, as in this thread, and stores it', async () => {
     const pool = new TilePool({ threads: 1 });
     try {
-      const threaded = new StoredRuns(data.dir, loadEngine, testClock().now, { pool });
+      const threaded = new StoredRuns(data.dir, loadEngine, ingestClock().now, { pool });
       const run = (await threaded.current(DIR))!;
       expect(run.manifest.layers['gh-500h'].prerendered).toBe(0);
       const path = join(run.dir, tileRelPath(REF, 1, 3, 1, 'gh', '500h'));
@@ -61,7 +61,7 @@ describeWithFixtures('StoredRuns tile memory', () => {
       await threaded.close();
 
       await rm(path);
-      const here = new StoredRuns(data.dir, loadEngine, testClock().now);
+      const here = new StoredRuns(data.dir, loadEngine, ingestClock().now);
       const again = (await (await here.current(DIR))!.tile(REF, { z: 1, x: 3, y: 1 }, 'gh', '500h'))!;
       expect(again.gzip.equals(tile.gzip)).toBe(true);
       expect(pool.stats().completed).toBe(2); // rendered here, not on the pool
@@ -72,10 +72,10 @@ describeWithFixtures('StoredRuns tile memory', () => {
   });
 
   it('keeps no more than its budget', async () => {
-    const probe = new StoredRuns(data.dir, loadEngine, testClock().now);
+    const probe = new StoredRuns(data.dir, loadEngine, ingestClock().now);
     const one = (await (await probe.current(DIR))!.tile(REF, { z: 0, x: 0, y: 0 }, 'wind', 'surface'))!;
     await probe.close();
-    const stored = new StoredRuns(data.dir, loadEngine, testClock().now, { tileCacheBytes: one.gzip.byteLength });
+    const stored = new StoredRuns(data.dir, loadEngine, ingestClock().now, { tileCacheBytes: one.gzip.byteLength });
     const run = (await stored.current(DIR))!;
     expect(await run.tile(REF, { z: 0, x: 0, y: 0 }, 'wind', 'surface')).not.toBeNull();
     expect(stored.tileCacheStats().entries).toBe(1);

@@ -5,6 +5,7 @@
  * times are offered and what the minifest says.
  */
 
+import { MINIFEST_VERSION } from '../../common/api/products.ts';
 import { PRODUCTS } from '../../common/catalogue/index.ts';
 import type { Minifest } from '../../common/minifest.ts';
 import { HOUR_MS } from '../../common/time.ts';
@@ -15,8 +16,6 @@ const DEMO_RUN_HOURS = DEMO_PRODUCT.interval / 60;
 /** Hours between steps: hourly, the Premium step (SPEC §9). */
 export const DEMO_STEP_HOURS = 1;
 const DEMO_FORECAST_HOURS = DEMO_PRODUCT.forecastSize;
-/** Version of the minifest format served (SPEC §7 path /metadata/v1.0/...). */
-const MINIFEST_VERSION = '1.0';
 
 export interface DemoRun {
   refTime: number;

@@ -22,6 +22,7 @@
  * the next layer.
  */
 
+import { MINIFEST_VERSION } from '../../common/api/products.ts';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEVELS } from '../../common/catalogue/levels.ts';
@@ -46,8 +47,6 @@ import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, til
 import { HOUR_MS } from '../../common/time.ts';
 
 const BUILD_FORMAT = 1;
-/** Minifest format version (SPEC §7 path /metadata/v1.0/...). */
-const MINIFEST_VERSION = '1.0';
 /** Point grids are never finer than this by default (points.ts gives the sizes). */
 const DEFAULT_POINT_RESOLUTION = 0.5;
 /**

@@ -5,6 +5,7 @@
  * The fixture location and the skip / ISOBAR_REQUIRE_FIXTURES=1 rule are server/live/testing's.
  */
 
+import { testClock, type TestClock } from '../routes/testing.ts';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,13 +83,11 @@ export function tolerance(q: Quantization, value: number, decimals?: number): nu
 }
 
 /** A clock that tests move on by hand (StoredRuns trusts current.json for POINTER_TTL_MS). */
-export function testClock(start = Date.UTC(2026, 0, 1)): { now: () => number; advance: (ms?: number) => void } {
-  let time = start;
-  return { now: () => time, advance: (ms = 60_000) => void (time += ms) };
-}
+/** The ingest tests' clock: the server tests' (server/routes/testing.ts), from 2026-01-01. */
+export const ingestClock = (): TestClock => testClock(Date.UTC(2026, 0, 1));
 
 /** The serving side over a data directory, as server/app.ts builds it. */
-export function servingSide(dataDir: string, clock = testClock()): { sources: ServedProducts; stored: StoredRuns; clock: ReturnType<typeof testClock> } {
+export function servingSide(dataDir: string, clock = ingestClock()): { sources: ServedProducts; stored: StoredRuns; clock: TestClock } {
   const stored = new StoredRuns(dataDir, loadEngine, clock.now);
   const sources = new ServedProducts({ now: clock.now, demoTiles: new DemoTileStore(), stored });
   return { sources, stored, clock };

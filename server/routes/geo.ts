@@ -12,7 +12,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { MAX_ZOOM, MIN_ZOOM } from '../../common/map.ts';
+import { clampZoom } from '../../common/map.ts';
 import {
   REVERSE_ANSWER, REVERSE_CACHE_S, REVERSE_ROUTE, SEARCH_ANSWER, SEARCH_CACHE_S, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_QUERY_LENGTH, SEARCH_ROUTE,
 } from '../../common/api/search.ts';
@@ -100,7 +100,7 @@ export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions):
       const { zoom } = request.params;
       const lat = parseCoordinate(request.params.lat, 'lat');
       const lon = parseCoordinate(request.params.lon, 'lon');
-      const result = gazetteer().reverse(lat, wrapLon(lon), Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom)), request.query.lang);
+      const result = gazetteer().reverse(lat, wrapLon(lon), clampZoom(zoom), request.query.lang);
       reply.header('cache-control', `public, max-age=${REVERSE_CACHE_S}`);
       return result;
     },

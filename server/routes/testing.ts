@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import type { TestBackend, TestDatabase } from '../db/testing.ts';
 import type { KdfParams } from '../auth/passwords.ts';
 import { registerAccounts, type AccountsOptions } from './users.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
 /** scrypt N=2^10: the same code path at 1/32 of the cost. */
 export const TEST_KDF: KdfParams = { ln: 10, r: 8, p: 1 };
@@ -18,12 +19,14 @@ export const T0 = Date.UTC(2025, 10, 26, 12);
 
 export interface TestClock {
   now: () => number;
-  advance(ms: number): void;
+  /** Moves the clock on (a minute when no time is given). */
+  advance(ms?: number): void;
 }
 
-function testClock(start = T0): TestClock {
+/** A clock the test moves by hand (the server's tests, and the ingest's through server/ingest/testing.ts). */
+export function testClock(start = T0): TestClock {
   let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  return { now: () => t, advance: (ms = MINUTE_MS) => void (t += ms) };
 }
 
 export interface AccountsTestApp {

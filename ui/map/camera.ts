@@ -4,7 +4,7 @@
  * Handlers do constant work per event so the main thread stays free.
  */
 
-import { MAX_ZOOM, MIN_ZOOM, latFromMercY, lonFromMercX, mercX, mercY, worldSize } from '../../common/map.ts';
+import { clampZoom, latFromMercY, lonFromMercX, mercX, mercY, worldSize } from '../../common/map.ts';
 import type { MapModel } from '../state/mapModel.ts';
 
 /** Movement under which a press counts as a click, CSS pixels, and the longest click. */
@@ -79,7 +79,7 @@ export class Camera {
   /** Sets the zoom keeping the point under (x, y) (CSS px from the top-left) in place. */
   zoomAround(zoom: number, x: number, y: number): void {
     const v = this.map.view.value;
-    const z = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+    const z = clampZoom(zoom);
     const before = worldSize(v.zoom);
     const after = worldSize(z);
     const ox = x - v.width / 2;
@@ -92,7 +92,7 @@ export class Camera {
   /** Eases the zoom by `delta` levels around a point (keys + and -, wheel). */
   zoomBy(delta: number, x?: number, y?: number): void {
     const v = this.map.view.value;
-    this.zoomTarget = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, (this.zoomTarget ?? v.zoom) + delta));
+    this.zoomTarget = clampZoom((this.zoomTarget ?? v.zoom) + delta);
     this.zoomAnchor = { x: x ?? v.width / 2, y: y ?? v.height / 2 };
     if (!this.zoomFrame) {
       let last = this.now();

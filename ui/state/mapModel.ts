@@ -1,7 +1,7 @@
 /** The camera as signals: centre, zoom and the viewport (SPEC §2 "Map"). */
 
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
-import { MAX_ZOOM, MIN_ZOOM, constrainView, type View } from '../../common/map.ts';
+import { clampZoom, constrainView, type View } from '../../common/map.ts';
 import type { ViewParams } from '../../workers/api.ts';
 
 export interface MapModel {
@@ -17,7 +17,7 @@ export interface MapModel {
 export function createMapModel(initial: { lat: number; lon: number; zoom: number }): MapModel {
   const lat = signal(initial.lat);
   const lon = signal(initial.lon);
-  const zoom = signal(Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, initial.zoom)));
+  const zoom = signal(clampZoom(initial.zoom));
   const width = signal(1);
   const height = signal(1);
   const pixelRatio = signal(1);
@@ -40,7 +40,7 @@ export function createMapModel(initial: { lat: number; lon: number; zoom: number
       apply({
         lat: center.lat ?? lat.value,
         lon: center.lon ?? lon.value,
-        zoom: Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, center.zoom ?? zoom.value)),
+        zoom: clampZoom(center.zoom ?? zoom.value),
         width: width.value,
         height: height.value,
       });
