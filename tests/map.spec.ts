@@ -50,6 +50,39 @@ test.describe('the map', () => {
     await expect.poll(() => new URL(page.url()).search).toMatch(/^\?pressure,/);
   });
 
+  test('while a new time loads, the map keeps showing the time before, then the new one', async ({ page }) => {
+    await openMap(page, '/?temp,48.853,2.349,6');
+    const clip = mapClip(page);
+    const before = await screenshotPixels(page, clip);
+    // The new time's tiles are held back until the test lets them go.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let held = 0;
+    await page.route('**/tiles/v1.0/**', async (route) => {
+      held++;
+      await released;
+      await route.continue();
+    });
+    await page.evaluate(() => {
+      const { timeline } = (window as unknown as { isobar: { app: { timeline: { calendar: { value: { timestamps: number[] } | null }; setTimestamp(ms: number): void } } } }).isobar.app;
+      timeline.setTimestamp(timeline.calendar.value!.timestamps[40]);
+    });
+    await expect.poll(() => held).toBeGreaterThan(0);
+    await workerFrames(page, 5);
+    // Frames drawn while the tiles are held: the weather colours and the particles stay (before,
+    // the map fell back to the bare basemap, a mean colour ~60 away on this view).
+    const distance = (a: [number, number, number], b: [number, number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    const waiting = await screenshotPixels(page, clip);
+    console.log(`mean colour before ${meanColor(before).map(Math.round)}, while loading ${meanColor(waiting).map(Math.round)}, changed share ${diffRatio(before, waiting).toFixed(3)}`);
+    expect(distance(meanColor(before), meanColor(waiting))).toBeLessThan(20);
+    expect((await stats(page)).particles).toBeGreaterThan(1000);
+    release();
+    // The new time's tiles arrive and are drawn.
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
+    await workerFrames(page, 2);
+    expect((await stats(page)).tiles.failed).toBe(0);
+  });
+
   test('panning updates the URL', async ({ page }) => {
     await openMap(page, '/?temp,40.000,0.000,5');
     const box = (await page.getByTestId('map').boundingBox())!;

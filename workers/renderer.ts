@@ -126,6 +126,12 @@ export class Renderer implements RenderApi {
   private last: FrameTransform | null = null;
   private plan: { z: number; range: TileRange; visible: VisibleTile[]; before: number; after: number; t: number } | null = null;
   private fieldReady = false;
+  /**
+   * The step the raster and the particles last showed: while the tiles of a new time load (a step
+   * of the timeline, playback on a slow connection), a tile still shows this step's data, where it is
+   * still cached, instead of the map going blank until the new data arrives.
+   */
+  private shownStep: number | null = null;
   private basemapDetail: '110m' | '50m' | null = null;
 
   // Stats.
@@ -736,8 +742,17 @@ export class Renderer implements RenderApi {
       seen.add(key);
       const a = this.tiles.data(this.tileUrl(layer, file, plan.before, tile));
       const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, tile)) : a;
-      if (!a || !b) continue;
-      system.writeTile({ a: a.handle, b: b.handle, t: plan.t, x: (tile.column - range.c0) * cells, y: (tile.y - range.r0) * cells });
+      const x = (tile.column - range.c0) * cells;
+      const y = (tile.y - range.r0) * cells;
+      if (a && b) {
+        system.writeTile({ a: a.handle, b: b.handle, t: plan.t, x, y });
+        loaded++;
+        continue;
+      }
+      // The new time's wind has not arrived: the particles keep moving on the step shown before.
+      const shown = this.shownStep !== null && this.shownStep !== plan.before ? this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile)) : null;
+      if (!shown) continue;
+      system.writeTile({ a: shown.handle, b: shown.handle, t: 0, x, y });
       loaded++;
     }
     system.finishGrid();
@@ -771,6 +786,7 @@ export class Renderer implements RenderApi {
     const noData: Vec4[] = [];
     if (!layer || !plan) return { draws, noData };
     const file = layer.color.file;
+    let anyOwn = false;
     for (const tile of plan.visible) {
       const rect = tileRect(t, tile);
       const quadY: [number, number] = [mercY(tile.north), mercY(tile.south)];
@@ -805,8 +821,25 @@ export class Renderer implements RenderApi {
       if (!drawn) {
         const state = this.tiles.state(this.tileUrl(layer, file, plan.before, tile));
         if (state === 'failed') noData.push(rect);
+        else if (this.shownStep !== null && this.shownStep !== plan.before) {
+          // Still loading: the step shown before stands in, where its tile is still cached.
+          const shown = this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile));
+          const texture = shown && this.textureOf(shown);
+          if (shown && texture) {
+            const h = shown.header;
+            const q: Vec4 = [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0];
+            draws.push({
+              rect, quadLon: [tile.west, tile.span], quadY, tile: [tile.west, h.north, h.east - h.west, h.north - h.south],
+              grid: [h.width, h.height], a: texture, b: texture, qa: q, qb: q, t: 0,
+            });
+            continue;
+          }
+        }
       }
+      if (drawn) anyOwn = true;
     }
+    // Once this plan's own data shows, it is the step shown.
+    if (anyOwn) this.shownStep = plan.before;
     return { draws, noData };
   }
 }
