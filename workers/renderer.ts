@@ -790,6 +790,22 @@ export class Renderer implements RenderApi {
     for (const tile of plan.visible) {
       const rect = tileRect(t, tile);
       const quadY: [number, number] = [mercY(tile.north), mercY(tile.south)];
+      /** One quad of `tile` from the data of a tile covering it whose west edge is `west`, blending a to b by `blend`. */
+      const push = (west: number, a: TileData, textureA: REGL.Texture2D, b: TileData, textureB: REGL.Texture2D, blend: number) => {
+        const h = a.header;
+        draws.push({
+          rect,
+          quadLon: [tile.west, tile.span],
+          quadY,
+          tile: [west, h.north, h.east - h.west, h.north - h.south],
+          grid: [h.width, h.height],
+          a: textureA,
+          b: textureB,
+          qa: quantization(a),
+          qb: quantization(b),
+          t: blend,
+        });
+      };
       let drawn = false;
       for (let zz = tile.z; zz >= 0 && !drawn; zz--) {
         const shiftZ = tile.z - zz;
@@ -798,45 +814,27 @@ export class Renderer implements RenderApi {
         const textureA = a && this.textureOf(a);
         if (!a || !textureA) continue;
         const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, parent)) : a;
-        // Until the later step arrives, show the earlier one.
-        const bb = (b && this.textureOf(b)) ? b : a;
-        const span = tileSpan(zz);
-        const h = a.header;
+        const textureB = b && this.textureOf(b);
         // The parent's west edge in the child's unwrapped frame.
-        const west = tile.west - (tile.x * tileSpan(tile.z) - parent.x * span);
-        draws.push({
-          rect,
-          quadLon: [tile.west, tile.span],
-          quadY,
-          tile: [west, h.north, h.east - h.west, h.north - h.south],
-          grid: [h.width, h.height],
-          a: textureA,
-          b: bb.texture!,
-          qa: [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0],
-          qb: [bb.header.offsets[0], bb.header.scales[0], bb.header.offsets[1] ?? 0, bb.header.scales[1] ?? 0],
-          t: bb === b ? plan.t : 0,
-        });
+        const west = tile.west - (tile.x * tileSpan(tile.z) - parent.x * tileSpan(zz));
+        // Until the later step arrives, show the earlier one.
+        if (b && textureB) push(west, a, textureA, b, textureB, plan.t);
+        else push(west, a, textureA, a, textureA, 0);
         drawn = true;
       }
-      if (!drawn) {
-        const state = this.tiles.state(this.tileUrl(layer, file, plan.before, tile));
-        if (state === 'failed') noData.push(rect);
-        else if (this.shownStep !== null && this.shownStep !== plan.before) {
-          // Still loading: the step shown before stands in, where its tile is still cached.
-          const shown = this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile));
-          const texture = shown && this.textureOf(shown);
-          if (shown && texture) {
-            const h = shown.header;
-            const q: Vec4 = [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0];
-            draws.push({
-              rect, quadLon: [tile.west, tile.span], quadY, tile: [tile.west, h.north, h.east - h.west, h.north - h.south],
-              grid: [h.width, h.height], a: texture, b: texture, qa: q, qb: q, t: 0,
-            });
-            continue;
-          }
-        }
+      if (drawn) {
+        anyOwn = true;
+        continue;
       }
-      if (drawn) anyOwn = true;
+      if (this.tiles.state(this.tileUrl(layer, file, plan.before, tile)) === 'failed') {
+        noData.push(rect);
+        continue;
+      }
+      // Still loading: the step shown before stands in, where its tile is still cached.
+      if (this.shownStep === null || this.shownStep === plan.before) continue;
+      const shown = this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile));
+      const texture = shown && this.textureOf(shown);
+      if (shown && texture) push(tile.west, shown, texture, shown, texture, 0);
     }
     // Once this plan's own data shows, it is the step shown.
     if (anyOwn) this.shownStep = plan.before;
@@ -856,6 +854,12 @@ async function fetchTile(url: string, signal: AbortSignal, token?: string | null
 /** Renderer strings of CPU rasterizers. */
 function isSoftwareRenderer(renderer: string): boolean {
   return /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Basic Render/i.test(renderer);
+}
+
+/** A tile's quantization (offset and scale of its two channels) as the raster shader takes it. */
+function quantization(data: TileData): Vec4 {
+  const h = data.header;
+  return [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0];
 }
 
 function channelsOf(data: TileData): Float32Array[] {

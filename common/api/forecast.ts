@@ -10,7 +10,7 @@
  */
 
 import { VARIABLES } from '../catalogue/variables.ts';
-import type { Infer } from './schema.ts';
+import type { Infer, Same } from './schema.ts';
 
 export const POINT_ROUTE = '/forecast/point/:product/v2.9/:lat/:lon';
 export const METEOGRAM_ROUTE = '/forecast/meteogram/:product/v1.2/:lat/:lon';
@@ -30,17 +30,17 @@ export const FORECAST_QUERY_PROPERTIES = {
   interpolate: { type: 'boolean' },
 } as const;
 
-function forecastPath(kind: 'point/{p}/v2.9' | 'meteogram/{p}/v1.2', product: string, lat: number, lon: number, query: ForecastQuery): string {
+function withQuery(path: string, query: ForecastQuery): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
-  return `/forecast/${kind.replace('{p}', encodeURIComponent(product))}/${lat}/${lon}${search ? `?${search}` : ''}`;
+  return search ? `${path}?${search}` : path;
 }
 
 export const pointPath = (product: string, lat: number, lon: number, query: ForecastQuery = {}): string =>
-  forecastPath('point/{p}/v2.9', product, lat, lon, query);
+  withQuery(`/forecast/point/${encodeURIComponent(product)}/v2.9/${lat}/${lon}`, query);
 export const meteogramPath = (product: string, lat: number, lon: number, query: ForecastQuery = {}): string =>
-  forecastPath('meteogram/{p}/v1.2', product, lat, lon, query);
+  withQuery(`/forecast/meteogram/${encodeURIComponent(product)}/v1.2/${lat}/${lon}`, query);
 
 /** The header fields both answers carry (see PointForecast's). */
 const FORECAST_HEADER_PROPERTIES = {
@@ -126,7 +126,6 @@ export interface LevelForecast {
 }
 
 // The documented interfaces above and the schemas describe the same answers.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const pointSchemaMatches: Same<Infer<typeof POINT_ANSWER>['header'], PointForecast['header']> = true;
 const levelSchemaMatches: Same<Infer<typeof LEVEL_ANSWER>['header'], LevelForecast['header']> = true;
 void pointSchemaMatches;

@@ -8,7 +8,7 @@
  *                                                            of that tile over a window of hours
  */
 
-import type { Infer } from './schema.ts';
+import type { Infer, Same } from './schema.ts';
 
 /** The label data's version: a label id is only meaningful within it. */
 export const LABELS_VERSION = 'v1';
@@ -118,7 +118,6 @@ export const CITYTILE_ANSWER = {
 } as const;
 
 // The documented interfaces above and the schemas describe the same answers.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const labelsSchemaMatches: Same<Infer<typeof LABELS_ANSWER>, LabelsTile> = true;
 const cityTileSchemaMatches: Same<Infer<typeof CITYTILE_ANSWER>['hours'], CityTile['hours']> = true;
 void labelsSchemaMatches;

@@ -53,6 +53,12 @@ type InferType<T, S> =
             : T extends 'object' ? InferObject<S>
               : never;
 
+/**
+ * true when A and B are the same type: a contract module checks its schemas against the interfaces
+ * it documents with `const matches: Same<Infer<typeof SCHEMA>, Interface> = true`.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
 /** The TypeScript type of the values a schema (declared `as const`) accepts. */
 export type Infer<S> =
   S extends { enum: readonly (infer E)[] } ? E

@@ -10,7 +10,7 @@
  * airports by their kind), nearer places first when the client sends where its map is.
  */
 
-import type { Infer } from './schema.ts';
+import type { Infer, Same } from './schema.ts';
 
 export const SEARCH_ROUTE = '/search/v1/*';
 export const REVERSE_ROUTE = '/reverse/v3/:lat/:lon/:zoom';
@@ -105,7 +105,6 @@ export const REVERSE_ANSWER = {
 } as const;
 
 // The documented interfaces above and the schemas describe the same answers.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const searchSchemaMatches: Same<Infer<typeof SEARCH_ANSWER>, SearchResponse> = true;
 const reverseSchemaMatches: Same<Infer<typeof REVERSE_ANSWER>, ReverseResult> = true;
 void searchSchemaMatches;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startCheckout } from './checkout.ts';
-import { HttpError, type AccountRequest } from './request.ts';
+import { HttpError } from '../http/httpError.ts';
+import type { AccountRequest } from './request.ts';
 
 const answering = (status: number, data: unknown): AccountRequest => vi.fn(async () => ({ status, data })) as unknown as AccountRequest;
 const failing = (status: number): AccountRequest => vi.fn(async () => {

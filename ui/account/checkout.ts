@@ -5,7 +5,8 @@
  */
 
 import { CHECKOUT_ANSWER, CHECKOUT_PATH } from '../../common/api/account.ts';
-import { answerOf, HttpError, type AccountRequest } from './request.ts';
+import { HttpError } from '../http/httpError.ts';
+import { answerOf, type AccountRequest } from './request.ts';
 
 export type CheckoutResult =
   | { kind: 'redirected'; url: string }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createAccountRequest, HttpError, isAccountPath, serverMessage } from './request.ts';
+import { HttpError } from '../http/httpError.ts';
+import { createAccountRequest, isAccountPath, serverMessage } from './request.ts';
 
 const answer = (status: number, body?: string) => new Response(status === 204 || status === 304 ? null : body ?? '', { status });
 

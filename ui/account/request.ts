@@ -12,15 +12,9 @@
  */
 
 import { checkAnswer, type Infer, type JsonSchema } from '../../common/api/schema.ts';
+import { HttpError, jsonMessage } from '../http/httpError.ts';
 import { reportRequestFailure } from '../state/requestFailures.ts';
 
-/** SPEC §3 "HttpError: status, message, responseText". */
-export class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(readonly status: number, message: string, readonly responseText: string) {
-    super(message);
-  }
-}
 
 export interface AccountResponse<T> {
   status: number;
@@ -87,13 +81,7 @@ export function createAccountRequest(deps: AccountRequestDeps): AccountRequest {
 
 /** The server's error text of a failed request, when it sent one as { message }. */
 export function serverMessage(error: unknown): string | null {
-  if (!(error instanceof HttpError)) return null;
-  try {
-    const parsed = JSON.parse(error.responseText) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : null;
-  } catch {
-    return null;
-  }
+  return error instanceof HttpError ? jsonMessage(error.responseText) : null;
 }
 
 /**

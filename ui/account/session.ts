@@ -29,7 +29,8 @@ import type { SettingKey } from '../../common/settings.ts';
 import type { MessageInput } from '../state/messages.ts';
 import { ACCOUNT_KEYS, type AccountStore } from './accountStore.ts';
 import type { PushSubscriptionJson } from './push.ts';
-import { answerOf, HttpError, type AccountRequest } from './request.ts';
+import { HttpError } from '../http/httpError.ts';
+import { answerOf, type AccountRequest } from './request.ts';
 import type { SettingsCloud } from './settingsCloud.ts';
 
 /** SPEC §3 "User info: id, username, email, avatar, subscription info". */

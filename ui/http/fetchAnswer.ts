@@ -7,15 +7,7 @@
 
 import { checkAnswer, type Infer, type JsonSchema } from '../../common/api/schema.ts';
 import { reportRequestFailure } from '../state/requestFailures.ts';
-
-/** A failed request (SPEC §8 HttpError): status 0 for network failures; the message ends with the server's where it sent one. */
-export class RequestError extends Error {
-  override name = 'RequestError';
-
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
+import { HttpError, jsonMessage } from './httpError.ts';
 
 export interface AnswerOptions {
   signal?: AbortSignal;
@@ -32,21 +24,21 @@ export async function fetchAnswer<const S extends JsonSchema>(schema: S, path: s
     response = await fetch(path, { signal: options.signal, headers, ...(options.cache ? { cache: options.cache } : {}) });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    const failure = new RequestError(0, `Request failed for URL ${path}: ${(error as Error).message}`);
+    const failure = new HttpError(0, `Request failed for URL ${path}: ${(error as Error).message}`, String(error));
     // SPEC §4: a failed request makes the connection model probe the site.
     reportRequestFailure(failure, path);
     throw failure;
   }
   if (!response.ok) {
-    const body = await response.json().catch(() => null) as { message?: unknown } | null;
-    const said = typeof body?.message === 'string' && body.message !== '' ? `: ${body.message}` : '';
-    throw new RequestError(response.status, `Request failed for URL ${path}: HTTP ${response.status}${said}`);
+    const text = await response.text().catch(() => '');
+    const said = jsonMessage(text);
+    throw new HttpError(response.status, `Request failed for URL ${path}: HTTP ${response.status}${said ? `: ${said}` : ''}`, text);
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw new RequestError(response.status, `Request failed for URL ${path}: the answer is not JSON`);
+    throw new HttpError(response.status, `Request failed for URL ${path}: the answer is not JSON`, '');
   }
   return checkAnswer(schema, body, path);
 }

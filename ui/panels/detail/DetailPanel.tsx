@@ -23,7 +23,7 @@ import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/routes.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
 import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
-import { RequestError } from '../../http/fetchAnswer.ts';
+import { HttpError } from '../../http/httpError.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import {
@@ -265,7 +265,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
     body = (
       <p className="detail-message error" role="alert">
         {errorText(pointState.error, t, productDef?.modelName ?? product)}
-        {!(pointState.error instanceof RequestError && pointState.error.status === 404) && (
+        {!(pointState.error instanceof HttpError && pointState.error.status === 404) && (
           <button type="button" onClick={() => setReload((n) => n + 1)}>{t('detail:retry')}</button>
         )}
       </p>
@@ -362,7 +362,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
 
 function errorText(error: Error, t: Translate, model: string): string {
   // SPEC §8: "Data not available for this location"; "Error loading forecast for {{model}}".
-  if (error instanceof RequestError && error.status === 404 && /not available for this location/i.test(error.message)) return t('detail:dataNotAvailable');
+  if (error instanceof HttpError && error.status === 404 && /not available for this location/i.test(error.message)) return t('detail:dataNotAvailable');
   return t('detail:loadError', { model });
 }
 

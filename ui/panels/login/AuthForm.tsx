@@ -11,7 +11,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { checkLoginForm, checkRegisterForm, PASSWORD_MIN_LENGTH, type FormError } from '../../../common/account.ts';
 import type { Account } from '../../account/account.ts';
-import { HttpError } from '../../account/request.ts';
+import { HttpError } from '../../http/httpError.ts';
 import { withAccount } from '../../services/ServicesContext.tsx';
 import type { PanelProps } from '../registry.ts';
 
