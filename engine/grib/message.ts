@@ -12,6 +12,7 @@
  *   every other section: 1-4 length (u32, BE), 5 section number, then its contents; '7777' ends
  */
 
+import { skipBulletinFraming } from './bulletin.ts';
 import { parseGrid, type GribGrid } from './grid.ts';
 import { parsePacking, type Packing } from './packing.ts';
 import { parameterName } from './params.ts';
@@ -59,12 +60,23 @@ export interface GribFieldInfo {
   /** Forecast hours after refTime of the start and end of the field's time range (equal at a point in time). */
   forecastStart: number;
   forecastEnd: number;
+  /** ecCodes stepType: 'instant', or over a time range 'accum', 'avg', 'max', 'min'...; absent where ecCodes has none. */
+  stepType?: string;
   /** Code Table 4.10 (0 average, 1 accumulation, 2 maximum, 3 minimum) for statistically processed fields. */
   statisticalProcessing?: number;
   productTemplate: number;
   /** False when the product template is not read here: level and step are unknown. */
   productSupported: boolean;
+  /** Ensemble templates (4.1, 4.11, 4.41, 4.43): the member; 4.2, 4.12: Code Table 4.7 derived forecast. */
   perturbationNumber?: number;
+  numberOfForecastsInEnsemble?: number;
+  derivedForecast?: number;
+  /** Templates 4.5, 4.9: Code Table 4.9 probability type and its limits (NaN when missing). */
+  probabilityType?: number;
+  lowerLimit?: number;
+  upperLimit?: number;
+  /** Templates 4.6, 4.10: the percentile (100 to 0). */
+  percentileValue?: number;
   /** Templates 4.40-4.48: Code Table 4.230 chemical constituent or 4.233 aerosol type (62000 total aerosol). */
   constituentType?: number;
   /**
@@ -113,16 +125,27 @@ function findMagic(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-/** Padding we accept between messages: NUL, space, CR, LF. Anything else is a damaged file. */
+/**
+ * What we accept between messages: NUL padding and WMO bulletin framing (SOH, sequence number,
+ * abbreviated heading, ETX, CR, LF, space: bulletin.ts). Anything else is a damaged file.
+ */
 function isPadding(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let p = from; p < to; p++) {
-    const b = bytes[p];
-    if (b !== 0 && b !== 0x20 && b !== 0x0a && b !== 0x0d) return false;
+  let p = from;
+  while (p < to) {
+    if (bytes[p] === 0) p++;
+    else {
+      const next = skipBulletinFraming(bytes, p, to);
+      if (next === p) return false;
+      p = next;
+    }
   }
   return true;
 }
 
-/** Byte ranges of the messages in a file. Throws a GribError for anything but GRIB2 messages and padding. */
+/**
+ * Byte ranges of the messages in a file. Throws a GribError for anything but GRIB2 messages,
+ * padding and WMO bulletin headers.
+ */
 export function messageRanges(bytes: Uint8Array): { offset: number; length: number }[] {
   const ranges: { offset: number; length: number }[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -296,7 +319,8 @@ function fieldInfo(f: FieldSections): GribFieldInfo {
     centre: centreCode, discipline: f.discipline, category: product.parameterCategory, number: product.parameterNumber,
     typeOfFirstFixedSurface: product.first.type, firstSurfaceValue: product.first.value,
     typeOfSecondFixedSurface: product.second.type, statisticalProcessing, constituentType: product.constituentType,
-    productTemplate: product.template,
+    productTemplate: product.template, localTablesVersion: id.u8(11),
+    lengthInHours: product.timeRanges?.[0]?.unit === 1 ? product.timeRanges[0].length : undefined,
   });
   const info: GribFieldInfo = {
     message: f.message, field: f.field, offset: f.offset, length: f.length, edition: 2,
@@ -318,7 +342,10 @@ function fieldInfo(f: FieldSections): GribFieldInfo {
   };
   if (bottomLevel !== undefined && product.second.type !== MISSING_U8) info.bottomLevel = bottomLevel;
   if (statisticalProcessing !== undefined) info.statisticalProcessing = statisticalProcessing;
-  if (product.perturbationNumber !== undefined) info.perturbationNumber = product.perturbationNumber;
+  if (step.stepType !== undefined) info.stepType = step.stepType;
+  for (const key of ['perturbationNumber', 'numberOfForecastsInEnsemble', 'derivedForecast', 'probabilityType', 'lowerLimit', 'upperLimit', 'percentileValue'] as const) {
+    if (product[key] !== undefined) info[key] = product[key];
+  }
   if (product.constituentType !== undefined) info.constituentType = product.constituentType;
   if (product.sizeInterval) info.sizeInterval = product.sizeInterval;
   if (product.wavelengthInterval) info.wavelengthInterval = product.wavelengthInterval;

@@ -7,15 +7,20 @@ import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { hourStamp } from '../../common/minifest.ts';
+import { skipBulletinFraming } from '../../engine/grib/bulletin.ts';
 import { inferProduct, matchFields, runRefTimeOf, type GribReader } from './fields.ts';
 
-/** Whether a file starts with the GRIB magic bytes. */
+/** Bytes read to find "GRIB" behind a WMO bulletin header (SOH line, sequence number, heading). */
+const HEAD_BYTES = 128;
+
+/** Whether a file starts with the GRIB magic bytes, perhaps behind a WMO bulletin header (NWS, GTS files). */
 export async function startsWithGrib(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
-    const head = new Uint8Array(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && String.fromCharCode(...head) === 'GRIB';
+    const head = new Uint8Array(HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+    const at = skipBulletinFraming(head, 0, bytesRead);
+    return at + 4 <= bytesRead && String.fromCharCode(...head.subarray(at, at + 4)) === 'GRIB';
   } finally {
     await handle.close();
   }

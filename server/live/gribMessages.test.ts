@@ -40,3 +40,20 @@ describeWithFixtures('gribMessages on real files', () => {
     expect(spans.reduce((n, s) => n + s.length, 0)).toBe(bytes.length);
   });
 });
+
+describe('gribMessages with WMO bulletin headers', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+
+  it('skips the starting line, heading and end of message of each bulletin (NWS / GTS files)', () => {
+    const bytes = concatBytes([
+      text('\x01\r\r\n001\r\r\nHTRA50 KWBC 061200\r\r\n'), message(20), text('\r\r\n\x03'),
+      text('\x01\r\r\n002\r\r\nHTRA51 KWBC 061200 RRA\r\r\n'), message(24), text('\r\r\n\x03'),
+    ]);
+    expect(gribMessages(bytes)).toEqual([{ offset: 31, length: 20 }, { offset: 90, length: 24 }]);
+  });
+
+  it('refuses headers without a message, and other text', () => {
+    expect(() => gribMessages(text('\x01\r\r\n001\r\r\nHTRA50 KWBC 061200\r\r\n\r\r\n\x03'))).toThrow(/No GRIB message/);
+    expect(() => gribMessages(concatBytes([text('HTRA50 KWBC 061200\r\r\nNot found\r\n'), message()]))).toThrow(/No "GRIB" at byte 21/);
+  });
+});

@@ -9,7 +9,13 @@
  *   octet  8     edition number (2)
  *   octets 9-16  total length of the message in octets, unsigned big-endian, this section included
  * and every message ends with section 8, the four octets "7777".
+ *
+ * NWS and GTS files put WMO bulletin headers (sequence number, "TTAAii CCCC YYGGgg" heading, end
+ * of message) before and between messages, as engine/grib/bulletin.ts describes: those are
+ * skipped, as ecCodes and the decoder skip them.
  */
+
+import { skipBulletinFraming } from '../../engine/grib/bulletin.ts';
 
 export interface GribMessageSpan {
   /** Byte offset of "GRIB" in the buffer. */
@@ -27,15 +33,15 @@ const END_MARKER_LENGTH = 4;
 const G = 0x47, R = 0x52, I = 0x49, B = 0x42, SEVEN = 0x37;
 
 /**
- * The messages of `bytes`, which must be one or more whole GRIB2 messages back to back: each starts
- * with "GRIB", is edition 2, fits in the buffer and ends with "7777". Anything else is a
- * GribFormatError naming the offset.
+ * The messages of `bytes`, which must be one or more whole GRIB2 messages back to back, each
+ * perhaps inside WMO bulletin framing: each starts with "GRIB", is edition 2, fits in the buffer
+ * and ends with "7777". Anything else is a GribFormatError naming the offset.
  */
 export function gribMessages(bytes: Uint8Array): GribMessageSpan[] {
   if (bytes.length === 0) throw new GribFormatError('No GRIB data: the buffer is empty');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const spans: GribMessageSpan[] = [];
-  let offset = 0;
+  let offset = skipBulletinFraming(bytes, 0);
   while (offset < bytes.length) {
     if (bytes.length - offset < SECTION0_LENGTH + END_MARKER_LENGTH) {
       throw new GribFormatError(`Truncated GRIB message at byte ${offset}: ${bytes.length - offset} bytes left`);
@@ -54,7 +60,8 @@ export function gribMessages(bytes: Uint8Array): GribMessageSpan[] {
       if (bytes[i] !== SEVEN) throw new GribFormatError(`GRIB message at byte ${offset} does not end with "7777"`);
     }
     spans.push({ offset, length });
-    offset = end;
+    offset = skipBulletinFraming(bytes, end);
   }
+  if (spans.length === 0) throw new GribFormatError(`No GRIB message: ${bytes.length} bytes of bulletin headers only`);
   return spans;
 }
