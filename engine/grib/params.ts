@@ -4,13 +4,15 @@
  * 'unknown' / 0, as ecCodes reports a parameter it has no definition for.
  *
  * Matching follows ecCodes' concepts (definitions/grib2/shortName.def and
- * localConcepts/kwbc/shortName.def at github.com/ecmwf/eccodes): an entry matches when all its
- * keys equal the field's, and among the matching entries the one with the most keys wins, so
- * '2t' (temperature at 2 m above ground) beats 't' (temperature) for a 2 m field. NCEP's local
- * parameters (categories and numbers 192-254) match only fields from centre 7 (kwbc).
+ * localConcepts/{kwbc,ecmf,edzw}/shortName.def at github.com/ecmwf/eccodes, 2.28): an entry
+ * matches when all its keys equal the field's, and among the matching entries the one with the
+ * most keys wins, so '2t' (temperature at 2 m above ground) beats 't' (temperature) for a 2 m
+ * field. A centre's local entries (NCEP 7 kwbc, ECMWF 98 ecmf, DWD 78 edzw) match only fields from
+ * that centre, as ecCodes loads localConcepts/<centre> for them alone; ECMWF's local entries
+ * further need localTablesVersion 1 where ecCodes' do (ECMWF open data's tp, 0/1/193).
  */
 
-import { NCEP_CENTRE } from './tables.ts';
+import { DWD_CENTRE, ECMWF_CENTRE, NCEP_CENTRE } from './tables.ts';
 
 export interface ParameterKey {
   centre: number;
@@ -22,31 +24,47 @@ export interface ParameterKey {
   firstSurfaceValue: number;
   typeOfSecondFixedSurface: number;
   statisticalProcessing?: number;
+  /** The first time range's length in hours when section 4 gives it in hours (Code Table 4.4 unit 1). */
+  lengthInHours?: number;
   constituentType?: number;
   productTemplate: number;
+  /** Section 1 octet 11. */
+  localTablesVersion: number;
 }
 
 interface Conditions {
   surface?: number;
   surfaceValue?: number;
+  secondSurface?: number;
   statistic?: number;
+  /** lengthOfTimeRange with indicatorOfUnitForTimeRange = 1 (hours). */
+  hours?: number;
   constituent?: number;
+  localTablesVersion?: number;
 }
 
 type Entry = [shortName: string, paramId: number, discipline: number, category: number, number: number, conditions?: Conditions];
 
 const HEIGHT_ABOVE_GROUND = 103;
 const at = (metres: number): Conditions => ({ surface: HEIGHT_ABOVE_GROUND, surfaceValue: metres });
+const SURFACE = 1;
+const MISSING_SURFACE = 255;
+const ACCUMULATION = 1;
+const MAXIMUM = 2;
+const MINIMUM = 3;
+const DIFFERENCE = 4;
 
 /** WMO parameters (any centre). */
 const WMO: Entry[] = [
-  ['t', 130, 0, 0, 0], ['2t', 167, 0, 0, 0, at(2)], ['pt', 3, 0, 0, 2], ['tmax', 3015, 0, 0, 4],
+  ['t', 130, 0, 0, 0], ['2t', 167, 0, 0, 0, at(2)],
+  ['mx2t6', 121, 0, 0, 0, { ...at(2), statistic: MAXIMUM, hours: 6 }], ['mn2t6', 122, 0, 0, 0, { ...at(2), statistic: MINIMUM, hours: 6 }], ['pt', 3, 0, 0, 2], ['tmax', 3015, 0, 0, 4],
   ['tmin', 3016, 0, 0, 5], ['2d', 168, 0, 0, 6, at(2)], ['lhtfl', 260002, 0, 0, 10], ['ishf', 231, 0, 0, 11],
   ['aptmp', 260255, 0, 0, 21],
   ['q', 133, 0, 1, 0], ['2sh', 174096, 0, 1, 0, at(2)], ['r', 157, 0, 1, 1], ['2r', 260242, 0, 1, 1, at(2)],
   ['pwat', 3054, 0, 1, 3], ['prate', 3059, 0, 1, 7], ['tp', 228228, 0, 1, 8, { statistic: 1 }],
   ['acpcp', 3063, 0, 1, 10], ['sde', 3066, 0, 1, 11], ['sdwe', 260056, 0, 1, 13], ['clwmr', 260018, 0, 1, 22],
-  ['cpofp', 260035, 0, 1, 39], ['tprate', 260048, 0, 1, 52], ['tp', 228228, 0, 1, 52, { statistic: 1 }],
+  ['cpofp', 260035, 0, 1, 39], ['tprate', 260048, 0, 1, 52, { surface: SURFACE }],
+  ['tp', 228228, 0, 1, 52, { surface: SURFACE, statistic: ACCUMULATION }],
   ['u', 131, 0, 2, 2], ['10u', 165, 0, 2, 2, at(10)], ['100u', 228246, 0, 2, 2, at(100)],
   ['v', 132, 0, 2, 3], ['10v', 166, 0, 2, 3, at(10)], ['100v', 228247, 0, 2, 3, at(100)],
   ['w', 135, 0, 2, 8], ['absv', 3041, 0, 2, 10], ['uflx', 260062, 0, 2, 17], ['vflx', 260063, 0, 2, 18],
@@ -75,7 +93,29 @@ const NCEP: Entry[] = [
   ['cwork', 260111, 0, 6, 193], ['SUNSD', 7001292, 0, 6, 201],
   ['lftx', 260127, 0, 7, 192], ['4lftx', 260128, 0, 7, 193],
   ['pmtc', 260374, 0, 13, 192], ['pmtf', 260375, 0, 13, 193], ['o3mr', 260131, 0, 14, 192],
-  ['soilw', 260185, 2, 0, 192], ['gflux', 260186, 2, 0, 193], ['wilt', 260442, 2, 0, 201], ['fldcp', 260483, 2, 3, 203],
+  ['refd', 260389, 0, 16, 195], ['refc', 260390, 0, 16, 196], ['ltng', 260391, 0, 17, 192],
+  ['soilw', 260185, 2, 0, 192], ['gflux', 260186, 2, 0, 193], ['cnwat', 260189, 2, 0, 196], ['wilt', 260442, 2, 0, 201],
+  ['fldcp', 260483, 2, 3, 203],
+  // NCEP names any precipitation 0/1/8 tp, whatever its statistic.
+  ['tp', 228228, 0, 1, 8],
+];
+
+const ECMWF_LOCAL_TABLES = 1;
+
+/** ECMWF local parameters (centre 98). */
+const ECMWF: Entry[] = [
+  ['tp', 228, 0, 1, 193, { localTablesVersion: ECMWF_LOCAL_TABLES, surface: SURFACE, secondSurface: MISSING_SURFACE, statistic: ACCUMULATION }],
+  ['lsp', 142, 0, 1, 196, { localTablesVersion: ECMWF_LOCAL_TABLES, surface: SURFACE, statistic: ACCUMULATION }],
+  ['sf', 144, 0, 1, 198, { localTablesVersion: ECMWF_LOCAL_TABLES, surface: SURFACE, statistic: ACCUMULATION }],
+  ['ro', 205, 2, 0, 201, { localTablesVersion: ECMWF_LOCAL_TABLES, statistic: ACCUMULATION }],
+  ['mx2t3', 228026, 0, 0, 0, { ...at(2), statistic: MAXIMUM, hours: 3 }],
+  ['mn2t3', 228027, 0, 0, 0, { ...at(2), statistic: MINIMUM, hours: 3 }],
+];
+
+/** DWD local parameters (centre 78): ICON's precipitation names where the WMO ones do not apply. */
+const DWD: Entry[] = [
+  ['TOT_PREC', 500041, 0, 1, 52, { statistic: ACCUMULATION }], ['TOT_PREC_D', 500401, 0, 1, 52, { statistic: DIFFERENCE }],
+  ['TOT_PR', 503303, 0, 1, 52],
 ];
 
 function index(entries: Entry[]): Map<number, Entry[]> {
@@ -90,7 +130,7 @@ function index(entries: Entry[]): Map<number, Entry[]> {
 }
 
 const WMO_INDEX = index(WMO);
-const NCEP_INDEX = index(NCEP);
+const LOCAL_INDEX = new Map([[NCEP_CENTRE, index(NCEP)], [ECMWF_CENTRE, index(ECMWF)], [DWD_CENTRE, index(DWD)]]);
 
 function score(conditions: Conditions | undefined, key: ParameterKey): number {
   if (!conditions) return 0;
@@ -103,8 +143,21 @@ function score(conditions: Conditions | undefined, key: ParameterKey): number {
     if (key.firstSurfaceValue !== conditions.surfaceValue) return -1;
     n++;
   }
+  if (conditions.secondSurface !== undefined) {
+    if (key.typeOfSecondFixedSurface !== conditions.secondSurface) return -1;
+    n++;
+  }
   if (conditions.statistic !== undefined) {
     if (key.statisticalProcessing !== conditions.statistic) return -1;
+    n++;
+  }
+  if (conditions.hours !== undefined) {
+    // ecCodes' entries name three keys here: unit (hours), statistic's length and the length itself.
+    if (key.lengthInHours !== conditions.hours) return -1;
+    n += 2;
+  }
+  if (conditions.localTablesVersion !== undefined) {
+    if (key.localTablesVersion !== conditions.localTablesVersion) return -1;
     n++;
   }
   if (conditions.constituent !== undefined) {
@@ -117,7 +170,7 @@ function score(conditions: Conditions | undefined, key: ParameterKey): number {
 /** ecCodes shortName and paramId of a field, or 'unknown' / 0. */
 export function parameterName(key: ParameterKey): { shortName: string; paramId: number } {
   const code = (key.discipline << 16) | (key.category << 8) | key.number;
-  const candidates = [...(key.centre === NCEP_CENTRE ? NCEP_INDEX.get(code) ?? [] : []), ...(WMO_INDEX.get(code) ?? [])];
+  const candidates = [...(LOCAL_INDEX.get(key.centre)?.get(code) ?? []), ...(WMO_INDEX.get(code) ?? [])];
   let best: Entry | undefined;
   let bestScore = -1;
   for (const entry of candidates) {

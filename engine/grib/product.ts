@@ -1,7 +1,7 @@
 /**
  * Section 4, the product definition: what a field is (parameter, level) and when (forecast time,
- * statistical processing). Templates 4.0, 4.1, 4.2, 4.8, 4.11, 4.12, 4.15, 4.40-4.43 and 4.48 are
- * read in full; any other template still gives its parameter (octets 10-11 are common to all) and
+ * statistical processing). Templates 4.0, 4.1, 4.2, 4.5, 4.6, 4.8, 4.9, 4.10, 4.11, 4.12, 4.15,
+ * 4.40-4.43 and 4.48 are read in full; any other template still gives its parameter (octets 10-11 are common to all) and
  * is reported with typeOfLevel 'unknown' and stepRange 'unknown'.
  *
  * Every template of the point-in-time family shares one 23-octet block (generating process ...
@@ -20,6 +20,12 @@ interface ProductLayout {
   statistics?: number;
   /** Octet of "type of ensemble forecast" (4.1, 4.11, 4.41, 4.43). */
   ensemble?: number;
+  /** Octet of "derived forecast" (Code Table 4.7), then the number of forecasts in the ensemble (4.2, 4.12). */
+  derived?: number;
+  /** Octet of "forecast probability number" (4.5, 4.9): the probability type and limits follow. */
+  probability?: number;
+  /** Octet of "percentile value" (4.6, 4.10). */
+  percentile?: number;
   /** Octet of the two-octet atmospheric chemical constituent or aerosol type (4.40-4.48). */
   constituent?: number;
   /** Octet of "statistical process" of spatial processing (4.15). */
@@ -36,10 +42,14 @@ interface ProductLayout {
 const LAYOUTS: Record<number, ProductLayout> = {
   0: { horizontal: 12 },
   1: { horizontal: 12, ensemble: 35 },
-  2: { horizontal: 12 },
+  2: { horizontal: 12, derived: 35 },
+  5: { horizontal: 12, probability: 35 },
+  6: { horizontal: 12, percentile: 35 },
   8: { horizontal: 12, statistics: 35 },
+  9: { horizontal: 12, probability: 35, statistics: 48 },
+  10: { horizontal: 12, percentile: 35, statistics: 36 },
   11: { horizontal: 12, ensemble: 35, statistics: 38 },
-  12: { horizontal: 12, statistics: 37 },
+  12: { horizontal: 12, derived: 35, statistics: 37 },
   15: { horizontal: 12, spatial: 35 },
   40: { horizontal: 14, constituent: 12 },
   41: { horizontal: 14, constituent: 12, ensemble: 37 },
@@ -51,6 +61,8 @@ const LAYOUTS: Record<number, ProductLayout> = {
 export interface TimeRange {
   /** Code Table 4.10 (0 average, 1 accumulation, 2 maximum, 3 minimum...). */
   statisticalProcessing: number;
+  /** Code Table 4.11 (1 successive forecasts from one run, 2 successive runs from one forecast time...). */
+  typeOfTimeIncrement: number;
   /** Code Table 4.4 unit and length of the range. */
   unit: number;
   length: number;
@@ -86,6 +98,14 @@ export interface Product {
   perturbationNumber?: number;
   typeOfEnsembleForecast?: number;
   numberOfForecastsInEnsemble?: number;
+  /** 4.2, 4.12: Code Table 4.7 (0 unweighted mean of all members, 2 standard deviation...). */
+  derivedForecast?: number;
+  /** 4.5, 4.9: Code Table 4.9 probability type and its limits (NaN when missing). */
+  probabilityType?: number;
+  lowerLimit?: number;
+  upperLimit?: number;
+  /** 4.6, 4.10: percentile, 100 to 0. */
+  percentileValue?: number;
   constituentType?: number;
   /** 4.48: aerosol particle diameters and the optical wavelengths of the field. */
   sizeInterval?: Interval;
@@ -111,6 +131,15 @@ function scaled(s: SectionReader, octet: number): number {
   const scaledValue = s.u32(octet + 1);
   if (s.u8(octet) === MISSING_U8 || scaledValue === MISSING_U32) return Number.NaN;
   return scaledValue / 10 ** s.s8(octet);
+}
+
+/**
+ * A probability limit (4.5, 4.9): signed scale factor and signed scaled value, as ecCodes' `signed`
+ * keys read them (sign and magnitude); NaN when either is all ones (missing).
+ */
+function limit(s: SectionReader, octet: number): number {
+  if (s.u8(octet) === MISSING_U8 || s.u32(octet + 1) === MISSING_U32) return Number.NaN;
+  return s.s32(octet + 1) / 10 ** s.s8(octet);
 }
 
 function interval(s: SectionReader, octet: number): Interval {
@@ -143,6 +172,18 @@ export function parseProduct(s: SectionReader): Product {
     product.perturbationNumber = s.u8(layout.ensemble + 1);
     product.numberOfForecastsInEnsemble = s.u8(layout.ensemble + 2);
   }
+  if (layout.derived !== undefined) {
+    product.derivedForecast = s.u8(layout.derived);
+    product.numberOfForecastsInEnsemble = s.u8(layout.derived + 1);
+  }
+  if (layout.probability !== undefined) {
+    const o = layout.probability;
+    s.need(o + 12, `product definition template 4.${template} probability`);
+    product.probabilityType = s.u8(o + 2);
+    product.lowerLimit = limit(s, o + 3);
+    product.upperLimit = limit(s, o + 8);
+  }
+  if (layout.percentile !== undefined) product.percentileValue = s.u8(layout.percentile);
   if (layout.spatial !== undefined) {
     product.spatialStatistic = s.u8(layout.spatial);
     product.spatialProcessing = s.u8(layout.spatial + 1);
@@ -156,36 +197,72 @@ export function parseProduct(s: SectionReader): Product {
     product.timeRanges = [];
     for (let k = 0; k < n; k++) {
       const r = o + 12 + 12 * k;
-      product.timeRanges.push({ statisticalProcessing: s.u8(r), unit: s.u8(r + 2), length: s.u32(r + 3) });
+      product.timeRanges.push({ statisticalProcessing: s.u8(r), typeOfTimeIncrement: s.u8(r + 1), unit: s.u8(r + 2), length: s.u32(r + 3) });
     }
   }
   return product;
 }
 
-/** A step in hours as ecCodes prints it: whole hours plain, otherwise minutes with 'm' ('30m'). */
-function formatStep(hours: number): string {
-  if (Number.isInteger(hours)) return String(hours);
-  const minutes = hours * 60;
-  return Number.isInteger(Math.round(minutes * 1e6) / 1e6) ? `${Math.round(minutes)}m` : String(hours);
+/**
+ * A step, or range of steps, in hours as ecCodes 2.28 prints it (g2step_range): whole hours in
+ * hours; otherwise both ends in minutes, without a unit ("90", "90-150": its stepUnits key then
+ * says minutes).
+ */
+function formatSteps(...hours: number[]): string {
+  if (hours.every(Number.isInteger)) return hours.join('-');
+  const minutes = hours.map((h) => Math.round(h * 60 * 1e6) / 1e6);
+  return (minutes.every(Number.isInteger) ? minutes : hours).join('-');
 }
 
 /**
- * Forecast start and end in hours and ecCodes' stepRange: "6" at a point in time, "0-6" over a
- * statistically processed range ("6" again when the range is empty).
+ * ecCodes' stepType of a statistically processed field (grib2/template.4.statistical.def, concept
+ * stepTypeInternal): Code Table 4.10 statistic of the first time range, and for averages and
+ * accumulations Code Table 4.11 type of time increment; undefined where ecCodes finds no match.
  */
-export function stepOf(product: Product): { forecastStart: number; forecastEnd: number; stepRange: string } {
+function statisticalStepType({ statisticalProcessing: p, typeOfTimeIncrement: i }: TimeRange): string | undefined {
+  if (p === 0) return i === 2 || i === 3 ? 'avg' : i === 1 ? 'avgd' : undefined;
+  if (p === 1) return i === 2 ? 'accum' : undefined;
+  return STEP_TYPES[p];
+}
+
+const STEP_TYPES: Record<number, string> = {
+  2: 'max', 3: 'min', 4: 'diff', 5: 'rms', 6: 'sd', 7: 'cov', 8: 'sdiff', 9: 'ratio', 10: 'stdanom', 11: 'sum',
+  100: 'severity', 101: 'mode', 255: 'instant',
+};
+
+export interface Step {
+  /** Forecast hours after the reference time of the start and end of the field's time range. */
+  forecastStart: number;
+  forecastEnd: number;
+  /** ecCodes stepRange: "6" at a point in time, "0-6" over a range; 'unknown' when unread. */
+  stepRange: string;
+  /** ecCodes stepType ('instant', 'accum', 'avg', 'max'...); undefined where ecCodes has none. */
+  stepType?: string;
+}
+
+/**
+ * Forecast start and end in hours, ecCodes' stepRange ("6" at a point in time, "0-6" over a
+ * statistically processed range, "6" again when the range is empty; "unavailable" for other than
+ * one or two time ranges, as ecCodes) and stepType.
+ */
+export function stepOf(product: Product): Step {
   if (!product.known || product.forecastTime === undefined || product.forecastTimeUnit === undefined) {
     return { forecastStart: Number.NaN, forecastEnd: Number.NaN, stepRange: 'unknown' };
   }
   const start = timeInHours(product.forecastTime, product.forecastTimeUnit);
   if (start === undefined) return { forecastStart: Number.NaN, forecastEnd: Number.NaN, stepRange: 'unknown' };
-  const range = product.timeRanges?.[0];
-  if (!range) return { forecastStart: start, forecastEnd: start, stepRange: formatStep(start) };
+  const ranges = product.timeRanges;
+  if (!ranges) return { forecastStart: start, forecastEnd: start, stepRange: formatSteps(start), stepType: 'instant' };
+  if (ranges.length < 1 || ranges.length > 2) {
+    return { forecastStart: start, forecastEnd: start, stepRange: 'unavailable', stepType: 'multiple steps' };
+  }
+  const range = ranges[0];
+  const stepType = statisticalStepType(range);
   const length = range.length === MISSING_U32 ? 0 : timeInHours(range.length, range.unit);
-  if (length === undefined) return { forecastStart: start, forecastEnd: Number.NaN, stepRange: 'unknown' };
+  if (length === undefined) return { forecastStart: start, forecastEnd: Number.NaN, stepRange: 'unknown', stepType };
   const end = start + length;
   return {
     forecastStart: start, forecastEnd: end,
-    stepRange: end === start ? formatStep(end) : `${formatStep(start)}-${formatStep(end)}`,
+    stepRange: end === start ? formatSteps(end) : formatSteps(start, end), stepType,
   };
 }

@@ -262,7 +262,7 @@ describe('messages and fields', () => {
       forecastStart: 114, forecastEnd: 120, statisticalProcessing: 1, productTemplate: 8,
       dataDate: 20240309, dataTime: 630, refTime: Date.UTC(2024, 2, 9, 6, 30),
     });
-    expect(fields[1]).toMatchObject({ shortName: 'gh', typeOfLevel: 'isobaricInhPa', level: 500, stepRange: '90m', forecastStart: 1.5 });
+    expect(fields[1]).toMatchObject({ shortName: 'gh', typeOfLevel: 'isobaricInhPa', level: 500, stepRange: '90', forecastStart: 1.5 }); // ecCodes 2.28: in minutes (stepUnits 0)
   });
 
   it('reads the aerosol type, particle size and wavelength of template 4.48', async () => {

@@ -23,6 +23,8 @@ export function centreName(code: number): string {
 }
 
 export const NCEP_CENTRE = 7;
+export const ECMWF_CENTRE = 98;
+export const DWD_CENTRE = 78;
 
 /** Code Table 4.5 surfaces that stand alone (typeOfSecondFixedSurface = 255). */
 const SINGLE_SURFACES: Record<number, string> = {
