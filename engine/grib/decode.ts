@@ -5,7 +5,7 @@
  *
  *   region   bytes                     holds
  *   src      payload + 8 (zeroed)      section 7 after its 5-octet header, slack for the bit reader
- *   x        4 * packed                the packed integers X (i32 / u32)
+ *   x        4 * packed                the packed integers X (i32 / u32); complex packing: 8 * packed, f64
  *   groups   12 * NG                   complex packing: group references, widths, lengths
  *   mask     packed                    complex packing with missing value management: 1 = missing
  *   bitmap   ceil(points / 8) + 8      section 6's bits
@@ -55,7 +55,13 @@ const KERNEL_ERRORS: Record<number, string> = {
   [-3]: 'the group lengths do not add up to the number of packed values',
   [-4]: 'the group values run past the end of section 7',
   [-5]: 'the bit-map marks more points present than there are packed values',
+  [-6]: 'spatial differencing gives values past 2^53, beyond exact arithmetic (a damaged section 7)',
 };
+
+/** How gribScale reads X (unpack.ts). */
+const X_U32 = 0;
+const X_I32 = 1;
+const X_F64 = 2;
 
 const BIT_READER_SLACK = 8;
 
@@ -138,6 +144,8 @@ class Regions {
 interface Unpacked {
   x: number;
   signed: boolean;
+  /** Complex packing: X as f64 (gribUnpackComplex), exact past 32 bits. */
+  f64?: true;
   mask: number;
 }
 
@@ -187,7 +195,7 @@ function unpackComplex(packing: Packing, payload: Uint8Array, regions: Regions, 
     throw new GribError(`${what}: ${c.groups} groups for ${count} packed values`);
   }
   const src = regions.copyIn(payload, BIT_READER_SLACK);
-  const x = regions.alloc(count * 4);
+  const x = regions.alloc(count * 8);
   const mask = c.missingManagement > 0 ? regions.alloc(count) : 0;
   const scratch = regions.alloc(c.groups * 12);
   const result = kernels.gribUnpackComplex(
@@ -197,7 +205,7 @@ function unpackComplex(packing: Packing, payload: Uint8Array, regions: Regions, 
     x, mask, scratch,
   );
   if (result < 0) throw new GribError(`${what}: ${KERNEL_ERRORS[result] ?? `unpacking failed (${result})`}`);
-  return { x, signed: packing.template === 3, mask };
+  return { x, signed: packing.template === 3, f64: true, mask };
 }
 
 /** True when every packed X is 0: no values, or 0 bits per value outside complex packing (whose groups may still vary). */
@@ -285,11 +293,11 @@ export async function decodeField(engine: Engine, bytes: Uint8Array, info: GribF
   const kernels = exports as unknown as GribKernels;
   const regions = new Regions(allocator, memory);
   try {
-    const { x, signed, mask } = await unpackX(field, payload, regions, kernels, memory);
+    const { x, signed, f64, mask } = await unpackX(field, payload, regions, kernels, memory);
     const bitmapPtr = bitmap ? regions.copyIn(bitmap, BIT_READER_SLACK) : 0;
     const dst = regions.alloc(points * 4);
     const used = kernels.gribScale(
-      x, packing.packedValues, signed ? 1 : 0, mask, bitmapPtr, points, dst,
+      x, packing.packedValues, f64 ? X_F64 : signed ? X_I32 : X_U32, mask, bitmapPtr, points, dst,
       packing.reference, binaryFactor, decimalFactor,
     );
     if (used < 0) throw new GribError(KERNEL_ERRORS[used] ?? `scaling failed (${used})`);

@@ -189,6 +189,24 @@ const SOURCES: Source[] = [
   ...(!codecUnavailable([42]) ? [{ name: 'CAMS CCSDS tiny', bytes: () => readFixture('grib2/cams_chem_12x7_20110929_t5.42-ccsds-tiny.grib2'), count: 500 }] : []),
 ];
 
+/*
+ * Extremes of complex packing: X past 32 bits, from a 32-bit reference plus a group value, or
+ * from spatial differencing of extreme first values and minimum (4-octet descriptors). ecCodes
+ * sums these in 64 bits; 32-bit sums wrapped (2^31 - 1 + 1 gave -2^31).
+ */
+it.each([
+  ['5.2, 32-bit references past 2^32', { template: 2, groupSize: 2 }, [4294967290, 4294967300, 4294967295, 4294967295, 7, 8]],
+  ['5.3 order 1, first value 2^31 - 1', { template: 3, order: 1, descriptorOctets: 4, groupSize: 3 }, [2147483647, 2147483648, 2147483650, 2147483651, 2147483660, 2147483700]],
+  ['5.3 order 1, first value -(2^31 - 1)', { template: 3, order: 1, descriptorOctets: 4, groupSize: 3 }, [-2147483647, -2147483657, -2147483667, -2147483677, -2147483687, -2147483697]],
+  ['5.3 order 1, minimum -(2^31 - 1)', { template: 3, order: 1, descriptorOctets: 4, groupSize: 3 }, [2147483647, 0, -2147483647, -2147483647, -2147483640, -2147483600]],
+  ['5.3 order 2, growing past 2^31', { template: 3, order: 2, descriptorOctets: 4, groupSize: 2 }, [2147483647, 2147483647, 2147484647, 2147486647, 2147489647, 2147493647]],
+] as const)('decodes %s without wrapping', async (_name, packing, values) => {
+  const grid = { template: 0, Ni: 3, Nj: 2, lat1: 10, lon1: 0, lat2: 0, lon2: 20, dLon: 10, dLat: 10 } as const;
+  const bytes = encodeMessage([{ grid, packing, values: [...values] }]);
+  const [info] = inventory(bytes);
+  expect(Array.from(await decodeField(engine, bytes, info))).toEqual(values.map((v) => Math.fround(v)));
+});
+
 describeWithFixtures('GRIB2 decoder on mutated files', () => {
   it('the multi-field source really holds shared sections and reused bit-maps', async () => {
     const fields = inventory(await SOURCES.find((s) => s.name === 'GFS 2.5° messages')!.bytes());

@@ -187,6 +187,8 @@ export interface TestPacking {
   groupSize?: number;
   missingManagement?: 0 | 1 | 2;
   order?: 1 | 2;
+  /** 5.3: octets of each spatial differencing descriptor (2 when omitted). */
+  descriptorOctets?: 1 | 2 | 3 | 4;
   /** 5.4: 1 = 32-bit, 2 = 64-bit. */
   precision?: 1 | 2;
 }
@@ -327,11 +329,11 @@ function complexPack(values: (number | null)[], packing: TestPacking): Packed {
   const lengths = groups.map((g) => g.values.length);
   const lengthBits = bitsFor(Math.max(...lengths) - Math.min(...lengths));
   const refLength = Math.min(...lengths);
-  const descriptorOctets = 2;
+  const descriptorOctets = packing.descriptorOctets ?? 2;
   const w = new BitWriter();
   if (order > 0) {
     for (const d of order === 2 ? [ival1, ival2, minsd] : [ival1, minsd]) {
-      w.write(d < 0 ? 2 ** 15 + -d : d, 16);
+      w.write(d < 0 ? 2 ** (8 * descriptorOctets - 1) + -d : d, 8 * descriptorOctets);
     }
   }
   let missingToggle = 0;

@@ -6,7 +6,10 @@
  *
  *   src     u8[bytes + 8]   section 7's payload (from octet 6), then 8 zero bytes of slack: the
  *                           bit reader loads 8 bytes at a time and may read up to 7 past the end
- *   x       i32[count]      the packed integers X, in section 7's order (gribUnpackBits / Complex)
+ *   x       i32[count]      the packed integers X, in section 7's order (gribUnpackBits, codecs)
+ *           f64[count]      complex packing (gribUnpackComplex): X as exact integers in f64, as
+ *                           they can pass 32 bits (a 32-bit reference plus a group value, or
+ *                           spatial differencing's running sums; ecCodes sums in 64 bits)
  *   groups  u32[3 * NG]     complex packing only: group references, widths, lengths (scratch)
  *   mask    u8[count]       complex packing with missing value management: 1 = missing X
  *   bitmap  u8[(points+7)/8 + 8]  section 6's bits (from octet 7), MSB first, 1 = value present
@@ -25,6 +28,10 @@ const ERR_GROUP_WIDTH: i32 = -2; // a group width over 32 bits
 const ERR_GROUP_LENGTHS: i32 = -3; // group lengths do not add up to the number of packed values
 const ERR_VALUE_BITS: i32 = -4; // the group values run past section 7
 const ERR_BITMAP_COUNT: i32 = -5; // the bit-map sets more points than there are packed values
+const ERR_DIFFERENCING_RANGE: i32 = -6; // spatial differencing leaves the exact integers of f64 (|X| > 2^53)
+
+/** Largest integer f64 holds exactly: spatial differencing's sums past it would be rounded. */
+const EXACT_F64: f64 = 9007199254740992; // 2^53
 
 /** `n` (0..32) bits at bit position `pos` of `src`; needs 8 readable bytes from src + pos / 8. */
 @inline function readBits(src: usize, pos: u64, n: u32): u32 {
@@ -83,8 +90,9 @@ export function gribUnpackBits(src: usize, nbits: i32, count: i32, x: usize): vo
  * the values that are not missing: order 1 X[k] = X[k] + minsd + X[k-1]; order 2
  * X[k] = X[k] + minsd + 2 X[k-1] - X[k-2], with X[0] = ival1 (and X[1] = ival2).
  *
- * Writes count i32 X into x and, when mvm > 0, a missing flag per value into mask.
- * Returns the number of missing values, or a negative error code.
+ * Writes count X into x as f64 (exact integers: a reference plus a group value can pass 32 bits,
+ * and the differencing sums of extreme first values and minimum do) and, when mvm > 0, a missing
+ * flag per value into mask. Returns the number of missing values, or a negative error code.
  */
 export function gribUnpackComplex(
   src: usize, srcBytes: i32, count: i32, nbits: i32, groups: i32,
@@ -148,17 +156,17 @@ export function gribUnpackComplex(
     const end = k + length;
     if (mvm == 0) {
       if (width == 0) {
-        for (; k < end; k++) store<u32>(x + (k << 2), ref);
+        for (; k < end; k++) store<f64>(x + (k << 3), <f64>ref);
       } else {
         for (; k < end; k++) {
-          store<u32>(x + (k << 2), ref + readBits(src, pos, width));
+          store<f64>(x + (k << 3), <f64>ref + <f64>readBits(src, pos, width));
           pos += <u64>width;
         }
       }
     } else if (width == 0) {
       const isMissing = ref == refAllOnes || (mvm == 2 && ref == refAllOnes - 1);
       for (; k < end; k++) {
-        store<u32>(x + (k << 2), isMissing ? 0 : ref);
+        store<f64>(x + (k << 3), isMissing ? 0 : <f64>ref);
         store<u8>(mask + k, isMissing ? 1 : 0);
       }
       if (isMissing) missing += <i32>length;
@@ -168,44 +176,55 @@ export function gribUnpackComplex(
         const v = readBits(src, pos, width);
         pos += <u64>width;
         const isMissing = v == allOnes || (mvm == 2 && v == allOnes - 1);
-        store<u32>(x + (k << 2), isMissing ? 0 : ref + v);
+        store<f64>(x + (k << 3), isMissing ? 0 : <f64>ref + <f64>v);
         store<u8>(mask + k, isMissing ? 1 : 0);
         if (isMissing) missing++;
       }
     }
   }
 
-  if (order == 1) undoFirstOrder(x, mask, count, mvm, ival1, minsd);
-  else if (order == 2) undoSecondOrder(x, mask, count, mvm, ival1, ival2, minsd);
+  if (order == 1) return undoFirstOrder(x, mask, count, mvm, ival1, minsd) ? missing : ERR_DIFFERENCING_RANGE;
+  if (order == 2) return undoSecondOrder(x, mask, count, mvm, ival1, ival2, minsd) ? missing : ERR_DIFFERENCING_RANGE;
   return missing;
 }
 
-function undoFirstOrder(x: usize, mask: usize, count: i32, mvm: i32, ival1: i32, minsd: i32): void {
+/*
+ * The differencing sums run in f64, which holds them exactly while |X| <= 2^53: every term is an
+ * integer under 2^34 (a value of 32-bit reference plus 32-bit group value, minsd and ival under
+ * 2^31) and each sum is checked before it is used again, so no sum is ever rounded or wrapped
+ * (i32 sums wrapped: ival1 = 2^31 - 1 and a difference of 1 gave -2^31).
+ */
+
+function undoFirstOrder(x: usize, mask: usize, count: i32, mvm: i32, ival1: i32, minsd: i32): bool {
   let seen = 0;
-  let previous: i32 = 0;
+  let previous: f64 = 0;
   for (let k = 0; k < count; k++) {
-    const at = x + (<usize>k << 2);
+    const at = x + (<usize>k << 3);
     if (mvm != 0 && load<u8>(mask + <usize>k)) continue;
-    const value = seen == 0 ? ival1 : load<i32>(at) + minsd + previous;
-    store<i32>(at, value);
+    const value = seen == 0 ? <f64>ival1 : load<f64>(at) + <f64>minsd + previous;
+    if (Math.abs(value) > EXACT_F64) return false;
+    store<f64>(at, value);
     previous = value;
     seen++;
   }
+  return true;
 }
 
-function undoSecondOrder(x: usize, mask: usize, count: i32, mvm: i32, ival1: i32, ival2: i32, minsd: i32): void {
+function undoSecondOrder(x: usize, mask: usize, count: i32, mvm: i32, ival1: i32, ival2: i32, minsd: i32): bool {
   let seen = 0;
-  let previous: i32 = 0;
-  let beforePrevious: i32 = 0;
+  let previous: f64 = 0;
+  let beforePrevious: f64 = 0;
   for (let k = 0; k < count; k++) {
-    const at = x + (<usize>k << 2);
+    const at = x + (<usize>k << 3);
     if (mvm != 0 && load<u8>(mask + <usize>k)) continue;
-    const value = seen == 0 ? ival1 : seen == 1 ? ival2 : load<i32>(at) + minsd + 2 * previous - beforePrevious;
-    store<i32>(at, value);
+    const value = seen == 0 ? <f64>ival1 : seen == 1 ? <f64>ival2 : load<f64>(at) + <f64>minsd + 2 * previous - beforePrevious;
+    if (Math.abs(value) > EXACT_F64) return false;
+    store<f64>(at, value);
     beforePrevious = previous;
     previous = value;
     seen++;
   }
+  return true;
 }
 
 @inline function scaled(xValue: f64, reference: f64, binaryFactor: f64, decimalFactor: f64): f32 {
@@ -213,27 +232,33 @@ function undoSecondOrder(x: usize, mask: usize, count: i32, mvm: i32, ival1: i32
   return <f32>((xValue * binaryFactor + reference) * decimalFactor);
 }
 
-@inline function xAt(x: usize, k: usize, signed: bool): f64 {
+/** X kinds of gribScale: u32, i32, or f64 (complex packing). */
+const X_U32: i32 = 0;
+const X_I32: i32 = 1;
+const X_F64: i32 = 2;
+
+@inline function xAt(x: usize, k: usize, kind: i32): f64 {
   if (x == 0) return 0; // a constant field (0 bits per value): every X is 0
-  return signed ? <f64>load<i32>(x + (k << 2)) : <f64>load<u32>(x + (k << 2));
+  if (kind == X_F64) return load<f64>(x + (k << 3));
+  return kind == X_I32 ? <f64>load<i32>(x + (k << 2)) : <f64>load<u32>(x + (k << 2));
 }
 
 /**
  * Scales X into dst and expands the bit-map: point p takes the next X when bit p of the bit-map is
  * set (or always, when bitmap = 0), and NaN otherwise or when mask marks that X missing.
- * x = 0 means every X is 0 (constant field); mask = 0 means none is missing. X are read as i32
- * when xSigned (spatial differencing, JPEG 2000), else as u32.
+ * x = 0 means every X is 0 (constant field); mask = 0 means none is missing. xSigned says how X
+ * are stored: 0 u32, 1 i32 (JPEG 2000), 2 f64 (complex packing, gribUnpackComplex).
  * Returns how many X were used (the wrapper checks it equals count) or ERR_BITMAP_COUNT.
  */
 export function gribScale(
   x: usize, count: i32, xSigned: i32, mask: usize, bitmap: usize, points: i32, dst: usize,
   reference: f64, binaryFactor: f64, decimalFactor: f64,
 ): i32 {
-  const signed = xSigned != 0;
+  const kind = xSigned;
   const nan = <f32>NaN;
   if (bitmap == 0) {
     if (points > count) return ERR_BITMAP_COUNT;
-    if (mask == 0 && x != 0 && !signed) {
+    if (mask == 0 && x != 0 && kind == X_U32) {
       for (let p = 0; p < points; p++) {
         store<f32>(dst + (<usize>p << 2), scaled(<f64>load<u32>(x + (<usize>p << 2)), reference, binaryFactor, decimalFactor));
       }
@@ -241,7 +266,7 @@ export function gribScale(
     }
     for (let p = 0; p < points; p++) {
       const k = <usize>p;
-      const value = mask != 0 && load<u8>(mask + k) ? nan : scaled(xAt(x, k, signed), reference, binaryFactor, decimalFactor);
+      const value = mask != 0 && load<u8>(mask + k) ? nan : scaled(xAt(x, k, kind), reference, binaryFactor, decimalFactor);
       store<f32>(dst + (k << 2), value);
     }
     return points;
@@ -253,7 +278,7 @@ export function gribScale(
     let value = nan;
     if (present) {
       if (k >= limit) return ERR_BITMAP_COUNT;
-      if (mask == 0 || !load<u8>(mask + k)) value = scaled(xAt(x, k, signed), reference, binaryFactor, decimalFactor);
+      if (mask == 0 || !load<u8>(mask + k)) value = scaled(xAt(x, k, kind), reference, binaryFactor, decimalFactor);
       k++;
     }
     store<f32>(dst + (<usize>p << 2), value);
