@@ -203,6 +203,7 @@ export function parseMessage(bytes: Uint8Array, offset: number, length: number, 
   const fields: GribFieldInfo[] = [];
   let position = offset + INDICATOR_BYTES;
   let previous = 0;
+  let previousStart = position;
   let identification: SectionReader | null = null;
   let grid: { at: number; grid: GribGrid } | null = null;
   let product: { at: number; reader: SectionReader } | null = null;
@@ -221,10 +222,16 @@ export function parseMessage(bytes: Uint8Array, offset: number, length: number, 
     }
     const sectionLength = new DataView(bytes.buffer, bytes.byteOffset + position, 4).getUint32(0);
     const number = bytes[position + 4];
-    if (sectionLength < MIN_SECTION_BYTES || position + sectionLength > end) {
+    // A number no section has: the previous section's length is what is corrupt.
+    if (previous > 0 && (number < 1 || number > 7)) {
       throw new GribError(
-        `message ${message}: section ${number} at byte ${position} declares ${sectionLength} octets, ${end - position} remain before '7777'`,
+        `message ${message}: section ${previous} length ${position - previousStart} is corrupt: it ends at byte ${position}, where octet 5 holds ${number}, not a section number`,
       );
+    }
+    if (sectionLength < MIN_SECTION_BYTES || position + sectionLength > end) {
+      throw new GribError(sectionLength < MIN_SECTION_BYTES
+        ? `message ${message}: section ${number} at byte ${position} declares a length of ${sectionLength} octets, under the ${MIN_SECTION_BYTES} of a section header`
+        : `message ${message}: section ${number} length ${sectionLength} runs past the message end at byte ${end + 4} (${end - position} octets remain before '7777')`);
     }
     // Section 8 is the '7777' at the message's end, never a section with a length.
     const expected = previous === 0 ? [1] : NEXT_SECTIONS[previous].filter((n) => n !== 8);
@@ -272,6 +279,7 @@ export function parseMessage(bytes: Uint8Array, offset: number, length: number, 
         break; // section 2 (local use) is skipped
     }
     previous = number;
+    previousStart = position;
     position += sectionLength;
   }
   return fields;

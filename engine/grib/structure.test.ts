@@ -331,6 +331,14 @@ describe('errors', () => {
     expectGribError(new TextEncoder().encode('<html>not found</html>'), /Not a GRIB file/);
     expectGribError(new Uint8Array(0), /Empty file/);
     expectGribError(concatBytes(good, new TextEncoder().encode('junk')), /Unexpected data at byte \d+ after message 0/);
+    // Corrupt section lengths are named as such, not as unknown sections.
+    const sections = [...Array(3)].reduce<number[]>((starts) => [...starts, starts.at(-1)! + new DataView(good.buffer, good.byteOffset).getUint32(starts.at(-1)!)], [16]);
+    const longer = good.slice();
+    new DataView(longer.buffer).setUint32(sections[1], 999999);
+    expectGribError(longer, new RegExp(`section 3 length 999999 runs past the message end at byte ${good.length}`));
+    const shorter = good.slice();
+    new DataView(shorter.buffer).setUint32(sections[1], new DataView(good.buffer, good.byteOffset).getUint32(sections[1]) + 3);
+    expectGribError(shorter, /section 3 length \d+ is corrupt: it ends at byte \d+, where octet 5 holds \d+, not a section number/);
   });
 
   it('names truncation, a missing end section and a bad section order', () => {
@@ -344,7 +352,7 @@ describe('errors', () => {
     expectGribError(swapped, /section 5 at byte \d+ cannot follow section 3 \(expected 4\)/);
     const long = good.slice();
     new DataView(long.buffer).setUint32(info.sections.grid, 100000);
-    expectGribError(long, /section 3 at byte \d+ declares 100000 octets/);
+    expectGribError(long, /section 3 length 100000 runs past the message end at byte \d+/);
   });
 
   it('names unsupported data representation templates when decoding, and never guesses', async () => {
