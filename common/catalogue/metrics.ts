@@ -39,7 +39,7 @@ const PA_PER_INHG = 3386.389;
 const MM_TO_IN = 0.0394;
 const CM_TO_IN = 0.39;
 const M_TO_FT = 3.28;
-const MILE_M = 1609.344;
+export const MILE_M = 1609.344;
 const NAUTICAL_MILE_M = 1852;
 const ACRES_PER_KM2 = 247.105;
 /** Marshall–Palmer Z = a R^b with b = 1.6 (SPEC §9: radar dBZ to mm/h by Z-R power 1.6). */
