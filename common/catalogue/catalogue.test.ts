@@ -10,6 +10,7 @@ describe('catalogue', () => {
     expect(OVERLAYS.map((o) => o.ident)).toEqual([
       'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
       'pm2p5', 'pm10', 'aod550',
+      'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
     ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {

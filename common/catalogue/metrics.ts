@@ -39,7 +39,7 @@ const PA_PER_INHG = 3386.389;
 const MM_TO_IN = 0.0394;
 const CM_TO_IN = 0.39;
 const M_TO_FT = 3.28;
-const MILE_M = 1609.344;
+export const MILE_M = 1609.344;
 const NAUTICAL_MILE_M = 1852;
 const ACRES_PER_KM2 = 247.105;
 /** Marshall–Palmer Z = a R^b with b = 1.6 (SPEC §9: radar dBZ to mm/h by Z-R power 1.6). */
@@ -207,6 +207,25 @@ export const METRICS: Readonly<Record<string, Metric>> = {
       NM: linear(1 / NAUTICAL_MILE_M, 1, 'NM', [1, 10, 100, 1000]),
     },
   },
+  // ---- Derived fields (server/ingest/derived): fog, thunder, solar power, fire danger, air quality. ----
+  /** Fog value of SPEC §9's classes (server/ingest/derived/fog.ts): up to 0.7 none, up to 1 fog, else rime fog. */
+  fog: { ident: 'fog', base: '1', units: ['fog'], conv: { fog: linear(1, 2, '', [0, 0.7, 1, 2]) } },
+  /** Romps et al. (2014) CAPE x P lightning proxy. */
+  thunder: { ident: 'thunder', base: 'W/m²', units: ['W/m²'], conv: { 'W/m²': linear(1, 2, 'W/m²', [0, 0.1, 0.3, 1, 3, 10]) } },
+  /** Irradiance (global horizontal: an input of solar power). */
+  irradiance: { ident: 'irradiance', base: 'W/m²', units: ['W/m²'], conv: { 'W/m²': linear(1, 0, 'W/m²', [0, 200, 400, 600, 800, 1000]) } },
+  /** Photovoltaic output in % of the panel's rated power. */
+  solarpower: { ident: 'solarpower', base: '%', units: ['%'], conv: { '%': linear(1, 0, '%', [0, 20, 40, 60, 80, 100]) } },
+  /** Dead fuel moisture, % of dry weight. */
+  fuelMoisture: { ident: 'fuelMoisture', base: '%', units: ['%'], conv: { '%': linear(1, 0, '%', [0, 5, 10, 15, 20, 30]) } },
+  /** Canadian Fire Weather Index (dimensionless). */
+  fwi: { ident: 'fwi', base: '1', units: ['FWI'], conv: { FWI: linear(1, 0, '', [0, 5, 10, 20, 30, 50]) } },
+  /** EEA European Air Quality Index level 1-6. */
+  aqi: { ident: 'aqi', base: '1', units: ['EAQI'], conv: { EAQI: linear(1, 0, '', [1, 2, 3, 4, 5, 6]) } },
+  /** Ellrod & Knapp (1992) TI1 in 1e-7 s⁻². */
+  turbulence: { ident: 'turbulence', base: '1e-7/s²', units: ['TI1'], conv: { TI1: linear(1, 1, '', [0, 2, 4, 8, 12, 16]) } },
+  /** Column amount of a trace gas in Dobson units (2.6867e20 molecules per m²). */
+  column: { ident: 'column', base: 'DU', units: ['DU'], conv: { DU: linear(1, 1, 'DU', [0, 0.5, 1, 2, 5, 10]) } },
 };
 
 class UnknownUnitError extends Error {

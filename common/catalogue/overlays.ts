@@ -42,6 +42,8 @@ export interface Overlay {
   partOf?: string;
   promo?: boolean;
   moreLevels?: boolean;
+  /** Derived overlays: the method and its published reference (server/ingest/derived). */
+  method?: string;
 }
 
 const SURFACE = ['surface'] as const;
@@ -77,6 +79,22 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   rainAccu: tiles('rainAccu', COLOR_SCALES.rainAccu, METRICS.precip, { renderer: 'accumulations' }),
   /** Geopotential height of the pressure levels: the `gh` isolines (SPEC §3 isolinesType). */
   gh: tiles('gh', COLOR_SCALES.gh, METRICS.altitude, { renderer: 'isolines', levels: PRESSURE_LEVELS }),
+  // ---- Derived fields (server/ingest/derived) and air quality. ----
+  wetbulbtemp: tiles('wetbulbtemp', COLOR_SCALES.wetbulbtemp, METRICS.temp),
+  fog: tiles('fog', COLOR_SCALES.fog, METRICS.fog),
+  thunder: tiles('thunder', COLOR_SCALES.thunder, METRICS.thunder),
+  solarpower: tiles('solarpower', COLOR_SCALES.solarpower, METRICS.solarpower),
+  ccl: tiles('ccl', COLOR_SCALES.ccl, METRICS.altitude),
+  dfm10h: tiles('dfm10h', COLOR_SCALES.dfm10h, METRICS.fuelMoisture, { landOnly: true }),
+  fwi: tiles('fwi', COLOR_SCALES.fwi, METRICS.fwi, { landOnly: true }),
+  aqi: tiles('aqi', COLOR_SCALES.aqi, METRICS.aqi),
+  dustsm: tiles('dustsm', COLOR_SCALES.dustsm, METRICS.pm),
+  no2: tiles('no2', COLOR_SCALES.gas, METRICS.pm),
+  go3: tiles('go3', COLOR_SCALES.gas, METRICS.pm),
+  cosc: tiles('cosc', COLOR_SCALES.cosc, METRICS.pm),
+  tcso2: tiles('tcso2', COLOR_SCALES.tcso2, METRICS.column),
+  turbulence: tiles('turbulence', COLOR_SCALES.turbulence, METRICS.turbulence, { levels: PRESSURE_LEVELS }),
+  icing: tiles('icing', COLOR_SCALES.icing, METRICS.humidity, { levels: PRESSURE_LEVELS }),
 };
 
 export const OVERLAYS: readonly Overlay[] = [
@@ -97,6 +115,22 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'pm2p5', trans: 'overlay.pm2p5', icon: 'airq', layers: ['pm2p5'] },
   { ident: 'pm10', trans: 'overlay.pm10', icon: 'airq', layers: ['pm10'], partOf: 'pm2p5' },
   { ident: 'aod550', trans: 'overlay.aod550', icon: 'airq', layers: ['aod550'] },
+  // ---- Derived fields (server/ingest/derived: method and reference in `method`) and air quality. ----
+  { ident: 'wetbulbtemp', trans: 'overlay.wetbulbtemp', icon: 'temp', layers: ['wetbulbtemp', 'windParticles'], method: 'Stull (2011), J. Appl. Meteor. Climatol. 50, 2267-2269, from 2 m temperature and relative humidity' },
+  { ident: 'solarpower', trans: 'overlay.solarpower', icon: 'clouds', layers: ['solarpower'], method: 'PVWatts v5 module model (Dobos 2014, NREL/TP-6A20-62641), NOCT cell temperature (Ross 1976), horizontal panel, from surface short-wave irradiance and 2 m temperature' },
+  { ident: 'turbulence', trans: 'overlay.turbulence', icon: 'wind', layers: ['turbulence', 'windParticles'], moreLevels: true, method: 'Ellrod & Knapp (1992) TI1, Wea. Forecasting 7, 150-165, from pressure-level winds and heights' },
+  { ident: 'icing', trans: 'overlay.icing', icon: 'clouds', layers: ['icing', 'windParticles'], moreLevels: true, method: 'Schultz & Politovich (1992), Wea. Forecasting 7, 491-500: 0 to -16 °C and RH >= 63 % on pressure levels' },
+  { ident: 'fog', trans: 'overlay.fog', icon: 'clouds', layers: ['fog'], method: 'FSL visibility 6000 (T - Td) / RH^1.75 (Doran et al. 1999) below 1 km; rime below 0 °C' },
+  { ident: 'thunder', trans: 'overlay.thunder', icon: 'rain', layers: ['thunder', 'windParticles'], method: 'CAPE x convective precipitation rate lightning proxy (Romps et al. 2014, Science 346, 851-854)' },
+  { ident: 'ccl', trans: 'overlay.ccl', icon: 'clouds', layers: ['ccl'], method: 'Skew-T construction (AWS/TR-79/006; AMS Glossary): surface mixing ratio line against the pressure-level sounding' },
+  { ident: 'fwi', trans: 'overlay.fwi', icon: 'temp', layers: ['fwi'], method: 'Canadian Fire Weather Index System (Van Wagner 1987), one day from the start-up values 85/6/15 per step' },
+  { ident: 'dfm10h', trans: 'overlay.dfm10h', icon: 'rh', layers: ['dfm10h'], method: 'NFDRS 1978 10-hour fuel moisture 1.28 x Simard EMC (Cohen & Deeming 1985, PSW-82)' },
+  { ident: 'aqi', trans: 'overlay.aqi', icon: 'airq', layers: ['aqi'], method: 'EEA European Air Quality Index bands (PM2.5, PM10, NO2, O3, SO2: those the run has)' },
+  { ident: 'dustsm', trans: 'overlay.dustsm', icon: 'airq', layers: ['dustsm'], partOf: 'pm2p5' },
+  { ident: 'no2', trans: 'overlay.no2', icon: 'airq', layers: ['no2'] },
+  { ident: 'go3', trans: 'overlay.go3', icon: 'airq', layers: ['go3'] },
+  { ident: 'cosc', trans: 'overlay.cosc', icon: 'airq', layers: ['cosc'] },
+  { ident: 'tcso2', trans: 'overlay.tcso2', icon: 'airq', layers: ['tcso2'] },
 ];
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);
@@ -118,3 +152,28 @@ export function particleLayerOf(overlay: Overlay): RenderLayer | undefined {
   const ident = overlay.layers.find((l) => RENDER_LAYERS[l]?.renderer === 'particles');
   return ident ? RENDER_LAYERS[ident] : undefined;
 }
+
+/**
+ * SPEC §3 overlays no free source fills yet: listed with what would enable them, never drawn
+ * from invented values (ISOBAR_CAMS_KEY: server/live/README.md).
+ */
+export interface UnsourcedOverlay {
+  ident: string;
+  trans: string;
+  /** The setting that would enable it. */
+  setting: string;
+  note: string;
+}
+
+export const UNSOURCED_OVERLAYS: readonly UnsourcedOverlay[] = [
+  { ident: 'uvindex', trans: 'overlay.uvindex', setting: 'ISOBAR_CAMS_KEY', note: 'Needs CAMS global uvbed (UV index = uvbed x 40); NCEP DUVB/CDUVB are UV-B, not erythemally weighted' },
+  { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', setting: 'ISOBAR_SOURCES', note: 'GFS SOILW (0-10, 10-40 cm layers) has it; the ingest does not read soil layers yet' },
+  { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', setting: 'ISOBAR_SOURCES', note: 'GFS SOILW (40-100 cm layer) has it; the ingest does not read soil layers yet' },
+  { ident: 'moistureAnom40', trans: 'overlay.moistureAnom40', setting: 'none', note: 'Needs a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
+  { ident: 'moistureAnom100', trans: 'overlay.moistureAnom100', setting: 'none', note: 'Needs a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
+  { ident: 'drought40', trans: 'overlay.drought40', setting: 'none', note: 'Needs a drought monitor product (levels 0-6); no free source is configured' },
+  { ident: 'drought100', trans: 'overlay.drought100', setting: 'none', note: 'Needs a drought monitor product (levels 0-6); no free source is configured' },
+  { ident: 'efiWind', trans: 'overlay.efiWind', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+  { ident: 'efiTemp', trans: 'overlay.efiTemp', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+  { ident: 'efiRain', trans: 'overlay.efiRain', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+];

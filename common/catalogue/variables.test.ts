@@ -26,7 +26,7 @@ const NM550: [number, number] = [545 / 1e9, 565 / 1e9];
 describe('catalogue variables', () => {
   it('land in render-layer files with matching channel counts, levels and metrics', () => {
     for (const v of Object.values(VARIABLES)) {
-      if (v.static) continue;
+      if (v.static || v.input) continue;
       const layer = Object.values(RENDER_LAYERS).find((l) => l.file === v.file);
       expect(layer, v.ident).toBeDefined();
       expect(layer!.channels, v.ident).toBe(v.channels);
@@ -75,10 +75,10 @@ describe('matchGribField (WMO 4.2 identities as NCEP, ECMWF and DWD send them)',
     ['500 hPa temperature', id('kwbc', 0, 0, 0, 'isobaricInhPa', 500), 'temp', '500h'],
     ['2 m dew point', id('ecmf', 0, 0, 6, 'heightAboveGround', 2), 'dewpoint', 'surface'],
     ['2 m RH', id('kwbc', 0, 1, 1, 'heightAboveGround', 2), 'rh', 'surface'],
-    ['RH at 850 hPa is not stored', id('kwbc', 0, 1, 1, 'isobaricInhPa', 850), null],
+    ['RH at 850 hPa is the icing input, not a layer of its own', id('kwbc', 0, 1, 1, 'isobaricInhPa', 850), 'rhLevels', '850h'],
     ['GFS PRMSL', id('kwbc', 0, 3, 1, 'meanSea', 0), 'pressure', 'surface'],
     ['ECMWF msl', id('ecmf', 0, 3, 0, 'meanSea', 0), 'pressure', 'surface'],
-    ['surface pressure is not MSLP', id('kwbc', 0, 3, 0, 'surface', 0), null],
+    ['surface pressure is not MSLP (an input of the CCL)', id('kwbc', 0, 3, 0, 'surface', 0), 'surfacePressure', 'surface'],
     ['GFS MSLET', id('kwbc', 0, 3, 192, 'meanSea', 0), 'pressure', 'surface'],
     ['GFS HGT 500', id('kwbc', 0, 3, 5, 'isobaricInhPa', 500), 'gh', '500h', 1],
     ['ECMWF z 500 -> gpm', id('ecmf', 0, 3, 4, 'isobaricInhPa', 500), 'gh', '500h', 1 / 9.80665],

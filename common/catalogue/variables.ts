@@ -57,6 +57,11 @@ export interface Variable {
    * the point store's static section (server/ingest/points.ts), never as tiles or per step.
    */
   static?: boolean;
+  /**
+   * Read only as an input of derived fields (server/ingest/derived): decoded in the step, never
+   * written as tiles or point series.
+   */
+  input?: boolean;
 }
 
 const WIND_LEVELS = ['surface', ...PRESSURE_LEVELS, '100m'];
@@ -100,11 +105,45 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   // The model's terrain height (orography), m above mean sea level: -1000 .. 15 383 in 1/4 m. The
   // Dead Sea shore is -430 m; spectral models ring below 0 over the sea (GFS: -75 m). No tiles.
   elevation: variable('elevation', '', 'altitude', { offset: -1000, scale: 1 / 4 }, { point: false, static: true }),
+  // ---- Derived fields and their inputs (server/ingest/derived; the derive step of runBuilder.ts). ----
+  // Inputs only: convective precipitation rate (mm/h), surface pressure (Pa), global horizontal
+  // irradiance (W/m²), relative humidity on pressure levels (%).
+  convRain: variable('convRain', '', 'rain', { offset: 0, scale: 1 / 512 }, { point: false, input: true }),
+  surfacePressure: variable('surfacePressure', '', 'pressure', { offset: 30_000, scale: 2 }, { point: false, input: true }),
+  ghi: variable('ghi', '', 'irradiance', { offset: 0, scale: 1 / 32 }, { point: false, input: true }),
+  rhLevels: variable('rhLevels', '', 'humidity', { offset: 0, scale: 1 / 64 }, { levels: PRESSURE_LEVELS, point: false, input: true }),
+  // K, as temp.
+  wetbulbtemp: variable('wetbulbtemp', 'wetbulbtemp', 'temp', { offset: 150, scale: 1 / 64 }),
+  // SPEC §9 fog value 0 .. 2 in 1/4096.
+  fog: variable('fog', 'fog', 'fog', { offset: 0, scale: 1 / 4096 }),
+  // CAPE x P, W/m²: 0 .. 64 in 1/1024.
+  thunder: variable('thunder', 'thunder', 'thunder', { offset: 0, scale: 1 / 1024 }),
+  // % of rated power: 0 .. 256 in 1/256.
+  solarpower: variable('solarpower', 'solarpower', 'solarpower', { offset: 0, scale: 1 / 256 }),
+  // m above ground: 0 .. 16 383 in 1/4 m.
+  ccl: variable('ccl', 'ccl', 'altitude', { offset: 0, scale: 1 / 4 }),
+  // % of dry weight: 0 .. 256 in 1/256.
+  dfm10h: variable('dfm10h', 'dfm10h', 'fuelMoisture', { offset: 0, scale: 1 / 256 }),
+  // FWI: 0 .. 1024 in 1/64.
+  fwi: variable('fwi', 'fwi', 'fwi', { offset: 0, scale: 1 / 64 }),
+  // EEA index level 1-6.
+  aqi: variable('aqi', 'aqi', 'aqi', { offset: 0, scale: 1 / 64 }),
+  // µg/m³: dust (PM10 of dust aerosol) 0 .. 8192 in 1/8; NO2, O3 0 .. 4096 in 1/16; CO 0 .. 16 383 in 1/4.
+  dustsm: variable('dustsm', 'dustsm', 'pm', { offset: 0, scale: 1 / 8 }),
+  no2: variable('no2', 'no2', 'pm', { offset: 0, scale: 1 / 16 }),
+  go3: variable('go3', 'go3', 'pm', { offset: 0, scale: 1 / 16 }),
+  cosc: variable('cosc', 'cosc', 'pm', { offset: 0, scale: 1 / 4 }),
+  // Total column SO2, DU: 0 .. 64 in 1/1024.
+  tcso2: variable('tcso2', 'tcso2', 'column', { offset: 0, scale: 1 / 1024 }),
+  // TI1 (1e-7 s⁻²) of the layer from each pressure level to the next above: 0 .. 256 in 1/256.
+  turbulence: variable('turbulence', 'turbulence', 'turbulence', { offset: 0, scale: 1 / 256 }, { levels: PRESSURE_LEVELS, point: false }),
+  // Icing potential, % (0 or 100).
+  icing: variable('icing', 'icing', 'humidity', { offset: 0, scale: 1 / 64 }, { levels: PRESSURE_LEVELS, point: false }),
 };
 
 /** Variables of each tile file, in channel order (run-constant variables have no tile file). */
 export const FILE_VARIABLES: Readonly<Record<string, readonly Variable[]>> = Object.values(VARIABLES).reduce<Record<string, Variable[]>>((files, v) => {
-  if (!v.static) (files[v.file] ??= [])[v.channel] = v;
+  if (!v.static && !v.input) (files[v.file] ??= [])[v.channel] = v;
   return files;
 }, {});
 
@@ -178,6 +217,17 @@ const TOTAL_AEROSOL = 62000;
 const PM10_CONSTITUENT = 40008;
 const PM2P5_CONSTITUENT = 40009;
 const UG_PER_KG = 1e9;
+/** Code Table 4.233: dust dry. Code Table 4.230: ozone 0, carbon monoxide 4, nitrogen dioxide 5, sulphur dioxide 8. */
+const DUST_AEROSOL = 62001;
+const O3_CONSTITUENT = 0;
+const CO_CONSTITUENT = 4;
+const NO2_CONSTITUENT = 5;
+const SO2_CONSTITUENT = 8;
+/**
+ * One Dobson unit is 2.6867e20 molecules per m²; SO2 is 64.066 g/mol (Avogadro 6.02214e23): 1 DU of
+ * SO2 = 2.8582e-5 kg/m².
+ */
+const DU_PER_KG_M2_SO2 = 6.02214e23 / (2.6867e20 * 64.066e-3);
 const ISOBARIC = ['isobaricInhPa', 'isobaricInPa'];
 // WMO Manual on Codes: standard gravity, geopotential (m² s⁻²) / g0 = geopotential height (gpm).
 const STANDARD_GRAVITY = 9.80665;
@@ -245,6 +295,20 @@ export const GRIB_RULES: readonly GribRule[] = [
   { note: 'WMO mass density of PM10 (constituent 40008, kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [PM10_CONSTITUENT], variable: 'pm10', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
   // Total aerosol optical depth at 550 nm (GEFS-Aerosols AOTK over 545-565 nm).
   { note: 'aerosol optical depth at 550 nm', discipline: 0, category: 20, number: 102, levelTypes: ['atmosphere', 'entireAtmosphere', 'surface'], constituents: [TOTAL_AEROSOL], wavelength: 5.5e-7, variable: 'aod550', target: 'surface', kind: 'instant', priority: 2 },
+  // ---- Inputs of derived fields and air quality (server/ingest/derived). ----
+  { note: 'NCEP CPRAT (convective precipitation rate, kg m⁻² s⁻¹)', discipline: 0, category: 1, number: 196, levelTypes: ['surface'], centres: ['kwbc'], statistics: [null, 0], variable: 'convRain', target: 'surface', kind: 'rate', factor: HOUR_S, priority: 2 },
+  { note: 'surface pressure (NCEP PRES, ECMWF sp)', discipline: 0, category: 3, number: 0, levelTypes: ['surface'], variable: 'surfacePressure', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP DSWRF (downward short-wave flux at the surface, average)', discipline: 0, category: 4, number: 192, levelTypes: ['surface'], centres: ['kwbc'], statistics: [null, 0], variable: 'ghi', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'WMO downward short-wave radiation flux (instantaneous or average)', discipline: 0, category: 4, number: 7, levelTypes: ['surface'], statistics: [null, 0], variable: 'ghi', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'relative humidity on pressure levels', discipline: 0, category: 1, number: 1, levelTypes: ISOBARIC, statistics: [null], variable: 'rhLevels', target: 'pressure', kind: 'instant', priority: 2 },
+  // Dust near the ground: GEFS-Aerosols PMTC of dust aerosol (Code Table 4.233 62001) below 10 µm, µg/m³; the WMO way is mass density (kg/m³).
+  { note: 'NCEP PMTC of dust (GEFS-Aerosols, µg/m³)', discipline: 0, category: 13, number: 192, levelTypes: ['surface'], centres: ['kwbc'], constituents: [DUST_AEROSOL], particlesBelow: 1e-5, variable: 'dustsm', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'WMO mass density of dust (kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [DUST_AEROSOL], variable: 'dustsm', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 1 },
+  // CAMS (ECMWF, template 4.40, Code Table 4.230 constituents): mass density at the surface (kg/m³ -> µg/m³) and the SO2 column (kg/m² -> DU).
+  { note: 'CAMS NO2 mass density at the surface', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [NO2_CONSTITUENT], variable: 'no2', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'CAMS O3 mass density at the surface', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [O3_CONSTITUENT], variable: 'go3', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'CAMS CO mass density at the surface', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [CO_CONSTITUENT], variable: 'cosc', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 2 },
+  { note: 'CAMS tcso2 (column-integrated mass density of SO2, kg/m²)', discipline: 0, category: 20, number: 1, levelTypes: ['atmosphere', 'entireAtmosphere', 'surface'], constituents: [SO2_CONSTITUENT], variable: 'tcso2', target: 'surface', kind: 'instant', factor: DU_PER_KG_M2_SO2, priority: 2 },
 ];
 
 export interface VariableMatch {

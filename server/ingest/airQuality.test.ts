@@ -47,11 +47,12 @@ describeWithFixtures('GEFS-Aerosols sample through the ingest', () => {
     expect(result.product).toBe('gefsaero-20240309');
     expect(result.refTime).toBe(Date.UTC(2024, 2, 9, 0));
     expect(result.steps).toEqual([0]);
-    expect(result.variables.sort()).toEqual(['aod550-surface', 'pm10-surface', 'pm2p5-surface']);
+    // The European AQI (from PM2.5 and PM10) and the dust near the ground (PMTC of dust aerosol) too.
+    expect(result.variables.sort()).toEqual(['aod550-surface', 'aqi-surface', 'dustsm-surface', 'pm10-surface', 'pm2p5-surface']);
     const manifest = (await readRunManifest(dataDir, PRODUCT.directory, result.runId!))!;
     const [west, south, east, north] = PRODUCT.bounds![0];
     expect(manifest.bounds).toEqual({ west, south, east, north });
-    expect(manifest.points?.variables).toEqual(['pm2p5', 'pm10', 'aod550']);
+    expect(manifest.points?.variables).toEqual(['pm2p5', 'pm10', 'aod550', 'aqi', 'dustsm']);
   });
 
   it.each(['pm2p5', 'pm10', 'aod550'])('stores %s at a node as the decoded GRIB value, converted', async (ident) => {

@@ -45,6 +45,21 @@ import {
 } from './points.ts';
 import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
 import { HOUR_MS } from '../../common/time.ts';
+import { cclFrom } from './derived/convectiveCondensationLevel.ts';
+import { deadFuelMoistureFrom } from './derived/deadFuelMoisture.ts';
+import { europeanAqiFrom } from './derived/europeanAqi.ts';
+import { fwiFrom } from './derived/fireWeatherIndex.ts';
+import { fogFrom } from './derived/fog.ts';
+import { icingFrom } from './derived/icing.ts';
+import { solarPowerFrom } from './derived/solarPower.ts';
+import { thunderFrom } from './derived/thunder.ts';
+import { ti1From, type GridGeometry } from './derived/turbulence.ts';
+import { wetBulbFrom } from './derived/wetBulb.ts';
+
+/** The lat/lon geometry of a model grid, for derivatives (derived/turbulence.ts). */
+function geometryOf(grid: SourceGrid): GridGeometry {
+  return { ni: grid.ni, nj: grid.nj, dLon: grid.dLon, global: grid.global, latitude: (row) => grid.latitudes ? grid.latitudes[row] : grid.lat0 - row * grid.dLat };
+}
 
 const BUILD_FORMAT = 1;
 /** Point grids are never finer than this by default (points.ts gives the sizes). */
@@ -373,6 +388,9 @@ export class RunBuilder {
     if (temp && rh && !dew) values.set('dewpoint@surface', derivedFrom(temp, rh, dewPointFrom));
     if (temp && dew && !rh) values.set('rh@surface', derivedFrom(temp, dew, relativeHumidityFrom));
 
+    // 4. Derived fields (server/ingest/derived); their input-only variables are dropped after.
+    await this.deriveFields(hour, values);
+
     if (!values.size) throw new IngestError(`Step +${hour} h has no field the catalogue can store`);
     const isNew = !this.state.hours.includes(hour);
     let result: { layers: string[]; tiles: number };
@@ -392,6 +410,90 @@ export class RunBuilder {
     await this.saveState();
     for (const end of later.sort((a, b) => a - b)) await this.redoRain(end);
     return result;
+  }
+
+  // ---- Derived fields -------------------------------------------------------------------------
+  /**
+   * The fields computed from the step's model fields, each formula a pure module of
+   * server/ingest/derived naming its method and reference: wet-bulb temperature, fog, 10-h dead
+   * fuel moisture, thunder, solar power, CCL, FWI (with the rain of the 24 h before the step, from
+   * the run's precipitation totals: the total since the start while the run is under 24 h old; no
+   * FWI when the run has no total at this step), the European AQI of the pollutants the step has,
+   * and on pressure levels icing and turbulence. Input-only variables are removed afterwards.
+   */
+  private async deriveFields(hour: number, values: Map<string, StepValue>): Promise<void> {
+    const get = (key: string) => values.get(key);
+    const set = (key: string, inputs: (StepValue | undefined)[], derive: (...fields: Float32Array[]) => Float32Array) => {
+      if (values.has(key) || inputs.some((i) => !i)) return;
+      values.set(key, once(async () => {
+        const decoded: Decoded[] = [];
+        for (const input of inputs) {
+          const d = await input!();
+          if (!d) return null;
+          decoded.push(d);
+        }
+        if (decoded.some((d) => !sameGrid(d.grid, decoded[0].grid))) return null;
+        return { values: derive(...decoded.map((d) => d.values)), grid: decoded[0].grid };
+      }));
+    };
+    const temp = get('temp@surface');
+    const rh = get('rh@surface');
+    const dew = get('dewpoint@surface');
+    const u = get('wind_u@surface');
+    const v = get('wind_v@surface');
+    set('wetbulbtemp@surface', [temp, rh], wetBulbFrom);
+    set('fog@surface', [temp, dew, rh], fogFrom);
+    set('dfm10h@surface', [temp, rh], deadFuelMoistureFrom);
+    set('thunder@surface', [get('cape@surface'), get('convRain@surface')], thunderFrom);
+    set('solarpower@surface', [get('ghi@surface'), temp], solarPowerFrom);
+    const soundings = PRESSURE_LEVEL_IDENTS.filter((l) => values.has(`temp@${l}`));
+    if (soundings.length) {
+      set('ccl@surface', [temp, dew, get('surfacePressure@surface'), ...soundings.map((l) => get(`temp@${l}`))], (t, d, ps, ...levels) => (
+        cclFrom(t, d, ps, levels.map((field, k) => ({ pressure: LEVELS.find((x) => x.ident === soundings[k])!.hPa! * 100, temp: field })))
+      ));
+    }
+    const rain24 = await this.rainBefore(hour, 24);
+    if (rain24) {
+      const month = new Date(this.options.refTime + hour * HOUR_MS).getUTCMonth() + 1;
+      set('fwi@surface', [temp, rh, u, v, ready(rain24)], (t, r, uu, vv, p) => fwiFrom(t, r, uu, vv, p, month));
+    }
+    const pollutants = (['pm2p5', 'pm10', 'no2', 'go3'] as const).filter((p) => values.has(`${p}@surface`));
+    if (pollutants.length) {
+      set('aqi@surface', pollutants.map((p) => get(`${p}@surface`)), (...fields) => (
+        europeanAqiFrom(Object.fromEntries(fields.map((f, k) => [pollutants[k] === 'go3' ? 'o3' : pollutants[k], f])))
+      ));
+    }
+    PRESSURE_LEVEL_IDENTS.forEach((level, k) => {
+      set(`icing@${level}`, [get(`temp@${level}`), get(`rhLevels@${level}`)], icingFrom);
+      const above = PRESSURE_LEVEL_IDENTS[k + 1];
+      if (!above) return;
+      const inputs = [`wind_u@${level}`, `wind_v@${level}`, `gh@${level}`, `wind_u@${above}`, `wind_v@${above}`, `gh@${above}`].map(get);
+      if (values.has(`turbulence@${level}`) || inputs.some((i) => !i)) return;
+      // Derivatives need the grid's geometry: derivedFrom-like, with the grid at hand.
+      values.set(`turbulence@${level}`, once(async () => {
+        const f: Decoded[] = [];
+        for (const input of inputs) {
+          const d = await input!();
+          if (!d || !sameGrid(d.grid, (f[0] ?? d).grid)) return null;
+          f.push(d);
+        }
+        const [ub, vb, zb, ut, vt, zt] = f.map((d) => d.values);
+        return { values: ti1From(ub, vb, zb, ut, vt, zt, geometryOf(f[0].grid)), grid: f[0].grid };
+      }));
+    });
+    for (const key of [...values.keys()]) if (VARIABLES[key.split('@')[0]].input) values.delete(key);
+  }
+
+  /** Rain (mm) of the `hours` before a step from the run's totals; null when the run has no total there. */
+  private async rainBefore(hour: number, hours: number): Promise<Decoded | null> {
+    const grid = this.state.accumGrid;
+    if (!grid || !this.state.totals.includes(hour)) return null;
+    const total = await this.readAccum(`total-${hour}`);
+    const start = hour - hours;
+    const earlier = start > 0 ? (this.state.totals.includes(start) ? await this.readAccum(`total-${start}`) : undefined) : null;
+    if (!total || earlier === undefined) return null;
+    const values = earlier ? total.map((t, k) => Math.max(0, t - earlier[k])) : total;
+    return { values, grid: { ...grid, latitudes: grid.latitudes ? Float64Array.from(grid.latitudes) : undefined } };
   }
 
   private accumPath(name: string): string {
