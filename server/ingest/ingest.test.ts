@@ -89,7 +89,7 @@ describeWithFixtures('ingestFiles: GFS 2.5° analysis, 2017-03-22 00Z', () => {
     try {
       expect(reader.header.refTime).toBe(REF_2017);
       expect(reader.header.hours).toEqual([0]);
-      expect(reader.header.variables.map((v) => v.ident).sort()).toEqual(['cape', 'dewpoint', 'gust', 'pressure', 'rh', 'temp', 'wind_u', 'wind_v']);
+      expect(reader.header.variables.map((v) => v.ident).sort()).toEqual(['cape', 'deg0', 'dewpoint', 'gtco3', 'gust', 'pressure', 'rh', 'snowcover', 'sst', 'temp', 'wind_u', 'wind_v']);
       const grib: Record<string, Awaited<ReturnType<typeof decodeOneGrib>>> = {
         wind_u: await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('10u', 'heightAboveGround', 10), '10u'),
         wind_v: await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('10v', 'heightAboveGround', 10), '10v'),
