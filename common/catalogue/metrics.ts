@@ -171,8 +171,8 @@ export const METRICS: Readonly<Record<string, Metric>> = {
     base: 'm',
     units: ['m', 'ft'],
     conv: {
-      m: linear(1, 0, 'm', [0, 1000, 2000, 4000, 6000, 9000, 12000, 15000]),
-      ft: linear(M_TO_FT, 0, 'ft', [0, 3000, 6000, 12000, 20000, 30000, 40000, 50000]),
+      m: linear(1, 0, 'm', [0, 1000, 3000, 6000, 10000, 15000]),
+      ft: linear(M_TO_FT, 0, 'ft', [0, 5000, 10000, 20000, 30000, 45000]),
     },
   },
   /** Total column ozone in Dobson units (1 DU = 2.1415e-5 kg/m², variables.ts). */
