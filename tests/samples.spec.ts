@@ -109,4 +109,30 @@ test.describe('samples as products', () => {
       if (overlay === 'temp' || overlay === 'cape') await page.screenshot({ path: `test-results/sample-gfs2p5-${overlay}.png` });
     }
   });
+
+  test('the GFS 2.5° samples give the overlays straight from model fields: freezing level, ozone, precipitation type, cloud top and base, sea temperature, snow depth', async ({ page, request }) => {
+    const ANALYSIS = 'gfs2p5-20170322';
+    await waitForSamples(request, [GFS_2P5, ANALYSIS]);
+    const failures: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${r.url()}`);
+    });
+    await openMap(page, '/?30.000,0.000,3');
+    const clip = mapClip(page);
+    for (const [product, overlays] of [[GFS_2P5, ['deg0', 'gtco3', 'ptype', 'cloudtop', 'cbase', 'sst']], [ANALYSIS, ['snowcover']]] as const) {
+      await page.getByTestId('product-picker').selectOption(product);
+      let previous = await screenshotPixels(page, clip);
+      for (const overlay of overlays) {
+        await pickOverlay(page, overlay);
+        await settled(page);
+        const s = await stats(page);
+        expect(s.tiles.failed, `${overlay}: failed tiles: ${failures.join(', ')}`).toBe(0);
+        const now = await screenshotPixels(page, clip);
+        expect(diffRatio(previous, now), `${overlay} looks different from the layer before`).toBeGreaterThan(0.02);
+        previous = now;
+        await page.screenshot({ path: `test-results/sample-field-${overlay}.png` });
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

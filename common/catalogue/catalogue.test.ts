@@ -9,6 +9,8 @@ describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
     expect(OVERLAYS.map((o) => o.ident)).toEqual([
       'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
+      'wwaves', 'swell1', 'swell2', 'swell3', 'currents', 'currentsTide', 'sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase',
+      'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
       'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
     ]);
@@ -22,6 +24,33 @@ describe('catalogue', () => {
     }
     expect(particleLayerOf(OVERLAYS[0])?.file).toBe('wind');
     expect(RENDER_LAYERS.wind).toMatchObject({ channels: 2, vector: true });
+  });
+
+  it('the wave family draws particles along its flow tiles; overlays without a source say what would fill them', () => {
+    for (const family of ['waves', 'wwaves', 'swell1', 'swell2', 'swell3']) {
+      const overlay = OVERLAYS.find((o) => o.ident === family)!;
+      expect(colorLayerOf(overlay)).toMatchObject({ file: family, channels: 1, sea: true });
+      expect(particleLayerOf(overlay)).toMatchObject({ renderer: 'particles', file: `${family}Flow`, channels: 2, vector: true });
+      // The hide-particles flag is respected.
+      expect(particleLayerOf({ ...overlay, hideParticles: true })).toBeUndefined();
+    }
+    expect(PRODUCTS.gfsWave.overlays).toEqual(['waves', 'wwaves', 'swell1', 'swell2', 'swell3']);
+    const needing = OVERLAYS.filter((o) => o.needsSource).map((o) => o.ident);
+    expect(needing).toEqual(['currents', 'currentsTide']);
+    for (const ident of needing) {
+      expect(Object.values(PRODUCTS).some((p) => p.overlays.includes(ident)), ident).toBe(false);
+      expect(OVERLAYS.find((o) => o.ident === ident)!.needsSource!.setting).toMatch(/^ISOBAR_SOURCES=/);
+    }
+  });
+
+  it('ptype has the 11 colour classes of SPEC §9 for its 12 codes, thunder (2 and 10) sharing one', () => {
+    const scale = COLOR_SCALES.ptype;
+    const colours = Array.from({ length: 12 }, (_, code) => colorAt(scale, code).join());
+    expect(new Set(colours).size).toBe(11);
+    expect(colours[2]).toBe(colours[10]);
+    // The ramp's 12 entries fall on the codes: the raster shows each code's own class.
+    const ramp = buildColorRamp(scale);
+    for (let code = 0; code < 12; code++) expect([...ramp.slice(code * 4, code * 4 + 4)].join(), String(code)).toBe(colours[code]);
   });
 
   it('lists the levels of SPEC §3 in order', () => {

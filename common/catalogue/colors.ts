@@ -189,6 +189,62 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [2, [57, 161, 116, A]], [3, [140, 170, 60, A]], [4, [190, 160, 50, A]], [5, [200, 110, 50, A]],
     [7, [180, 60, 70, A]], [9, [150, 50, 140, A]], [12, [110, 60, 170, A]], [16, [230, 230, 230, A]],
   ], { opaque: true }),
+  /** Wind waves and swell partitions: the waves scale with the map showing through where the sea is calm. */
+  swell: scale('swell', [
+    [0, [154, 174, 214, 0]], [0.25, [120, 150, 200, 120]], [0.5, [95, 137, 194, 200]], [1, [56, 114, 180, A]],
+    [1.5, [50, 140, 160, A]], [2, [57, 161, 116, A]], [3, [140, 170, 60, A]], [4, [190, 160, 50, A]],
+    [5, [200, 110, 50, A]], [7, [180, 60, 70, A]], [9, [150, 50, 140, A]], [12, [110, 60, 170, A]],
+  ]),
+  /** Freezing level (m above sea level): 0 m at the poles to 5 km and more in the tropics. */
+  deg0: scale('deg0', [
+    [0, [150, 60, 170, A]], [500, [100, 90, 200, A]], [1000, [60, 120, 210, A]], [1500, [60, 170, 200, A]],
+    [2000, [70, 180, 140, A]], [2500, [110, 190, 80, A]], [3000, [180, 190, 60, A]], [3500, [220, 170, 50, A]],
+    [4000, [230, 130, 50, A]], [4500, [210, 80, 60, A]], [5000, [170, 50, 70, A]], [6000, [120, 30, 60, A]],
+  ], { opaque: true }),
+  /** Total column ozone (DU): the ozone hole purple, normal mid-latitude columns green, spring maxima red. */
+  gtco3: scale('gtco3', [
+    [100, [90, 20, 110, A]], [150, [120, 60, 170, A]], [200, [60, 90, 190, A]], [250, [60, 150, 200, A]],
+    [300, [80, 180, 120, A]], [350, [170, 190, 70, A]], [400, [220, 160, 50, A]], [450, [220, 100, 50, A]],
+    [500, [180, 40, 50, A]], [600, [240, 240, 240, A]],
+  ], { opaque: true }),
+  /** Snow depth (cm): bare ground lets the map through. */
+  snowcover: scale('snowcover', [
+    [0, [200, 220, 240, 0]], [1, [190, 210, 235, 120]], [5, [170, 195, 230, 190]], [10, [140, 170, 225, 230]],
+    [20, [110, 140, 215, A]], [50, [90, 100, 200, A]], [100, [110, 70, 180, A]], [200, [150, 60, 160, A]],
+    [500, [230, 230, 240, A]],
+  ]),
+  /**
+   * SPEC §9 precipitation type codes 0-11 in 11 colour classes (thunder, codes 2 and 10, shares
+   * one): rain blues, thunder reds, freezing and mixed ice pinks, snow whites and lilacs.
+   */
+  ptype: scale('ptype', [
+    [0, [40, 100, 200, A]], [1, [90, 170, 230, A]], [2, [220, 60, 60, A]], [3, [230, 90, 200, A]],
+    [4, [170, 80, 200, A]], [5, [240, 240, 250, A]], [6, [170, 200, 240, A]], [7, [120, 200, 200, A]],
+    [8, [250, 170, 60, A]], [9, [240, 130, 110, A]], [10, [220, 60, 60, A]], [11, [150, 20, 40, A]],
+  ], { qualitative: true, steps: 12 }),
+  /** Cloud top and base (m above sea level): low clouds warm colours, high ones cold. */
+  cloudHeight: scale('cloudHeight', [
+    [0, [200, 90, 60, A]], [500, [220, 140, 60, A]], [1000, [220, 190, 80, A]], [2000, [150, 190, 90, A]],
+    [3000, [80, 170, 130, A]], [5000, [60, 140, 190, A]], [8000, [70, 90, 190, A]], [11000, [110, 60, 170, A]],
+    [16000, [220, 220, 240, A]],
+  ], { opaque: true }),
+  /** Visibility (m): fog dark, haze pale, clear air lets the map through. */
+  visibility: scale('visibility', [
+    [0, [120, 60, 140, A]], [200, [160, 80, 150, A]], [1000, [200, 120, 130, 240]], [2000, [220, 170, 120, 220]],
+    [5000, [220, 210, 150, 170]], [10000, [180, 200, 190, 90]], [20000, [150, 180, 200, 0]], [30000, [150, 180, 200, 0]],
+  ]),
+  /** Sea surface temperature (K): the temperature colours over the range the sea spans. */
+  sst: scale('sst', [
+    [271, [150, 130, 200, A]], [273.15, [93, 133, 198, A]], [278, [60, 150, 190, A]], [283, [70, 170, 150, A]],
+    [288, [128, 170, 60, A]], [293, [210, 190, 40, A]], [298, [243, 150, 20, A]], [301, [232, 83, 25, A]],
+    [304, [170, 30, 40, A]], [308, [110, 10, 30, A]],
+  ], { opaque: true }),
+  /** Ocean current speed (m/s). */
+  currents: scale('currents', [
+    [0, [30, 60, 110, A]], [0.1, [40, 90, 150, A]], [0.25, [50, 130, 170, A]], [0.5, [60, 170, 150, A]],
+    [0.75, [140, 190, 80, A]], [1, [210, 190, 60, A]], [1.5, [220, 120, 50, A]], [2, [190, 50, 70, A]],
+    [3, [230, 230, 230, A]],
+  ], { opaque: true }),
   /** Geopotential height (m): 500 hPa and 850 hPa ranges side by side; isolines mostly, raster for the legend. */
   gh: scale('gh', [
     [0, [60, 50, 120, A]], [1200, [70, 120, 180, A]], [1600, [120, 190, 190, A]], [4900, [60, 70, 160, A]],

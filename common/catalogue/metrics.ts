@@ -165,6 +165,68 @@ export const METRICS: Readonly<Record<string, Metric>> = {
       ft: linear(M_TO_FT, 0, 'ft', [2, 4, 6, 10, 16, 26]),
     },
   },
+  /** Heights of clouds (tops reach 16 km): the altitude units with lines over the whole range. */
+  cloudHeight: {
+    ident: 'cloudHeight',
+    base: 'm',
+    units: ['m', 'ft'],
+    conv: {
+      m: linear(1, 0, 'm', [0, 1000, 3000, 6000, 10000, 15000]),
+      ft: linear(M_TO_FT, 0, 'ft', [0, 5000, 10000, 20000, 30000, 45000]),
+    },
+  },
+  /** Total column ozone in Dobson units (1 DU = 2.1415e-5 kg/m², variables.ts). */
+  ozone: {
+    ident: 'ozone',
+    base: 'DU',
+    units: ['DU'],
+    conv: { DU: linear(1, 0, 'DU', [150, 200, 250, 300, 350, 400, 450, 500]) },
+  },
+  /** SPEC §9 precipitation type codes 0-11: classes, named by classes.ts PRECIPITATION_TYPES. */
+  ptype: {
+    ident: 'ptype',
+    base: 'code',
+    units: ['type'],
+    conv: { type: linear(1, 0, '', [1, 2, 3, 4, 5, 6, 7, 8]) },
+  },
+  /** Visibility: SPEC §9 mile and nautical mile. */
+  visibility: {
+    ident: 'visibility',
+    base: 'm',
+    units: ['km', 'mi', 'NM', 'm'],
+    conv: {
+      km: linear(1 / 1000, 1, 'km', [0.2, 1, 2, 5, 10, 20]),
+      mi: linear(1 / MILE_M, 1, 'mi', [0.1, 0.5, 1, 3, 6, 12]),
+      NM: linear(1 / NAUTICAL_MILE_M, 1, 'NM', [0.1, 0.5, 1, 3, 5, 10]),
+      m: linear(1, 0, 'm', [200, 1000, 2000, 5000, 10000, 20000]),
+    },
+  },
+  /** Wave period, s (the point forecast's wave rows). */
+  period: {
+    ident: 'period',
+    base: 's',
+    units: ['s'],
+    conv: { s: linear(1, 0, 's', [2, 4, 6, 8, 10, 12, 15, 20]) },
+  },
+  /** Direction, degrees clockwise from north. */
+  direction: {
+    ident: 'direction',
+    base: '°',
+    units: ['°'],
+    conv: { '°': linear(1, 0, '°', [0, 90, 180, 270, 360]) },
+  },
+  /** Speed of ocean currents: SPEC §9 knots and km/h per m/s. */
+  current: {
+    ident: 'current',
+    base: 'm/s',
+    units: ['kt', 'mph', 'm/s', 'km/h'],
+    conv: {
+      kt: linear(MS_TO_KT, 1, 'kt', [0, 0.5, 1, 2, 3, 4]),
+      mph: linear(MS_TO_MPH, 1, 'mph', [0, 0.5, 1, 2, 3, 4]),
+      'm/s': linear(1, 2, 'm/s', [0, 0.25, 0.5, 1, 1.5, 2]),
+      'km/h': linear(MS_TO_KMH, 1, 'km/h', [0, 1, 2, 4, 6, 8]),
+    },
+  },
   /** Particulate matter (PM2.5, PM10) mass concentration. */
   pm: {
     ident: 'pm',

@@ -1,7 +1,10 @@
 /**
  * Overlays and their render layers, SPEC §3 "Overlay definition" and "Render layer": wind, gust,
  * temp, pressure, rain, clouds, and the layers real model data adds (dewpoint, rh, lclouds,
- * mclouds, hclouds, cape, waves, and the air quality of aerosol models: pm2p5, pm10, aod550).
+ * mclouds, hclouds, cape, the wave family with its particles (waves, wwaves, swell1-3), the
+ * overlays straight from model fields (sst, deg0, snowcover, ptype, visibility, cbase, cloudtop,
+ * gtco3), currents and currentsTide (listed, waiting for a source), and the air quality of
+ * aerosol models: pm2p5, pm10, aod550).
  * Which GRIB fields fill each tile file is variables.ts.
  */
 
@@ -44,6 +47,12 @@ export interface Overlay {
   moreLevels?: boolean;
   /** Derived overlays: the method and its published reference (server/ingest/derived). */
   method?: string;
+  /**
+   * No free source the ingest reads gives this overlay yet: the UI lists it disabled with this
+   * note, and never draws invented values. `source` names what would fill it, `setting` how a
+   * server would be told to fetch it once that source's ingest exists.
+   */
+  needsSource?: { source: string; setting: string };
 }
 
 const SURFACE = ['surface'] as const;
@@ -56,6 +65,44 @@ const TEMP_LEVELS: readonly string[] = ['surface', ...PRESSURE_LEVELS];
 const tiles = (ident: string, colorScale: ColorScale, metric: Metric, extra: Partial<RenderLayer> = {}): RenderLayer => ({
   ident, renderer: 'tiles', file: ident, channels: 1, levels: SURFACE, colorScale, metric, ...extra,
 });
+
+/**
+ * The wave families' particles (SPEC §3): they follow `{family}Flow`, two channels of the
+ * direction the waves travel to times their deep-water group velocity (m/s), which the particle
+ * worker reads as it reads the wind's u and v, at the wind particles' speed scale.
+ */
+const waveParticles = (family: string): RenderLayer =>
+  tiles(`${family}Particles`, COLOR_SCALES.waves, METRICS.wind, { renderer: 'particles', file: `${family}Flow`, channels: 2, vector: true, sea: true });
+
+const WAVE_LAYERS: Record<string, RenderLayer> = {
+  wavesParticles: waveParticles('waves'),
+  wwaves: tiles('wwaves', COLOR_SCALES.swell, METRICS.waves, { sea: true }),
+  wwavesParticles: waveParticles('wwaves'),
+  ...Object.fromEntries([1, 2, 3].flatMap((n) => [
+    [`swell${n}`, tiles(`swell${n}`, COLOR_SCALES.swell, METRICS.waves, { sea: true })],
+    [`swell${n}Particles`, waveParticles(`swell${n}`)],
+  ])),
+};
+
+/** Overlays straight from model fields (variables.ts MODEL_FIELD_RULES says what each model gives). */
+const MODEL_FIELD_LAYERS: Record<string, RenderLayer> = {
+  deg0: tiles('deg0', COLOR_SCALES.deg0, METRICS.altitude),
+  gtco3: tiles('gtco3', COLOR_SCALES.gtco3, METRICS.ozone),
+  snowcover: tiles('snowcover', COLOR_SCALES.snowcover, METRICS.snow),
+  ptype: tiles('ptype', COLOR_SCALES.ptype, METRICS.ptype),
+  cloudtop: tiles('cloudtop', COLOR_SCALES.cloudHeight, METRICS.cloudHeight),
+  cbase: tiles('cbase', COLOR_SCALES.cloudHeight, METRICS.cloudHeight),
+  visibility: tiles('visibility', COLOR_SCALES.visibility, METRICS.visibility),
+  sst: tiles('sst', COLOR_SCALES.sst, METRICS.temp, { sea: true }),
+};
+
+/** Ocean currents: u and v of the surface current (m/s); no source fills them yet (Overlay.needsSource). */
+const CURRENTS_LAYERS: Record<string, RenderLayer> = {
+  currents: tiles('currents', COLOR_SCALES.currents, METRICS.current, { channels: 2, vector: true, sea: true }),
+  currentsParticles: tiles('currentsParticles', COLOR_SCALES.currents, METRICS.current, { renderer: 'particles', file: 'currents', channels: 2, vector: true, sea: true }),
+  currentsTide: tiles('currentsTide', COLOR_SCALES.currents, METRICS.current, { channels: 2, vector: true, sea: true }),
+  currentsTideParticles: tiles('currentsTideParticles', COLOR_SCALES.currents, METRICS.current, { renderer: 'particles', file: 'currentsTide', channels: 2, vector: true, sea: true }),
+};
 
 export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   wind: tiles('wind', COLOR_SCALES.wind, METRICS.wind, { channels: 2, vector: true, levels: WIND_LEVELS }),
@@ -72,6 +119,9 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   hclouds: tiles('hclouds', COLOR_SCALES.clouds, METRICS.clouds),
   cape: tiles('cape', COLOR_SCALES.cape, METRICS.cape),
   waves: tiles('waves', COLOR_SCALES.waves, METRICS.waves, { sea: true }),
+  ...WAVE_LAYERS,
+  ...MODEL_FIELD_LAYERS,
+  ...CURRENTS_LAYERS,
   pm2p5: tiles('pm2p5', COLOR_SCALES.pm2p5, METRICS.pm),
   pm10: tiles('pm10', COLOR_SCALES.pm10, METRICS.pm),
   aod550: tiles('aod550', COLOR_SCALES.aod550, METRICS.aod),
@@ -110,7 +160,27 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'mclouds', trans: 'overlay.mclouds', icon: 'clouds', layers: ['mclouds', 'windParticles'], partOf: 'clouds' },
   { ident: 'hclouds', trans: 'overlay.hclouds', icon: 'clouds', layers: ['hclouds', 'windParticles'], partOf: 'clouds' },
   { ident: 'cape', trans: 'overlay.cape', icon: 'cape', layers: ['cape', 'windParticles'] },
-  { ident: 'waves', trans: 'overlay.waves', icon: 'waves', layers: ['waves'] },
+  { ident: 'waves', trans: 'overlay.waves', icon: 'waves', layers: ['waves', 'wavesParticles'] },
+  { ident: 'wwaves', trans: 'overlay.wwaves', icon: 'waves', layers: ['wwaves', 'wwavesParticles'], partOf: 'waves' },
+  { ident: 'swell1', trans: 'overlay.swell1', icon: 'waves', layers: ['swell1', 'swell1Particles'], partOf: 'waves' },
+  { ident: 'swell2', trans: 'overlay.swell2', icon: 'waves', layers: ['swell2', 'swell2Particles'], partOf: 'waves' },
+  { ident: 'swell3', trans: 'overlay.swell3', icon: 'waves', layers: ['swell3', 'swell3Particles'], partOf: 'waves' },
+  {
+    ident: 'currents', trans: 'overlay.currents', icon: 'waves', layers: ['currents', 'currentsParticles'],
+    needsSource: { source: 'NOAA RTOFS Global (surface currents, GRIB2 / netCDF)', setting: 'ISOBAR_SOURCES=rtofs' },
+  },
+  {
+    ident: 'currentsTide', trans: 'overlay.currentsTide', icon: 'waves', layers: ['currentsTide', 'currentsTideParticles'], partOf: 'currents',
+    needsSource: { source: 'a global tide model with tidal currents (e.g. TPXO or FES)', setting: 'ISOBAR_SOURCES=tides' },
+  },
+  { ident: 'sst', trans: 'overlay.sst', icon: 'temp', layers: ['sst'] },
+  { ident: 'deg0', trans: 'overlay.deg0', icon: 'temp', layers: ['deg0', 'windParticles'] },
+  { ident: 'snowcover', trans: 'overlay.snowcover', icon: 'rain', layers: ['snowcover', 'windParticles'] },
+  { ident: 'ptype', trans: 'overlay.ptype', icon: 'rain', layers: ['ptype', 'windParticles'], partOf: 'rain' },
+  { ident: 'visibility', trans: 'overlay.visibility', icon: 'clouds', layers: ['visibility', 'windParticles'] },
+  { ident: 'cbase', trans: 'overlay.cbase', icon: 'clouds', layers: ['cbase', 'windParticles'], partOf: 'clouds' },
+  { ident: 'cloudtop', trans: 'overlay.cloudtop', icon: 'clouds', layers: ['cloudtop', 'windParticles'], partOf: 'clouds' },
+  { ident: 'gtco3', trans: 'overlay.gtco3', icon: 'airq', layers: ['gtco3'] },
   // SPEC §3 overlay idents pm2p5 and aod550; PM10 is not among them, so it is offered as part of PM2.5's group.
   { ident: 'pm2p5', trans: 'overlay.pm2p5', icon: 'airq', layers: ['pm2p5'] },
   { ident: 'pm10', trans: 'overlay.pm10', icon: 'airq', layers: ['pm10'], partOf: 'pm2p5' },

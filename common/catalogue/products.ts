@@ -67,6 +67,12 @@ export interface ProductSource {
 
 const SURFACE_OVERLAYS = ['wind', 'gust', 'temp', 'pressure', 'rain', 'clouds'] as const;
 const MODEL_OVERLAYS = [...SURFACE_OVERLAYS, 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape'] as const;
+/** Overlays straight from GFS fields (common/catalogue/variables.ts MODEL_FIELD_RULES). */
+const GFS_FIELD_OVERLAYS = ['sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase', 'cloudtop', 'gtco3'] as const;
+/** ECMWF open data: ptype, and snow depth from sd and rsn. */
+const ECMWF_FIELD_OVERLAYS = ['snowcover', 'ptype'] as const;
+/** GFS-Wave: combined sea, wind waves and three swell partitions. */
+const WAVE_OVERLAYS = ['waves', 'wwaves', 'swell1', 'swell2', 'swell3'] as const;
 const levelsOf = (...hPa: number[]): string[] => LEVELS.filter((l) => l.hPa !== undefined && hPa.includes(l.hPa)).map((l) => l.ident);
 /** Every pressure level of SPEC §3. */
 const ALL_PRESSURE = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
@@ -90,7 +96,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     // ECMWF open data pressure levels: 1000, 925, 850, 700, 600, 500, 400, 300, 250, 200, 150, 100, 50 hPa.
     levels: ['surface', ...levelsOf(925, 850, 700, 600, 500, 400, 300, 250, 200, 150), '100m'],
-    overlays: MODEL_OVERLAYS, isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
+    overlays: [...MODEL_OVERLAYS, ...ECMWF_FIELD_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['ecmf'], disciplines: [0], resolution: 0.25 },
@@ -107,7 +113,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   gfs: {
     ident: 'gfs', modelName: 'GFS', provider: 'NOAA', directory: 'gfs', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface', ...ALL_PRESSURE, '100m'],
-    overlays: MODEL_OVERLAYS, isolines: ['pressure', 'gh'], forecastSize: 360,
+    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 0.25 },
@@ -115,7 +121,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   gfsWave: {
     ident: 'gfsWave', modelName: 'GFS-Wave', provider: 'NOAA', directory: 'gfs-wave', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface'],
-    overlays: ['waves'], isolines: [], forecastSize: 384,
+    overlays: WAVE_OVERLAYS, isolines: [], forecastSize: 384,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true,
     source: { centres: ['kwbc'], disciplines: [10], resolution: 0.25 },
@@ -152,7 +158,8 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   'gfs2p5-20170322': {
     ident: 'gfs2p5-20170322', modelName: 'GFS 2.5° sample: 22 March 2017 00Z analysis', provider: 'NOAA',
     directory: 'gfs2p5-20170322', resolution: 2.5, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
-    levels: ['surface', ...ALL_PRESSURE, '100m'], overlays: ['wind', 'gust', 'temp', 'dewpoint', 'rh', 'pressure', 'cape'],
+    // The analysis has snow depth but no categorical precipitation or convective clouds.
+    levels: ['surface', ...ALL_PRESSURE, '100m'], overlays: ['wind', 'gust', 'temp', 'dewpoint', 'rh', 'pressure', 'cape', 'sst', 'deg0', 'snowcover', 'gtco3'],
     isolines: ['pressure', 'gh'], forecastSize: 0, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 2.5, refTimes: [Date.UTC(2017, 2, 22, 0), Date.UTC(2017, 2, 22, 0)] },
@@ -160,7 +167,8 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   'gfs2p5-20110110': {
     ident: 'gfs2p5-20110110', modelName: 'GFS 2.5° sample: 10 January 2011 12Z, +120 h', provider: 'NOAA',
     directory: 'gfs2p5-20110110', resolution: 2.5, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
-    levels: ['surface', ...ALL_PRESSURE], overlays: MODEL_OVERLAYS,
+    // The 2011 files have no snow depth (only its water equivalent) and no visibility or ceiling.
+    levels: ['surface', ...ALL_PRESSURE], overlays: [...MODEL_OVERLAYS, 'sst', 'deg0', 'ptype', 'cbase', 'cloudtop', 'gtco3'],
     isolines: ['pressure', 'gh'], forecastSize: 120, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 2.5, refTimes: [Date.UTC(2011, 0, 10, 12), Date.UTC(2011, 0, 10, 12)] },

@@ -58,8 +58,9 @@ export interface Variable {
    */
   static?: boolean;
   /**
-   * Read only as an input of derived fields (server/ingest/derived): decoded in the step, never
-   * written as tiles or point series.
+   * Read only as an input of a derivation (server/ingest/derived, server/ingest/modelFields.ts):
+   * decoded in the step, never written as tiles or point series (the wave direction and period that
+   * become the particles' flow, NCEP's categorical precipitation flags, the pressure of a cloud top).
    */
   input?: boolean;
 }
@@ -71,6 +72,61 @@ const SURFACE = ['surface'];
 const variable = (ident: string, file: string, metric: string, quantization: Quantization, extra: Partial<Variable> = {}): Variable => ({
   ident, file, channel: 0, channels: 1, metric, levels: SURFACE, quantization, point: true, ...extra,
 });
+
+/** Inputs of derivations: never stored, so their quantization is never used. */
+const input = (ident: string, metric: string): Variable => variable(ident, '', metric, { offset: 0, scale: 1 }, { point: false, input: true });
+
+/**
+ * Overlays straight from model fields (SPEC §3: deg0, gtco3, snowcover, ptype, cloudtop, cbase,
+ * visibility, sst) and the inputs the ingest derives some of them from.
+ */
+const MODEL_FIELD_VARIABLES: Record<string, Variable> = {
+  // Freezing level, m above mean sea level: -1000 .. 15 383 in 1/4 m.
+  deg0: variable('deg0', 'deg0', 'altitude', { offset: -1000, scale: 1 / 4 }),
+  // Total column ozone, Dobson units: 0 .. 1024 in 1/64 DU (the ozone hole is near 100, the spring Arctic 500).
+  gtco3: variable('gtco3', 'gtco3', 'ozone', { offset: 0, scale: 1 / 64 }),
+  // Snow depth (of the snow itself, not its water equivalent), cm: 0 .. 8192 in 1/8 cm.
+  snowcover: variable('snowcover', 'snowcover', 'snow', { offset: 0, scale: 1 / 8 }),
+  // SPEC §9 precipitation type code 0-11; no precipitation is no data.
+  ptype: variable('ptype', 'ptype', 'ptype', { offset: 0, scale: 1 }),
+  // Cloud top and cloud base, m above mean sea level: -1000 .. 31 767 in 1/2 m.
+  cloudtop: variable('cloudtop', 'cloudtop', 'cloudHeight', { offset: -1000, scale: 1 / 2 }),
+  cbase: variable('cbase', 'cbase', 'cloudHeight', { offset: -1000, scale: 1 / 2 }),
+  // Visibility, m: 0 .. 65 534 in 1 m (GFS caps it at 24 135 m, ECMWF near 100 km: the top reads "more than 65 km").
+  visibility: variable('visibility', 'visibility', 'visibility', { offset: 0, scale: 1 }),
+  // Sea surface temperature, K, as temperature.
+  sst: variable('sst', 'sst', 'temp', { offset: 150, scale: 1 / 64 }),
+  ptype_rain: input('ptype_rain', 'ptype'),
+  ptype_snow: input('ptype_snow', 'ptype'),
+  ptype_freezing: input('ptype_freezing', 'ptype'),
+  ptype_pellets: input('ptype_pellets', 'ptype'),
+  ptype_wmo: input('ptype_wmo', 'ptype'),
+  sst_skin: input('sst_skin', 'temp'),
+  sst_land: input('sst_land', 'clouds'),
+  sst_ice: input('sst_ice', 'clouds'),
+  cloudtop_pressure: input('cloudtop_pressure', 'pressure'),
+  cbase_pressure: input('cbase_pressure', 'pressure'),
+  snow_swe: input('snow_swe', 'precip'),
+  snow_density: input('snow_density', 'snow'),
+};
+
+/**
+ * The wave families (SPEC §3 waves, wwaves, swell1-3): the height (the colour layer) and the flow
+ * the particles follow, u and v of the direction the waves travel to times their deep-water group
+ * velocity (server/ingest/modelFields.ts waveFlow), from the direction and period the model gives.
+ */
+export const WAVE_FAMILIES = ['waves', 'wwaves', 'swell1', 'swell2', 'swell3'] as const;
+export type WaveFamily = (typeof WAVE_FAMILIES)[number];
+
+const WAVE_VARIABLES: Record<string, Variable> = Object.fromEntries(WAVE_FAMILIES.flatMap((f) => [
+  // m: 0 .. 128 in 1/512.
+  [f, variable(f, f, 'waves', { offset: 0, scale: 1 / 512 })],
+  // m/s: -32 .. 32 in 1/1024; a 25 s swell's group velocity is 19.5 m/s.
+  [`${f}Flow_u`, variable(`${f}Flow_u`, `${f}Flow`, 'wind', { offset: -32, scale: 1 / 1024 }, { channels: 2 })],
+  [`${f}Flow_v`, variable(`${f}Flow_v`, `${f}Flow`, 'wind', { offset: -32, scale: 1 / 1024 }, { channel: 1, channels: 2 })],
+  [`${f}_dir`, input(`${f}_dir`, 'direction')],
+  [`${f}_period`, input(`${f}_period`, 'period')],
+]));
 
 export const VARIABLES: Readonly<Record<string, Variable>> = {
   // m/s: -256 .. 768 in 1/64 (0.016 m/s, 0.03 kt); jet-stream winds stay inside.
@@ -95,11 +151,11 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   cape: variable('cape', 'cape', 'cape', { offset: 0, scale: 0.5 }),
   // gpm: -1000 .. 64 534 in 1 m (10 hPa reaches 32 km).
   gh: variable('gh', 'gh', 'altitude', { offset: -1000, scale: 1 }, { levels: PRESSURE_LEVELS, point: false }),
-  // m: 0 .. 128 in 1/512.
-  waves: variable('waves', 'waves', 'waves', { offset: 0, scale: 1 / 512 }),
   // µg/m³: PM2.5 0 .. 4096 in 1/16, PM10 (dust storms pass 1000) 0 .. 8192 in 1/8.
   pm2p5: variable('pm2p5', 'pm2p5', 'pm', { offset: 0, scale: 1 / 16 }),
   pm10: variable('pm10', 'pm10', 'pm', { offset: 0, scale: 1 / 8 }),
+  ...MODEL_FIELD_VARIABLES,
+  ...WAVE_VARIABLES,
   // Aerosol optical depth at 550 nm (dimensionless): 0 .. 8 in 1/8192.
   aod550: variable('aod550', 'aod550', 'aod', { offset: 0, scale: 1 / 8192 }),
   // The model's terrain height (orography), m above mean sea level: -1000 .. 15 383 in 1/4 m. The
@@ -233,6 +289,88 @@ const ISOBARIC = ['isobaricInhPa', 'isobaricInPa'];
 const STANDARD_GRAVITY = 9.80665;
 const HOUR_S = 3600;
 
+
+/**
+ * Wave families, WMO Code Table 4.2-10-0 (ecCodes shortName in each note). Directions (4, 7, 10,
+ * 14) are where the waves come FROM, degrees clockwise from true north, as the meteorological
+ * convention has it; the particles turn them round (server/ingest/modelFields.ts waveFlow).
+ * GFS-Wave (WAVEWATCH III) sends the primary wave direction and period beside the combined height
+ * and its swell partitions on level type 241 (ecCodes `orderedSequenceData`, levels 1..3);
+ * ECMWF's WAM sends the mean direction and period of the combined sea and its total swell.
+ */
+const SEQUENCE = ['orderedSequenceData'];
+const WAVE_RULES: readonly GribRule[] = [
+  { note: 'ECMWF mwd (mean direction of combined wind waves and swell, from)', discipline: 10, category: 0, number: 14, levelTypes: ['surface', 'meanSea'], variable: 'waves_dir', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP DIRPW (ecCodes dirpw: primary wave direction, from)', discipline: 10, category: 0, number: 10, levelTypes: ['surface', 'meanSea'], variable: 'waves_dir', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'ECMWF mwp (mean period of combined wind waves and swell, s)', discipline: 10, category: 0, number: 15, levelTypes: ['surface', 'meanSea'], variable: 'waves_period', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP PERPW (ecCodes perpw: primary wave mean period, s)', discipline: 10, category: 0, number: 11, levelTypes: ['surface', 'meanSea'], variable: 'waves_period', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'NCEP WVHGT / ECMWF shww (significant height of wind waves, m)', discipline: 10, category: 0, number: 5, levelTypes: ['surface', 'meanSea'], variable: 'wwaves', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP WVDIR / ECMWF mdww (direction of wind waves, from)', discipline: 10, category: 0, number: 4, levelTypes: ['surface', 'meanSea'], variable: 'wwaves_dir', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP WVPER / ECMWF mpww (mean period of wind waves, s)', discipline: 10, category: 0, number: 6, levelTypes: ['surface', 'meanSea'], variable: 'wwaves_period', target: 'surface', kind: 'instant', priority: 2 },
+  ...[1, 2, 3].flatMap((n): GribRule[] => [
+    { note: `NCEP SWELL (ecCodes swell) partition ${n} (significant height of swell waves, m)`, discipline: 10, category: 0, number: 8, levelTypes: SEQUENCE, level: n, variable: `swell${n}`, target: 'surface', kind: 'instant', priority: 2 },
+    { note: `NCEP SWDIR (ecCodes swdir) partition ${n} (direction of swell waves, from)`, discipline: 10, category: 0, number: 7, levelTypes: SEQUENCE, level: n, variable: `swell${n}_dir`, target: 'surface', kind: 'instant', priority: 2 },
+    { note: `NCEP SWPER (ecCodes swper) partition ${n} (mean period of swell waves, s)`, discipline: 10, category: 0, number: 9, levelTypes: SEQUENCE, level: n, variable: `swell${n}_period`, target: 'surface', kind: 'instant', priority: 2 },
+  ]),
+  // ECMWF's WAM has no swell partitions in its surface fields: its total swell is shown as the first swell.
+  { note: 'ECMWF shts (significant height of total swell, m)', discipline: 10, category: 0, number: 8, levelTypes: ['surface', 'meanSea'], variable: 'swell1', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'ECMWF mdts (mean direction of total swell, from)', discipline: 10, category: 0, number: 7, levelTypes: ['surface', 'meanSea'], variable: 'swell1_dir', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'ECMWF mpts (mean period of total swell, s)', discipline: 10, category: 0, number: 9, levelTypes: ['surface', 'meanSea'], variable: 'swell1_period', target: 'surface', kind: 'instant', priority: 1 },
+];
+
+/**
+ * One Dobson unit is 2.6867e20 ozone molecules per m² (WMO); at 47.9982 g/mol and Avogadro's
+ * 6.02214e23 /mol that is 2.1415e-5 kg m⁻².
+ */
+export const KG_PER_M2_PER_DOBSON = 2.1415e-5;
+/** Code Table 4.230: ozone. */
+const OZONE_CONSTITUENT = 0;
+const PERCENT = 100;
+
+/**
+ * Overlays straight from model fields. What each model gives:
+ * - deg0: NCEP HGT at the 0 °C isotherm (gpm above sea level). ECMWF's deg0l is height above the
+ *   ground, another datum: not mapped.
+ * - gtco3: NCEP TOZNE (Dobson units); ECMWF/CAMS gtco3 as column mass density of ozone (template
+ *   4.40, kg m⁻²) / 2.1415e-5.
+ * - snowcover: snow depth. NCEP SNOD (ecCodes sde, m of snow) x 100; ECMWF sd is water equivalent
+ *   (kg m⁻²): the depth is sd / rsn (snow density, kg m⁻³) where both come. NCEP's WEASD (sdwe)
+ *   has no density beside it: not used.
+ * - ptype: NCEP's categorical CRAIN / CSNOW / CFRZR / CICEP (local 0-1-192..195, WMO 0-1-33..36)
+ *   and ECMWF ptype (Code Table 4.201), both turned into SPEC §9 codes (modelFields.ts).
+ * - cloudtop, cbase: NCEP PRES at the convective cloud top / bottom as ICAO standard-atmosphere
+ *   pressure altitude (modelFields.ts), and for the base NCEP HGT at the cloud ceiling (GFS 0.25°
+ *   files, gpm). ECMWF's cbh is above the ground, another datum: not mapped.
+ * - visibility: NCEP VIS and ECMWF vis at the surface (m).
+ * - sst: ECMWF sst (water temperature at the surface, masked over land); for NCEP, TMP at the
+ *   surface where LAND says water and ICEC no ice (GFS keeps its SST analysis there).
+ */
+const MODEL_FIELD_RULES: readonly GribRule[] = [
+  { note: 'NCEP HGT at the 0 °C isotherm (ecCodes gh, isothermZero)', discipline: 0, category: 3, number: 5, levelTypes: ['isothermZero'], variable: 'deg0', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP TOZNE (ecCodes tozne, Dobson units)', discipline: 0, category: 14, number: 0, levelTypes: ['atmosphereSingleLayer', 'entireAtmosphere', 'atmosphere'], variable: 'gtco3', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF/CAMS gtco3 (ozone column mass density, kg/m²)', discipline: 0, category: 20, number: 1, levelTypes: ['atmosphereSingleLayer', 'entireAtmosphere', 'atmosphere', 'surface'], constituents: [OZONE_CONSTITUENT], variable: 'gtco3', target: 'surface', kind: 'instant', factor: 1 / KG_PER_M2_PER_DOBSON, priority: 2 },
+  { note: 'NCEP SNOD / ECMWF sde (ecCodes sde, snow depth, m)', discipline: 0, category: 1, number: 11, levelTypes: ['surface'], variable: 'snowcover', target: 'surface', kind: 'instant', factor: 100, priority: 2 },
+  { note: 'ECMWF sd (snow depth water equivalent, kg/m²)', discipline: 0, category: 1, number: 60, levelTypes: ['surface'], variable: 'snow_swe', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF rsn (snow density, kg/m³)', discipline: 0, category: 1, number: 61, levelTypes: ['surface'], variable: 'snow_density', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP CRAIN (ecCodes crain, categorical rain)', discipline: 0, category: 1, number: 192, levelTypes: ['surface'], centres: ['kwbc'], variable: 'ptype_rain', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP CFRZR (ecCodes cfrzr, categorical freezing rain)', discipline: 0, category: 1, number: 193, levelTypes: ['surface'], centres: ['kwbc'], variable: 'ptype_freezing', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP CICEP (ecCodes cicep, categorical ice pellets)', discipline: 0, category: 1, number: 194, levelTypes: ['surface'], centres: ['kwbc'], variable: 'ptype_pellets', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP CSNOW (ecCodes csnow, categorical snow)', discipline: 0, category: 1, number: 195, levelTypes: ['surface'], centres: ['kwbc'], variable: 'ptype_snow', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'WMO categorical rain (0-1-33)', discipline: 0, category: 1, number: 33, levelTypes: ['surface'], variable: 'ptype_rain', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'WMO categorical freezing rain (0-1-34)', discipline: 0, category: 1, number: 34, levelTypes: ['surface'], variable: 'ptype_freezing', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'WMO categorical ice pellets (0-1-35)', discipline: 0, category: 1, number: 35, levelTypes: ['surface'], variable: 'ptype_pellets', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'WMO categorical snow (0-1-36)', discipline: 0, category: 1, number: 36, levelTypes: ['surface'], variable: 'ptype_snow', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'ECMWF ptype (precipitation type, Code Table 4.201)', discipline: 0, category: 1, number: 19, levelTypes: ['surface'], variable: 'ptype_wmo', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP PRES at the convective cloud top (ecCodes pres, convectiveCloudTop)', discipline: 0, category: 3, number: 0, levelTypes: ['convectiveCloudTop', 'cloudTop'], variable: 'cloudtop_pressure', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP PRES at the convective cloud bottom (ecCodes pres, convectiveCloudBottom)', discipline: 0, category: 3, number: 0, levelTypes: ['convectiveCloudBottom', 'cloudBase'], variable: 'cbase_pressure', target: 'surface', kind: 'instant', priority: 1 },
+  { note: 'NCEP HGT at the cloud ceiling (ecCodes gh, cloudCeiling; GFS 0.25°)', discipline: 0, category: 3, number: 5, levelTypes: ['cloudCeiling'], variable: 'cbase', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP VIS / ECMWF vis (ecCodes vis, m)', discipline: 0, category: 19, number: 0, levelTypes: ['surface', 'heightAboveGround'], variable: 'visibility', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'ECMWF sst (water temperature at the surface, K)', discipline: 10, category: 3, number: 0, levelTypes: ['surface'], variable: 'sst', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP TMP at the surface (ecCodes t; the SST analysis over open water)', discipline: 0, category: 0, number: 0, levelTypes: ['surface'], statistics: [null], variable: 'sst_skin', target: 'surface', kind: 'instant', priority: 2 },
+  { note: 'NCEP LAND / ECMWF lsm (ecCodes lsm, land fraction 0..1, as %)', discipline: 2, category: 0, number: 0, levelTypes: ['surface'], variable: 'sst_land', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
+  { note: 'NCEP ICEC / ECMWF ci (ecCodes ci, sea-ice fraction 0..1, as %)', discipline: 10, category: 2, number: 0, levelTypes: ['surface'], variable: 'sst_ice', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
+];
+
 export const GRIB_RULES: readonly GribRule[] = [
   // Wind 10 m (NCEP UGRD/VGRD, ECMWF 10u/10v, DWD U_10M/V_10M) and 100 m.
   { note: '10 m u wind', discipline: 0, category: 2, number: 2, levelTypes: HEIGHT, level: 10, variable: 'wind_u', target: 'surface', kind: 'instant', priority: 2 },
@@ -286,6 +424,8 @@ export const GRIB_RULES: readonly GribRule[] = [
   { note: 'NCEP CAPE 255-0 / 180-0 hPa above ground', discipline: 0, category: 7, number: 6, levelTypes: ['pressureFromGroundLayer'], variable: 'cape', target: 'surface', kind: 'instant', priority: 1 },
   // Significant height of combined wind waves and swell (NCEP WAVEWATCH III HTSGW, ECMWF WAM swh).
   { note: 'significant wave height', discipline: 10, category: 0, number: 3, levelTypes: ['surface', 'meanSea'], variable: 'waves', target: 'surface', kind: 'instant', priority: 2 },
+  ...WAVE_RULES,
+  ...MODEL_FIELD_RULES,
   // Particulate matter at the surface (µg/m³). Dust-only or sea-salt-only PM (other aerosol types) is not the air's PM.
   { note: 'NCEP PMTF (GEFS-Aerosols PM2.5, µg/m³)', discipline: 0, category: 13, number: 193, levelTypes: ['surface'], centres: ['kwbc'], constituents: [TOTAL_AEROSOL], particlesBelow: 2.5e-6, variable: 'pm2p5', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'NCEP PMTC (GEFS-Aerosols PM10, µg/m³)', discipline: 0, category: 13, number: 192, levelTypes: ['surface'], centres: ['kwbc'], constituents: [TOTAL_AEROSOL], particlesBelow: 1e-5, variable: 'pm10', target: 'surface', kind: 'instant', priority: 2 },

@@ -35,6 +35,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { Regridder, sourceBounds, type SourceGrid, type TargetGrid } from '../../engine/regrid.ts';
 import { addIncrement, dewPointFrom, incrementOf, rateFrom, relativeHumidityFrom, type Accumulation } from './derive.ts';
 import { IngestError, type FieldInfo } from './fields.ts';
+import { deriveModelFields } from './modelFields.ts';
 import type { VariableMatch } from '../../common/catalogue/variables.ts';
 import {
   acquirePidLock, layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
@@ -387,6 +388,8 @@ export class RunBuilder {
     const dew = values.get('dewpoint@surface');
     if (temp && rh && !dew) values.set('dewpoint@surface', derivedFrom(temp, rh, dewPointFrom));
     if (temp && dew && !rh) values.set('rh@surface', derivedFrom(temp, dew, relativeHumidityFrom));
+    // Wave flow, precipitation type, cloud heights, SST, snow depth from their inputs (modelFields.ts).
+    deriveModelFields(values);
 
     // 4. Derived fields (server/ingest/derived); their input-only variables are dropped after.
     await this.deriveFields(hour, values);

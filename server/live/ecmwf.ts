@@ -48,6 +48,8 @@ export const IFS_FIELDS: readonly FieldSpec<EcmwfIndexEntry>[] = [
   ecmwfField('10fg', undefined, true),
   ecmwfField('tcc', undefined, true), ecmwfField('lcc', undefined, true), ecmwfField('mcc', undefined, true), ecmwfField('hcc', undefined, true),
   ecmwfField(['mucape', 'cape'], undefined, true),
+  // Precipitation type; snow depth from its water equivalent and density.
+  ecmwfField('ptype', undefined, true), ecmwfField('sd', undefined, true), ecmwfField('rsn', undefined, true),
   ...PRESSURE_LEVELS_HPA.flatMap((hPa) => [ecmwfField('u', hPa), ecmwfField('v', hPa), ecmwfField('t', hPa), ecmwfField('gh', hPa)]),
 ];
 

@@ -95,6 +95,9 @@ const NOAA_NAMES: Record<string, string> = {
   '0.1.52': 'TPRATE', '0.2.2': 'UGRD', '0.2.3': 'VGRD', '0.2.8': 'VVEL', '0.2.22': 'GUST', '0.3.0': 'PRES', '0.3.1': 'PRMSL',
   '0.3.5': 'HGT', '0.3.192': 'MSLET', '0.6.1': 'TCDC', '0.6.3': 'LCDC', '0.6.4': 'MCDC', '0.6.5': 'HCDC', '0.7.6': 'CAPE',
   '0.7.7': 'CIN', '10.0.3': 'HTSGW', '10.0.10': 'DIRPW', '10.0.11': 'PERPW',
+  '0.1.11': 'SNOD', '0.1.192': 'CRAIN', '0.1.193': 'CFRZR', '0.1.194': 'CICEP', '0.1.195': 'CSNOW', '0.14.0': 'TOZNE',
+  '0.19.0': 'VIS', '2.0.0': 'LAND', '10.2.0': 'ICEC', '10.0.4': 'WVDIR', '10.0.5': 'WVHGT', '10.0.6': 'WVPER',
+  '10.0.7': 'SWDIR', '10.0.8': 'SWELL', '10.0.9': 'SWPER',
 };
 
 function fmt(n: number): string {
@@ -115,6 +118,11 @@ export function noaaLevel(s1: Surface | null, s2: Surface | null): string {
     case 214: return 'low cloud layer';
     case 224: return 'middle cloud layer';
     case 234: return 'high cloud layer';
+    case 4: return '0C isotherm';
+    case 215: return 'cloud ceiling';
+    case 241: return `${fmt(s1.value)} in sequence`;
+    case 242: return 'convective cloud bottom level';
+    case 243: return 'convective cloud top level';
     default: return `level type ${s1.type} value ${fmt(s1.value)}`;
   }
 }

@@ -53,6 +53,20 @@ export const GFS_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   noaaField(['HCDC', 'TCDC'], 'high cloud layer', true),
   noaaField('TCDC', 'entire atmosphere', true),
   { ...noaaField('HGT', 'surface', true), firstStepOnly: true },
+  // Overlays straight from model fields (common/catalogue/variables.ts MODEL_FIELD_RULES), as the
+  // GFS 0.25° pgrb2 inventory names them.
+  noaaField('HGT', '0C isotherm', true),
+  // wgrib2 names the level 'entire atmosphere (considered as a single layer)'; either reading of it is taken.
+  { name: 'TOZNE:entire atmosphere', match: (e) => e.variable === 'TOZNE' && e.level.startsWith('entire atmosphere'), optional: true },
+  noaaField('SNOD', 'surface', true),
+  ...['CRAIN', 'CSNOW', 'CFRZR', 'CICEP'].map((v) => noaaField(v, 'surface', true)),
+  noaaField('PRES', 'convective cloud top level', true),
+  noaaField('PRES', 'convective cloud bottom level', true),
+  noaaField('HGT', 'cloud ceiling', true),
+  noaaField('VIS', 'surface', true),
+  noaaField('TMP', 'surface', true),
+  noaaField('LAND', 'surface', true),
+  noaaField('ICEC', 'surface', true),
 ];
 
 export const GFS_SCHEDULE: RunSchedule = { runHours: [0, 6, 12, 18], publishDelayMinutes: 4 * 60, lookbackHours: 48 };

@@ -24,6 +24,9 @@ export const GFS_WAVE_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   // Primary wave direction and mean period, for the wave arrows.
   noaaField('DIRPW', 'surface', true),
   noaaField('PERPW', 'surface', true),
+  // Wind waves and the three swell partitions (GFS-Wave inventory: SWELL:1 in sequence ...).
+  ...['WVHGT', 'WVDIR', 'WVPER'].map((v) => noaaField(v, 'surface', true)),
+  ...[1, 2, 3].flatMap((n) => ['SWELL', 'SWDIR', 'SWPER'].map((v) => noaaField(v, `${n} in sequence`, true))),
 ];
 
 /** As GFS's options; `grid` is `global.0p25` (default), `global.0p16`, `atlocn.0p16`... */

@@ -3,14 +3,18 @@
  * (desktop at most 7, mobile its own list), the shown overlay even when it is not one of them, and
  * "More layers" with every overlay a served model has, each with a star to add or remove it from
  * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4);
- * where no model has it here, the menu says so and offers the nearest one that has it.
+ * where no model has it here, the menu says so and offers the nearest one that has it. Overlays
+ * that no source fills yet (Overlay.needsSource: currents) are listed disabled with what they need.
  */
+
+/** The catalogue's overlays waiting for a source, in catalogue order. */
+const NEEDING_SOURCE = OVERLAYS.filter((o) => o.needsSource);
 
 import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { overlaysOf } from '../../common/catalogue/layerRules.ts';
-import { overlayByIdent } from '../../common/catalogue/overlays.ts';
+import { OVERLAYS, overlayByIdent } from '../../common/catalogue/overlays.ts';
 import { MAX_FAV_OVERLAYS_DESKTOP } from '../../common/settings.ts';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
@@ -93,6 +97,16 @@ export function OverlayMenu({ app }: { app: AppState }) {
               </li>
             );
           })}
+          {NEEDING_SOURCE.map((o) => (
+            <li key={o.ident}>
+              <button type="button" className="overlay-button" disabled data-overlay={o.ident} data-needs-source={o.needsSource!.setting}
+                title={`${t('overlay.needsSource', { source: o.needsSource!.source })} (${o.needsSource!.setting})`}>
+                <OverlayIcon ident={o.icon} />
+                <span>{t(o.trans)}</span>
+              </button>
+              <small className="overlay-needs-source">{t('overlay.needsSource', { source: o.needsSource!.source })}</small>
+            </li>
+          ))}
         </ul>
       )}
       {message && <p className="overlay-message" role="alert" data-testid="overlay-message">{message}</p>}

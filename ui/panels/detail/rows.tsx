@@ -5,7 +5,8 @@
  */
 
 import type { ReactNode } from 'react';
-import { aqiClass } from '../../../common/catalogue/classes.ts';
+import { aqiClass, snowDepthText } from '../../../common/catalogue/classes.ts';
+import { WAVE_FAMILIES, type WaveFamily } from '../../../common/catalogue/variables.ts';
 import { AIR_QUALITY_COLORS, COLOR_SCALES, colorAt, type Rgba } from '../../../common/catalogue/colors.ts';
 import { METRICS } from '../../../common/catalogue/metrics.ts';
 import type { PointForecast } from '../../../common/api/forecast.ts';
@@ -113,21 +114,65 @@ export interface RowContext {
   daylight(k: number): boolean;
 }
 
-/** A plain number row of one series; null when the forecast has no value of it. */
-function seriesRow(ctx: RowContext, id: string, series: string, metric: string, options: { scale?: string; hideZero?: boolean } = {}): Row | null {
+/**
+ * A plain number row of one series; null when the forecast has no value of it. `label` is an i18n
+ * key (default `detail:rows.{id}`); `text` may replace the number (snow depth's "> 5 m").
+ */
+function seriesRow(
+  ctx: RowContext, id: string, series: string, metric: string,
+  options: { scale?: string; hideZero?: boolean; label?: string; text?: (base: number, number: string) => string } = {},
+): Row | null {
   const values = ctx.forecast.data[series];
   if (!hasValues(values)) return null;
   const unit = ctx.unitOf(metric);
   return {
-    id, kind: 'num', label: ctx.t(`detail:rows.${id}`), metric, unit,
+    id, kind: 'num', label: ctx.t(options.label ?? `detail:rows.${id}`), metric, unit,
     cell(k) {
       const v = values[k];
-      const text = numberIn(metric, unit, v);
+      const number = numberIn(metric, unit, v);
+      const text = options.text && v !== null && v !== undefined && Number.isFinite(v) ? options.text(v, number) : number;
       const hidden = options.hideZero && Number(text) === 0;
       return { text: hidden ? '' : text, value: v, background: options.scale && !hidden ? scaled(options.scale, v) : undefined };
     },
   };
 }
+
+/**
+ * deep-water group velocity c_g = g T / (4 pi) (server/ingest/modelFields.ts): the flow's speed
+ * gives the period back, its direction where the waves travel to.
+ */
+const G0 = 9.80665;
+
+/** A wave family's row: its height, an arrow where the waves travel, the period and "from" direction in the title. */
+function waveFamilyRow(ctx: RowContext, family: WaveFamily): Row | null {
+  const heights = ctx.forecast.data[family];
+  if (!hasValues(heights)) return null;
+  const u = ctx.forecast.data[`${family}Flow_u`];
+  const v = ctx.forecast.data[`${family}Flow_v`];
+  const unit = ctx.unitOf('waves');
+  return {
+    id: family, kind: 'wind', label: ctx.t(family === 'waves' ? 'detail:rows.waves' : `overlay.${family}`), metric: 'waves', unit,
+    cell(k) {
+      const h = heights[k];
+      if (h === null || h === undefined || !Number.isFinite(h)) return { text: '', value: null };
+      const fu = u?.[k];
+      const fv = v?.[k];
+      const flow = fu !== null && fu !== undefined && fv !== null && fv !== undefined && Number.isFinite(fu) && Number.isFinite(fv) && (fu !== 0 || fv !== 0);
+      const to = flow ? (Math.atan2(fu, fv) * 180) / Math.PI : 0;
+      const from = (to + 540) % 360;
+      const period = flow ? (4 * Math.PI * Math.hypot(fu, fv)) / G0 : NaN;
+      return {
+        value: h,
+        background: scaled('waves', h, 0.5),
+        title: flow ? `${ctx.t('detail:windFrom', { deg: Math.round(from) })}, ${period.toFixed(0)} s` : undefined,
+        text: <>{flow && <WindArrow from={from} />}<span>{numberIn('waves', unit, h)}</span>{flow && <small>{` ${period.toFixed(0)} s`}</small>}</>,
+      };
+    },
+  };
+}
+
+/** SPEC §9: snow depth above 490 cm shows "More than 5m". */
+const snowText = (cm: number, number: string) => (snowDepthText(cm).moreThan5m ? '>5 m' : number);
 
 function windRow(ctx: RowContext): Row | null {
   const winds = windSeries(ctx.forecast.data.wind_u, ctx.forecast.data.wind_v);
@@ -193,7 +238,13 @@ export function tableRows(ctx: RowContext): Row[] {
     seriesRow(ctx, 'gust', 'gust', 'wind'),
     seriesRow(ctx, 'pressure', 'pressure', 'pressure'),
     seriesRow(ctx, 'humidity', 'rh', 'humidity'),
-    seriesRow(ctx, 'waves', 'waves', 'waves', { scale: 'waves' }),
+    waveFamilyRow(ctx, 'waves'),
+    seriesRow(ctx, 'sst', 'sst', 'temp', { scale: 'sst', label: 'overlay.sst' }),
+    seriesRow(ctx, 'snowcover', 'snowcover', 'snow', { scale: 'snowcover', label: 'overlay.snowcover', hideZero: true, text: snowText }),
+    seriesRow(ctx, 'deg0', 'deg0', 'altitude', { label: 'overlay.deg0' }),
+    seriesRow(ctx, 'visibility', 'visibility', 'visibility', { label: 'overlay.visibility' }),
+    seriesRow(ctx, 'cbase', 'cbase', 'cloudHeight', { label: 'overlay.cbase' }),
+    seriesRow(ctx, 'cloudtop', 'cloudtop', 'cloudHeight', { label: 'overlay.cloudtop' }),
     aqiRow(ctx),
   ]);
 }
@@ -202,8 +253,9 @@ export function windRows(ctx: RowContext): Row[] {
   return present([windRow(ctx), seriesRow(ctx, 'gust', 'gust', 'wind', { scale: 'wind' })]);
 }
 
+/** The waves display: the combined sea, wind waves and the swells, each with its direction and period; then the wind. */
 export function waveRows(ctx: RowContext): Row[] {
-  return present([seriesRow(ctx, 'waves', 'waves', 'waves', { scale: 'waves' }), windRow(ctx)]);
+  return present([...WAVE_FAMILIES.map((f) => waveFamilyRow(ctx, f)), seriesRow(ctx, 'sst', 'sst', 'temp', { scale: 'sst', label: 'overlay.sst' }), windRow(ctx)]);
 }
 
 export function airQualityRows(ctx: RowContext): Row[] {
