@@ -15,7 +15,7 @@
  * A field the model sends as it is stored wins over the derived one; the inputs leave the map.
  */
 
-import { VARIABLES, WAVE_FAMILIES } from '../../common/catalogue/variables.ts';
+import { WAVE_FAMILIES } from '../../common/catalogue/variables.ts';
 import type { SourceGrid } from '../../engine/regrid.ts';
 
 export interface GridValues {
@@ -158,11 +158,14 @@ const key = (ident: string) => `${ident}@surface`;
 
 /**
  * Adds to `values` what the derivations make of the inputs there (outputs a model sent itself
- * stay), and removes the inputs. Each output is computed when first read, once; inputs on grids
+ * stay), and removes its own inputs (the run builder's other derivations read theirs after this
+ * and drop them themselves: server/ingest/derived). Each output is computed when first read, once; inputs on grids
  * that differ give nothing.
  */
 export function deriveModelFields(values: Map<string, LazyField>): void {
+  const own = new Set<string>();
   const derive = (outputs: string[], required: string[], optional: string[], compute: (inputs: Record<string, Float32Array | null>) => Float32Array[]) => {
+    for (const i of [...required, ...optional]) own.add(key(i));
     if (outputs.every((o) => values.has(key(o)))) return;
     if (!required.every((i) => values.has(key(i)))) return;
     const sources = [...required, ...optional].map((i) => [i, values.get(key(i))] as const).filter(([, f]) => f);
@@ -203,5 +206,5 @@ export function deriveModelFields(values: Map<string, LazyField>): void {
   derive(['sst'], ['sst_skin', 'sst_land'], ['sst_ice'], (i) => [seaSurfaceTemperature(i.sst_skin!, i.sst_land!, i.sst_ice)]);
   derive(['snowcover'], ['snow_swe', 'snow_density'], [], (i) => [snowDepthFrom(i.snow_swe!, i.snow_density!)]);
 
-  for (const k of [...values.keys()]) if (VARIABLES[k.split('@')[0]]?.input) values.delete(k);
+  for (const k of own) values.delete(k);
 }

@@ -75,7 +75,7 @@ const DEFAULT_LEVEL_POINT_RESOLUTION = 1;
 const PRESSURE_LEVEL_IDENTS: readonly string[] = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
 /** Variables kept per pressure level for the meteogram: those the catalogue has on pressure levels. */
 export const LEVEL_POINT_VARIABLES: readonly string[] = Object.values(VARIABLES)
-  .filter((v) => v.levels.some((l) => PRESSURE_LEVEL_IDENTS.includes(l))).map((v) => v.ident);
+  .filter((v) => !v.input && v.levels.some((l) => PRESSURE_LEVEL_IDENTS.includes(l))).map((v) => v.ident);
 
 /** The column name of a variable at a pressure level in levels.bin: `temp-850h`. */
 function levelSeriesName(ident: string, level: string): string {

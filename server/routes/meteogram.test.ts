@@ -79,9 +79,11 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
     data = await tempDir('isobar-meteogram-test-');
     const result = await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
     const manifest = (await readRunManifest(data.dir, PRODUCT, result.runId!))!;
-    // Every catalogue pressure level of the file, 4 variables each, on the model's own 2.5° grid.
+    // Every catalogue pressure level of the file for each variable on levels, on the model's own 2.5°
+    // grid, but turbulence: TI1 needs the level above, which the top level (10 hPa) lacks.
     expect(manifest.levelPoints).toMatchObject({ file: 'levels.bin', nx: 144, ny: 73, dLon: 2.5, global: true });
-    expect(manifest.levelPoints!.variables).toHaveLength(LEVEL_POINT_VARIABLES.length * 15);
+    expect(manifest.levelPoints!.variables).toHaveLength(LEVEL_POINT_VARIABLES.length * 15 - 1);
+    expect(manifest.levelPoints!.variables.filter((v) => v.startsWith('turbulence-'))).not.toContain('turbulence-10h');
     app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: data.dir });
   }, 60_000);
   afterAll(async () => {
@@ -96,7 +98,9 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
     expect(body.header).toMatchObject({ product: PRODUCT, refTime: REF_2017, sample: true, step: 3, modelStep: 1, units: { temp: 'K', wind: 'm/s', gh: 'm' } });
     expect(body.header.levels).toEqual(['975h', '950h', '925h', '900h', '850h', '800h', '700h', '600h', '500h', '400h', '300h', '250h', '200h', '150h', '10h']);
     expect(body.ts).toEqual([REF_2017]);
-    expect(Object.keys(body.data).sort()).toEqual(LEVEL_POINT_VARIABLES.flatMap((v) => body.header.levels.map((l) => `${v}-${l}`)).sort());
+    // Turbulence (TI1) has no value at the top level, whose level above the file lacks.
+    const expected = LEVEL_POINT_VARIABLES.flatMap((v) => body.header.levels.map((l) => `${v}-${l}`)).filter((k) => k !== 'turbulence-10h');
+    expect(Object.keys(body.data).sort()).toEqual(expected.sort());
   });
 
   it('equals the GRIB at grid points (no interpolation needed on a node)', async () => {
