@@ -66,6 +66,8 @@ export interface GribBenchOptions {
    * so both figures of a ratio come from the same few seconds of a machine whose load drifts.
    */
   afterCase?: (result: GribBenchResult) => Promise<void>;
+  /** Only the cases whose data representation template is listed ('5.40'); all when absent. */
+  templates?: readonly string[];
 }
 
 /**
@@ -84,6 +86,7 @@ export async function runGribBench(options: GribBenchOptions = {}): Promise<Grib
   for (const c of CASES) {
     const bytes = new Uint8Array(await readFile(new URL(c.path, DATA)));
     const info: GribFieldInfo = inventory(bytes)[c.field];
+    if (options.templates && !options.templates.includes(`5.${info.dataTemplate}`)) continue;
     const run = async () => {
       const values = await decodeField(engine, bytes, info);
       sink += values[0] + values[values.length >> 1];

@@ -1,12 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.ts';
+import { createEngine, seededRandom } from '../testing.ts';
 import { CodecError, decodeAec } from './index.ts';
 import {
   describeWithFixtures, eccodesRecords, fieldStats, mutate, readGribFields, readWgrib2Reference,
   unpackField, type GribField,
 } from './testing.ts';
 import { AEC_VECTORS, aecSamples, type AecVector } from './testdata/aec-vectors.ts';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await createEngine();
+});
 
 const vectorStream = (v: AecVector) => new Uint8Array(readFileSync(new URL(`./testdata/aec/${v.name}.aec`, import.meta.url)));
 
@@ -24,7 +30,7 @@ function aecParams(field: GribField) {
 
 describe('decodeAec against libaec (streams from its aec tool)', () => {
   it.each(AEC_VECTORS.map((v) => [v.name, v] as const))('%s', (_name, v) => {
-    const decoded = decodeAec(vectorStream(v), v);
+    const decoded = decodeAec(engine, vectorStream(v), v);
     const expected = aecSamples(v);
     expect(decoded.length).toBe(expected.length);
     const firstDifference = decoded.findIndex((x, i) => x !== expected[i]);
@@ -33,12 +39,12 @@ describe('decodeAec against libaec (streams from its aec tool)', () => {
 
   it('decodes fewer samples than the stream holds (a field ends inside a block)', () => {
     const v = AEC_VECTORS[0];
-    const decoded = decodeAec(vectorStream(v), { ...v, count: 1000 });
+    const decoded = decodeAec(engine, vectorStream(v), { ...v, count: 1000 });
     expect(Array.from(decoded)).toEqual(Array.from(aecSamples(v).subarray(0, 1000)));
   });
 
   it('returns an empty array for zero samples', () => {
-    expect(decodeAec(new Uint8Array(0), { ...AEC_VECTORS[0], count: 0 }).length).toBe(0);
+    expect(decodeAec(engine, new Uint8Array(0), { ...AEC_VECTORS[0], count: 0 }).length).toBe(0);
   });
 });
 
@@ -57,21 +63,21 @@ describe('decodeAec refuses what libaec refuses', () => {
     ['fractional count', { count: 2.5 }, /sample count 2.5/],
     ['huge count', { count: 2 ** 30 }, /sample count/],
   ])('%s', (_name, change, message) => {
-    expect(() => decodeAec(stream, { ...v, ...change })).toThrow(CodecError);
-    expect(() => decodeAec(stream, { ...v, ...change })).toThrow(message);
+    expect(() => decodeAec(engine, stream, { ...v, ...change })).toThrow(CodecError);
+    expect(() => decodeAec(engine, stream, { ...v, ...change })).toThrow(message);
   });
 
   it('an empty stream for samples', () => {
-    expect(() => decodeAec(new Uint8Array(0), v)).toThrow(/empty stream/);
+    expect(() => decodeAec(engine, new Uint8Array(0), v)).toThrow(/empty stream/);
   });
 
   it.each(AEC_VECTORS.map((x) => [x.name, x] as const))('every truncation of %s', (_name, x) => {
     const full = vectorStream(x);
     const step = Math.max(1, Math.floor(full.length / 97));
     for (let length = 0; length < full.length; length += step) {
-      expect(() => decodeAec(full.subarray(0, length), x), `truncated to ${length}`).toThrow(CodecError);
+      expect(() => decodeAec(engine, full.subarray(0, length), x), `truncated to ${length}`).toThrow(CodecError);
     }
-    expect(() => decodeAec(full.subarray(0, full.length - 1), x)).toThrow(CodecError);
+    expect(() => decodeAec(engine, full.subarray(0, full.length - 1), x)).toThrow(CodecError);
   });
 });
 
@@ -85,7 +91,7 @@ describe('decodeAec on damaged streams', () => {
       const v = AEC_VECTORS[i % AEC_VECTORS.length];
       const damaged = mutate(vectorStream(v), random);
       try {
-        const out = decodeAec(damaged, v);
+        const out = decodeAec(engine, damaged, v);
         expect(out.length).toBe(v.count);
         results++;
       } catch (error) {
@@ -105,7 +111,7 @@ describeWithFixtures('decodeAec on real GRIB2 (../shared/data)', () => {
   it('ECMWF IFS tprate equals wgrib2 value for value', () => {
     const [field] = readGribFields(ECMWF);
     expect(field.template).toBe(42);
-    const values = unpackField(field, decodeAec(field.stream, aecParams(field)));
+    const values = unpackField(field, decodeAec(engine, field.stream, aecParams(field)));
     const reference = readWgrib2Reference('grib2/wgrib2-reference/ecmwf-realtime-oper-fc-89-le.bin.xz');
     expect(values.length).toBe(reference.length);
     let mismatches = 0;
@@ -122,7 +128,7 @@ describeWithFixtures('decodeAec on real GRIB2 (../shared/data)', () => {
     const expected = eccodesRecords(CAMS);
     expect(fields.length).toBe(3);
     fields.forEach((field, i) => {
-      const stats = fieldStats(unpackField(field, decodeAec(field.stream, aecParams(field))));
+      const stats = fieldStats(unpackField(field, decodeAec(engine, field.stream, aecParams(field))));
       const want = expected[i];
       const tolerance = Math.abs(want.max) * 1e-7;
       expect(Math.abs(stats.min - want.min)).toBeLessThanOrEqual(tolerance);

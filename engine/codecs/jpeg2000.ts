@@ -21,6 +21,7 @@
  */
 
 import { CodecError, MAX_CODEC_VALUES } from './error.ts';
+import type { CodecMemory } from './wasm.ts';
 import {
   CBLK_BYPASS, CBLK_TERMALL, CodeBlockDecoder, Orientation, type CodeBlockSegment,
 } from './jpeg2000-tier1.ts';
@@ -974,4 +975,12 @@ function skipSegmentBody(r: Reader, length: number, what: string): void {
 /** GRIB2 template 5.40: JPEG 2000 code stream -> the packed integers, row-major, width x height. */
 export async function decodeJpeg2000(data: Uint8Array): Promise<Jpeg2000Image> {
   return decodeJpeg2000Sync(data);
+}
+
+/** decodeJpeg2000 into a region of `regions`: its address and the number of (i32) samples. */
+export function decodeJpeg2000Into(regions: CodecMemory, data: Uint8Array): { ptr: number; count: number } {
+  const { values } = decodeJpeg2000Sync(data);
+  const ptr = regions.alloc(values.length * 4);
+  new Int32Array(regions.memory.buffer, ptr, values.length).set(values);
+  return { ptr, count: values.length };
 }

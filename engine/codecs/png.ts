@@ -16,6 +16,7 @@
 
 import { Unzlib } from 'fflate';
 import { CodecError, MAX_CODEC_VALUES } from './error.ts';
+import type { CodecMemory } from './wasm.ts';
 
 export interface PngGribImage {
   width: number;
@@ -275,4 +276,12 @@ export function decodePngGrib(data: Uint8Array): PngGribImage {
   const raw = inflateExactly(zlib, header.height * (rowBytes + 1));
   unfilter(raw, header.height, rowBytes, Math.max(1, header.bitsPerPixel >>> 3));
   return { width: header.width, height: header.height, bitDepth: header.bitsPerPixel, values: unpack(raw, header, rowBytes) };
+}
+
+/** decodePngGrib into a region of `regions`: its address and the number of (u32) values. */
+export function decodePngGribInto(regions: CodecMemory, data: Uint8Array): { ptr: number; count: number } {
+  const { values } = decodePngGrib(data);
+  const ptr = regions.alloc(values.length * 4);
+  new Uint32Array(regions.memory.buffer, ptr, values.length).set(values);
+  return { ptr, count: values.length };
 }

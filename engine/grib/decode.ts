@@ -25,14 +25,18 @@ import { GribError } from './reader.ts';
 /** Largest grid decodeField accepts: 2^26 points (a 0.03° global grid; 256 MiB of f32). */
 export const MAX_GRIB_POINTS = 1 << 26;
 
-/** The codec interface of engine/codecs/index.ts (5.40, 5.41, 5.42): packed integers before scaling. */
+/**
+ * The codec interface of engine/codecs/index.ts (5.40, 5.41, 5.42): each decodes its payload into
+ * a region it allocates in `regions` (the engine's memory) and returns the region's address and
+ * the packed integers' count, before scaling.
+ */
 export interface GribCodecs {
-  decodeJpeg2000(data: Uint8Array): Promise<{ width: number; height: number; values: Int32Array }>;
-  decodePngGrib(data: Uint8Array): { width: number; height: number; bitDepth: number; values: Uint32Array };
-  decodeAec(
-    data: Uint8Array,
+  decodeJpeg2000Into(regions: Regions, data: Uint8Array): { ptr: number; count: number };
+  decodePngGribInto(regions: Regions, data: Uint8Array): { ptr: number; count: number };
+  decodeAecInto(
+    regions: Regions, data: Uint8Array,
     params: { bitsPerSample: number; blockSize: number; referenceSampleInterval: number; flags: number; count: number },
-  ): Uint32Array;
+  ): number;
 }
 
 interface GribKernels {
@@ -115,9 +119,12 @@ function sectionPayload(bytes: Uint8Array, at: number, header: number): Uint8Arr
   return bytes.subarray(at + header, at + length);
 }
 
+/** The regions of one decode; the codecs (engine/codecs/wasm.ts CodecMemory) lay theirs out here too. */
 class Regions {
   private readonly pointers: number[] = [];
-  constructor(private readonly allocator: LinearAllocator, private readonly memory: WebAssembly.Memory) {}
+  constructor(
+    private readonly allocator: LinearAllocator, readonly memory: WebAssembly.Memory, readonly exports: WebAssembly.Exports,
+  ) {}
 
   alloc(bytes: number): number {
     const ptr = this.allocator.alloc(Math.max(bytes, 1));
@@ -150,7 +157,7 @@ interface Unpacked {
 }
 
 async function unpackX(
-  field: GribFieldInfo, payload: Uint8Array, regions: Regions, kernels: GribKernels, memory: WebAssembly.Memory,
+  field: GribFieldInfo, payload: Uint8Array, regions: Regions, kernels: GribKernels,
 ): Promise<Unpacked> {
   const packing = field.packing;
   const { template, bitsPerValue: nbits, packedValues: count } = packing;
@@ -167,24 +174,22 @@ async function unpackX(
   }
   if (template === 2 || template === 3) return unpackComplex(packing, payload, regions, kernels);
   const codecs = await loadCodecs(template);
-  let values: Int32Array | Uint32Array;
+  let decoded: { ptr: number; count: number };
   try {
-    if (template === 40) values = (await codecs.decodeJpeg2000(payload)).values;
-    else if (template === 41) values = codecs.decodePngGrib(payload).values;
+    if (template === 40) decoded = codecs.decodeJpeg2000Into(regions, payload);
+    else if (template === 41) decoded = codecs.decodePngGribInto(regions, payload);
     else {
       const { flags, blockSize, referenceSampleInterval } = packing.ccsds!;
-      values = codecs.decodeAec(payload, { bitsPerSample: nbits, blockSize, referenceSampleInterval, flags, count });
+      decoded = { ptr: codecs.decodeAecInto(regions, payload, { bitsPerSample: nbits, blockSize, referenceSampleInterval, flags, count }), count };
     }
   } catch (cause) {
     if (cause instanceof GribError) throw cause;
     throw new GribError(`${what} (${packing.packingType}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
-  if (values.length !== count) {
-    throw new GribError(`${what} (${packing.packingType}): the codec gave ${values.length} values, section 5 says ${count}`);
+  if (decoded.count !== count) {
+    throw new GribError(`${what} (${packing.packingType}): the codec gave ${decoded.count} values, section 5 says ${count}`);
   }
-  const x = regions.alloc(count * 4);
-  new Int32Array(memory.buffer, x, count).set(new Int32Array(values.buffer, values.byteOffset, count));
-  return { x, signed: template === 40, mask: 0 };
+  return { x: decoded.ptr, signed: template === 40, mask: 0 };
 }
 
 function unpackComplex(packing: Packing, payload: Uint8Array, regions: Regions, kernels: GribKernels): Unpacked {
@@ -291,9 +296,9 @@ export async function decodeField(engine: Engine, bytes: Uint8Array, info: GribF
 
   const { exports, memory, allocator } = engine.extension();
   const kernels = exports as unknown as GribKernels;
-  const regions = new Regions(allocator, memory);
+  const regions = new Regions(allocator, memory, exports);
   try {
-    const { x, signed, f64, mask } = await unpackX(field, payload, regions, kernels, memory);
+    const { x, signed, f64, mask } = await unpackX(field, payload, regions, kernels);
     const bitmapPtr = bitmap ? regions.copyIn(bitmap, BIT_READER_SLACK) : 0;
     const dst = regions.alloc(points * 4);
     const used = kernels.gribScale(
