@@ -1,7 +1,8 @@
 /**
  * GRIB2 template 5.40: a JPEG 2000 Part 1 decoder (ITU-T T.800 | ISO/IEC 15444-1) for the
  * single-component images GRIB2 encoders write (g2clib with JasPer or OpenJPEG, ecCodes), as a raw
- * code stream or inside a JP2 file. Plain TypeScript: no WASM to locate, no Node or DOM API.
+ * code stream or inside a JP2 file. Plain TypeScript with no Node or DOM API; the tier-1 decoding
+ * runs in the engine's WebAssembly module (jpeg2000-tier1.ts).
  *
  * Why not an npm codec: @cornerstonejs/codec-openjpeg (OpenJPEG in WASM) keeps width and height
  * in 16 bits and clamps samples to 16 bits, and GRIB2 writes a bitmapped field as an N x 1 image
@@ -21,7 +22,7 @@
  */
 
 import { CodecError, MAX_CODEC_VALUES } from './error.ts';
-import type { CodecMemory } from './wasm.ts';
+import { CodecRegions, type CodecEngine, type CodecMemory } from './wasm.ts';
 import {
   CBLK_BYPASS, CBLK_TERMALL, CodeBlockDecoder, Orientation, type CodeBlockSegment,
 } from './jpeg2000-tier1.ts';
@@ -795,26 +796,14 @@ function decodeTile(
           for (const block of band.blocks) {
             if (block.pieces.length === 0) continue;
             const segments: CodeBlockSegment[] = [];
-            let s = 0;
-            while (s < block.pieces.length) {
-              let e = s;
-              let length = 0;
-              let passes = 0;
-              while (e < block.pieces.length && block.pieces[e].segment === block.pieces[s].segment) {
-                length += block.pieces[e].data.length;
-                passes += block.pieces[e].passes;
-                e++;
+            for (const piece of block.pieces) {
+              const last = segments.at(-1);
+              if (last && last.segment === piece.segment) {
+                last.pieces.push(piece.data);
+                last.passes += piece.passes;
+              } else {
+                segments.push({ segment: piece.segment, pieces: [piece.data], passes: piece.passes });
               }
-              const bytes = new Uint8Array(length + 2);
-              let offset = 0;
-              for (let i = s; i < e; i++) {
-                bytes.set(block.pieces[i].data, offset);
-                offset += block.pieces[i].data.length;
-              }
-              bytes[length] = 0xff;
-              bytes[length + 1] = 0xff;
-              segments.push({ data: bytes, passes });
-              s = e;
             }
             blockDecoder.decode(
               block.x1 - block.x0, block.y1 - block.y0, subband.orientation, cod.blockStyle,
@@ -844,7 +833,7 @@ function decodeTile(
 }
 
 /** Decodes a JPEG 2000 code stream (or JP2 file) of one component to its integer samples. */
-function decodeJpeg2000Sync(data: Uint8Array): Jpeg2000Image {
+function decodeJpeg2000Sync(data: Uint8Array, regions: CodecMemory): Jpeg2000Image {
   if (!(data instanceof Uint8Array)) throw new CodecError('JPEG 2000: data must be a Uint8Array');
   let stream = data;
   if (data.length >= 12 && data[4] === 0x6a && data[5] === 0x50 && data[6] === 0x20 && data[7] === 0x20) stream = unwrapJp2(data);
@@ -957,7 +946,7 @@ function decodeJpeg2000Sync(data: Uint8Array): Jpeg2000Image {
   const width = size.x1 - size.x0;
   const height = size.y1 - size.y0;
   const values = new Int32Array(width * height);
-  const blockDecoder = new CodeBlockDecoder();
+  const blockDecoder = new CodeBlockDecoder(regions);
   for (let t = 0; t < tileCount; t++) {
     const tile = tiles[t];
     if (!tile) throw new CodecError(`JPEG 2000: tile ${t} of ${tileCount} is missing`);
@@ -973,13 +962,18 @@ function skipSegmentBody(r: Reader, length: number, what: string): void {
 }
 
 /** GRIB2 template 5.40: JPEG 2000 code stream -> the packed integers, row-major, width x height. */
-export async function decodeJpeg2000(data: Uint8Array): Promise<Jpeg2000Image> {
-  return decodeJpeg2000Sync(data);
+export function decodeJpeg2000(engine: CodecEngine, data: Uint8Array): Jpeg2000Image {
+  const regions = new CodecRegions(engine);
+  try {
+    return decodeJpeg2000Sync(data, regions);
+  } finally {
+    regions.releaseAll();
+  }
 }
 
 /** decodeJpeg2000 into a region of `regions`: its address and the number of (i32) samples. */
 export function decodeJpeg2000Into(regions: CodecMemory, data: Uint8Array): { ptr: number; count: number } {
-  const { values } = decodeJpeg2000Sync(data);
+  const { values } = decodeJpeg2000Sync(data, regions);
   const ptr = regions.alloc(values.length * 4);
   new Int32Array(regions.memory.buffer, ptr, values.length).set(values);
   return { ptr, count: values.length };
