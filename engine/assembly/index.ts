@@ -32,4 +32,4 @@ export function heapBase(): usize {
 export { gribUnpackBits, gribUnpackComplex, gribScale } from './grib/unpack';
 export { regridBilinear, quantizeRows } from './regrid';
 export { aecDecode, AEC_SLACK } from './codecs/aec';
-export { j2kDecodeBlock } from './codecs/jpeg2000';
+export { j2kDecodeBlock, j2kSynthesize, j2kStoreTile } from './codecs/jpeg2000';

@@ -2,7 +2,8 @@
  * JPEG 2000 tier-1: the MQ arithmetic decoder (ITU-T T.800 Annex C) and the code-block decoder
  * that runs the three coding passes over bit-planes (Annex D) run in the engine's WebAssembly
  * module (engine/assembly/codecs/jpeg2000.ts, which draws the per-sample state); this wrapper lays
- * out each code-block's segments there and copies the coefficients out. Used by jpeg2000.ts only.
+ * out each code-block's segments there; the coefficients go straight to their subband, in the same
+ * memory. Used by jpeg2000.ts only.
  *
  * Reconstruction: a sample becoming significant at bit-plane p is set to 1.5 * 2^p (the middle of
  * [2^p, 2^(p+1))), each refinement moves it half its interval up or down, so a truncated
@@ -32,7 +33,7 @@ export interface CodeBlockSegment {
 interface Tier1Kernels {
   j2kDecodeBlock(
     width: number, height: number, orientation: number, style: number, firstPlane: number,
-    segs: number, segCount: number, out: number, step: number,
+    segs: number, segCount: number, out: number, outStride: number, step: number,
   ): number;
 }
 
@@ -53,20 +54,19 @@ export class CodeBlockDecoder {
 
   /**
    * Decodes one code-block of `width` x `height` samples whose first (cleanup) pass codes
-   * bit-plane `firstPlane`, and writes the coefficients into `out` at `outOffset`, rows
-   * `outStride` apart: with `step` 0 (reversible) the integers, truncated as OpenJPEG does;
-   * otherwise the mid-point reconstruction times the quantization step `step` (T.800 E.1.1).
+   * bit-plane `firstPlane`, and writes the f64 coefficients at address `out` of the engine's
+   * memory, rows `outStride` samples apart: with `step` 0 (reversible) the integers, truncated as
+   * OpenJPEG does; otherwise the mid-point reconstruction times the quantization step `step`
+   * (T.800 E.1.1).
    */
   decode(
     width: number, height: number, orientation: Orientation, style: number, firstPlane: number,
-    segments: CodeBlockSegment[], out: Float64Array, outOffset: number, outStride: number, step: number,
+    segments: CodeBlockSegment[], out: number, outStride: number, step: number,
   ): void {
-    // Layout: u32 [address, passes] per segment | f64 coefficients | each segment's bytes + 0xFF 0xFF.
+    // Layout: u32 [address, passes] per segment | each segment's bytes + 0xFF 0xFF.
     const descriptors = segments.length * 8;
-    const coefficients = Math.ceil(descriptors / 8) * 8;
-    let bytes = coefficients + width * height * 8;
+    let bytes = descriptors + 2 * segments.length;
     for (const segment of segments) for (const piece of segment.pieces) bytes += piece.length;
-    bytes += 2 * segments.length;
     if (bytes > this.capacity) {
       this.capacity = Math.max(bytes, 2 * this.capacity);
       this.scratch = this.regions.alloc(this.capacity);
@@ -75,7 +75,7 @@ export class CodeBlockDecoder {
     const buffer = this.regions.memory.buffer;
     const heap = new Uint8Array(buffer);
     const descriptorView = new Uint32Array(buffer, base, segments.length * 2);
-    let at = base + coefficients + width * height * 8;
+    let at = base + descriptors;
     segments.forEach((segment, s) => {
       descriptorView[2 * s] = at;
       descriptorView[2 * s + 1] = segment.passes;
@@ -87,12 +87,8 @@ export class CodeBlockDecoder {
       heap[at++] = 0xff;
     });
     const code = this.kernels.j2kDecodeBlock(
-      width, height, orientation, style, firstPlane, base, segments.length, base + coefficients, step,
+      width, height, orientation, style, firstPlane, base, segments.length, out, outStride, step,
     );
     if (code < 0) throw new CodecError(`JPEG 2000: ${TIER1_ERRORS[code] ?? `code-block decoding failed (${code})`}`);
-    const decoded = new Float64Array(buffer, base + coefficients, width * height);
-    for (let y = 0; y < height; y++) {
-      out.set(decoded.subarray(y * width, y * width + width), outOffset + y * outStride);
-    }
   }
 }

@@ -371,7 +371,8 @@ interface Subband {
   gainLog2: number;
   /** Decomposition levels between the tile and this subband. */
   levels: number;
-  coefficients: Float64Array;
+  /** Address of the subband's f64 coefficients in the engine's memory (set by decodeTile). */
+  coefficients: number;
 }
 
 interface PrecinctBand {
@@ -490,8 +491,7 @@ function makeSubband(
   orientation: Orientation, x0: number, y0: number, x1: number, y1: number, quantIndex: number, gainLog2: number, levels: number,
 ): Subband {
   return {
-    orientation, x0, y0, x1, y1, quantIndex, gainLog2, levels,
-    coefficients: new Float64Array(Math.max(0, x1 - x0) * Math.max(0, y1 - y0)),
+    orientation, x0, y0, x1, y1, quantIndex, gainLog2, levels, coefficients: 0,
   };
 }
 
@@ -635,110 +635,45 @@ function readPackets(data: Uint8Array, resolutions: Resolution[], cod: CodingSty
 
 // ---------------------------------------------------------------- wavelet synthesis
 
-/** Filter taps on each side of a lifting step need this much symmetric extension (9/7: 4). */
+/** engine/assembly/codecs/jpeg2000.ts: the wavelet and the level shift. */
+interface WaveletKernels {
+  j2kSynthesize(
+    ll: number, hl: number, lh: number, hh: number, lowW: number, highW: number,
+    x0: number, y0: number, w: number, h: number, reversible: boolean, next: number, line: number,
+  ): void;
+  j2kStoreTile(
+    samples: number, w: number, h: number, reversible: boolean, shift: number, lo: number, hi: number, out: number, outStride: number,
+  ): void;
+}
+
+/** Filter taps on each side of a lifting step need this much symmetric extension (9/7: 4): the kernel's PAD. */
 const PAD = 5;
 
-/** Whole-sample symmetric extension (T.800 F.3.7) of buf[PAD, PAD + n) to PAD samples each side. */
-function extend(buf: Float64Array, n: number): void {
-  const period = 2 * (n - 1);
-  for (let j = 1; j <= PAD; j++) {
-    let left = j % period;
-    if (left >= n) left = period - left;
-    buf[PAD - j] = buf[PAD + left];
-    let right = (n - 1 + j) % period;
-    if (right >= n) right = period - right;
-    buf[PAD + n - 1 + j] = buf[PAD + right];
-  }
-}
-
-/** 1D_SR (T.800 F.3.6) on buf[PAD, PAD + n), interleaved, first sample at absolute index i0. */
-function synthesize1d(buf: Float64Array, n: number, i0: number, reversible: boolean): void {
-  if (n === 0) return;
-  if (n === 1) {
-    if (i0 & 1) buf[PAD] = reversible ? Math.trunc(buf[PAD] / 2) : buf[PAD] / 2;
-    return;
-  }
-  extend(buf, n);
-  // Position q in buf has absolute index i0 - PAD + q: even absolute indices are low-pass.
-  const firstEven = (i0 - PAD) & 1 ? 1 : 0;
-  const end = n + 2 * PAD;
-  if (reversible) {
-    // F.3.8.1, equations F-5 and F-6: even positions from their odd neighbours, then odd ones.
-    for (let q = firstEven === 0 ? 2 : 1; q <= end - 2; q += 2) {
-      buf[q] -= Math.floor((buf[q - 1] + buf[q + 1] + 2) / 4);
-    }
-    for (let q = firstEven === 0 ? 3 : 2; q <= end - 3; q += 2) {
-      buf[q] += Math.floor((buf[q - 1] + buf[q + 1]) / 2);
-    }
-  } else {
-    // F.3.8.2, equation F-7 (lifting steps of the 9/7 filter, T.800 Table F.4)
-    const alpha = -1.586134342059924;
-    const beta = -0.052980118572961;
-    const gamma = 0.882911075530934;
-    const delta = 0.443506852043971;
-    const k = 1.230174104914001;
-    for (let q = 0; q < end; q++) buf[q] *= ((q - firstEven) & 1) === 0 ? k : 1 / k;
-    const lift = (start: number, c: number) => {
-      for (let q = start; q <= end - 2; q += 2) buf[q] -= c * (buf[q - 1] + buf[q + 1]);
-    };
-    const even = firstEven === 0 ? 2 : 1;
-    const odd = firstEven === 0 ? 1 : 2;
-    lift(even, delta);
-    lift(odd, gamma);
-    lift(even, beta);
-    lift(odd, alpha);
-  }
-}
-
 /**
- * Inverse DWT of a tile (T.800 F.3.1 - F.3.3): from the LL subband up, each resolution is the
- * interleave of the previous one with its HL, LH and HH subbands, filtered along rows then columns.
+ * Inverse DWT of a tile (T.800 F.3.1 - F.3.3), in the engine's memory: from the LL subband up,
+ * each resolution is the interleave of the previous one with its HL, LH and HH subbands, filtered
+ * along rows then columns. Returns the address of the tile's f64 samples.
  */
-function inverseDwt(resolutions: Resolution[], reversible: boolean): { data: Float64Array; width: number } {
+function inverseDwt(resolutions: Resolution[], reversible: boolean, regions: CodecMemory): number {
+  const kernels = regions.exports as unknown as WaveletKernels;
   let current = resolutions[0].subbands[0].coefficients;
   let width = resolutions[0].x1 - resolutions[0].x0;
   const longest = resolutions.reduce((m, r) => Math.max(m, r.x1 - r.x0, r.y1 - r.y0), 0);
-  const line = new Float64Array(longest + 2 * PAD);
+  const line = regions.alloc((longest + 2 * PAD) * 8);
   for (let r = 1; r < resolutions.length; r++) {
     const res = resolutions[r];
     const [hl, lh, hh] = res.subbands;
     const w = res.x1 - res.x0;
     const h = res.y1 - res.y0;
-    const next = new Float64Array(w * h);
-    const lowW = width;
-    const highW = hl.x1 - hl.x0;
-    // Even absolute coordinates take low-pass samples, odd ones high-pass.
-    const lowX0 = Math.ceil(res.x0 / 2);
-    const highX0 = Math.floor(res.x0 / 2);
-    const lowY0 = Math.ceil(res.y0 / 2);
-    const highY0 = Math.floor(res.y0 / 2);
-    for (let y = 0; y < h; y++) {
-      const v = res.y0 + y;
-      const lowRow = (v & 1) === 0;
-      const rowL = lowRow ? current : lh.coefficients;
-      const rowH = lowRow ? hl.coefficients : hh.coefficients;
-      const ry = lowRow ? (v >> 1) - lowY0 : (v >> 1) - highY0;
-      const baseL = ry * lowW;
-      const baseH = ry * highW;
-      for (let x = 0; x < w; x++) {
-        const u = res.x0 + x;
-        next[y * w + x] = (u & 1) === 0 ? rowL[baseL + (u >> 1) - lowX0] : rowH[baseH + (u >> 1) - highX0];
-      }
-    }
-    for (let y = 0; y < h; y++) {
-      line.set(next.subarray(y * w, y * w + w), PAD);
-      synthesize1d(line, w, res.x0, reversible);
-      next.set(line.subarray(PAD, PAD + w), y * w);
-    }
-    for (let x = 0; x < w; x++) {
-      for (let y = 0; y < h; y++) line[PAD + y] = next[y * w + x];
-      synthesize1d(line, h, res.y0, reversible);
-      for (let y = 0; y < h; y++) next[y * w + x] = line[PAD + y];
-    }
+    const next = regions.alloc(w * h * 8);
+    kernels.j2kSynthesize(
+      current, hl.coefficients, lh.coefficients, hh.coefficients, width, hl.x1 - hl.x0,
+      res.x0, res.y0, w, h, reversible, next, line,
+    );
     current = next;
     width = w;
   }
-  return { data: current, width };
+  return current;
 }
 
 // ---------------------------------------------------------------- tiles
@@ -749,7 +684,7 @@ interface TileInput {
 }
 
 function decodeTile(
-  index: number, tile: TileInput, size: ImageSize, out: Int32Array, blockDecoder: CodeBlockDecoder,
+  index: number, tile: TileInput, size: ImageSize, out: number, blockDecoder: CodeBlockDecoder, regions: CodecMemory,
 ): void {
   const { cod, qcd } = tile.params;
   const p = index % size.tilesX;
@@ -783,6 +718,18 @@ function decodeTile(
   const magnitudeBits = (s: Subband) => qcd.guardBits + exponent(s) - 1;
   readPackets(data, resolutions, cod, magnitudeBits);
 
+  // Every subband's coefficients in one zeroed region: code-blocks without data stay 0.
+  let coefficientBytes = 0;
+  for (const res of resolutions) for (const subband of res.subbands) coefficientBytes += subbandArea(subband) * 8;
+  let coefficientsAt = regions.alloc(coefficientBytes);
+  new Uint8Array(regions.memory.buffer, coefficientsAt, coefficientBytes).fill(0);
+  for (const res of resolutions) {
+    for (const subband of res.subbands) {
+      subband.coefficients = coefficientsAt;
+      coefficientsAt += subbandArea(subband) * 8;
+    }
+  }
+
   for (const res of resolutions) {
     for (const subband of res.subbands) {
       const mb = magnitudeBits(subband);
@@ -807,8 +754,8 @@ function decodeTile(
             }
             blockDecoder.decode(
               block.x1 - block.x0, block.y1 - block.y0, subband.orientation, cod.blockStyle,
-              mb - 1 - block.zeroPlanes, segments, subband.coefficients,
-              (block.y0 - subband.y0) * bandWidth + (block.x0 - subband.x0), bandWidth, step,
+              mb - 1 - block.zeroPlanes, segments,
+              subband.coefficients + ((block.y0 - subband.y0) * bandWidth + (block.x0 - subband.x0)) * 8, bandWidth, step,
             );
           }
         }
@@ -816,24 +763,27 @@ function decodeTile(
     }
   }
 
-  const { data: samples, width } = inverseDwt(resolutions, cod.reversible);
+  const samples = inverseDwt(resolutions, cod.reversible, regions);
   // DC level shift and clamp to the sample range (T.800 G.1.2), as OpenJPEG does.
   const shift = size.signed ? 0 : 2 ** (size.precision - 1);
   const min = size.signed ? -(2 ** (size.precision - 1)) : 0;
   const max = size.signed ? 2 ** (size.precision - 1) - 1 : 2 ** size.precision - 1;
   const imageWidth = size.x1 - size.x0;
-  for (let y = ty0; y < ty1; y++) {
-    let i = (y - ty0) * width;
-    let o = (y - size.y0) * imageWidth + (tx0 - size.x0);
-    for (let x = tx0; x < tx1; x++, i++, o++) {
-      const v = (cod.reversible ? samples[i] : Math.round(samples[i])) + shift;
-      out[o] = v < min ? min : v > max ? max : v;
-    }
-  }
+  (regions.exports as unknown as WaveletKernels).j2kStoreTile(
+    samples, tx1 - tx0, ty1 - ty0, cod.reversible, shift, min, max,
+    out + ((ty0 - size.y0) * imageWidth + (tx0 - size.x0)) * 4, imageWidth,
+  );
 }
 
-/** Decodes a JPEG 2000 code stream (or JP2 file) of one component to its integer samples. */
-function decodeJpeg2000Sync(data: Uint8Array, regions: CodecMemory): Jpeg2000Image {
+function subbandArea(s: Subband): number {
+  return Math.max(0, s.x1 - s.x0) * Math.max(0, s.y1 - s.y0);
+}
+
+/**
+ * Decodes a JPEG 2000 code stream (or JP2 file) of one component into a region of `regions`: the
+ * image's integer samples (i32), row-major, at `ptr`.
+ */
+export function decodeJpeg2000Into(regions: CodecMemory, data: Uint8Array): { width: number; height: number; ptr: number } {
   if (!(data instanceof Uint8Array)) throw new CodecError('JPEG 2000: data must be a Uint8Array');
   let stream = data;
   if (data.length >= 12 && data[4] === 0x6a && data[5] === 0x50 && data[6] === 0x20 && data[7] === 0x20) stream = unwrapJp2(data);
@@ -945,14 +895,14 @@ function decodeJpeg2000Sync(data: Uint8Array, regions: CodecMemory): Jpeg2000Ima
 
   const width = size.x1 - size.x0;
   const height = size.y1 - size.y0;
-  const values = new Int32Array(width * height);
+  const values = regions.alloc(width * height * 4);
   const blockDecoder = new CodeBlockDecoder(regions);
   for (let t = 0; t < tileCount; t++) {
     const tile = tiles[t];
     if (!tile) throw new CodecError(`JPEG 2000: tile ${t} of ${tileCount} is missing`);
-    decodeTile(t, tile, size, values, blockDecoder);
+    decodeTile(t, tile, size, values, blockDecoder, regions);
   }
-  return { width, height, values };
+  return { width, height, ptr: values };
 }
 
 function skipSegmentBody(r: Reader, length: number, what: string): void {
@@ -965,16 +915,9 @@ function skipSegmentBody(r: Reader, length: number, what: string): void {
 export function decodeJpeg2000(engine: CodecEngine, data: Uint8Array): Jpeg2000Image {
   const regions = new CodecRegions(engine);
   try {
-    return decodeJpeg2000Sync(data, regions);
+    const { width, height, ptr } = decodeJpeg2000Into(regions, data);
+    return { width, height, values: new Int32Array(regions.memory.buffer, ptr, width * height).slice() };
   } finally {
     regions.releaseAll();
   }
-}
-
-/** decodeJpeg2000 into a region of `regions`: its address and the number of (i32) samples. */
-export function decodeJpeg2000Into(regions: CodecMemory, data: Uint8Array): { ptr: number; count: number } {
-  const { values } = decodeJpeg2000Sync(data, regions);
-  const ptr = regions.alloc(values.length * 4);
-  new Int32Array(regions.memory.buffer, ptr, values.length).set(values);
-  return { ptr, count: values.length };
 }

@@ -278,10 +278,10 @@ export function decodePngGrib(data: Uint8Array): PngGribImage {
   return { width: header.width, height: header.height, bitDepth: header.bitsPerPixel, values: unpack(raw, header, rowBytes) };
 }
 
-/** decodePngGrib into a region of `regions`: its address and the number of (u32) values. */
-export function decodePngGribInto(regions: CodecMemory, data: Uint8Array): { ptr: number; count: number } {
-  const { values } = decodePngGrib(data);
+/** decodePngGrib into a region of `regions`: the image's size and the address of its (u32) values. */
+export function decodePngGribInto(regions: CodecMemory, data: Uint8Array): { width: number; height: number; ptr: number } {
+  const { width, height, values } = decodePngGrib(data);
   const ptr = regions.alloc(values.length * 4);
   new Uint32Array(regions.memory.buffer, ptr, values.length).set(values);
-  return { ptr, count: values.length };
+  return { width, height, ptr };
 }

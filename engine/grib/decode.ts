@@ -27,12 +27,12 @@ export const MAX_GRIB_POINTS = 1 << 26;
 
 /**
  * The codec interface of engine/codecs/index.ts (5.40, 5.41, 5.42): each decodes its payload into
- * a region it allocates in `regions` (the engine's memory) and returns the region's address and
- * the packed integers' count, before scaling.
+ * a region it allocates in `regions` (the engine's memory) and returns the region's address (and
+ * the image's size), the packed integers before scaling.
  */
 export interface GribCodecs {
-  decodeJpeg2000Into(regions: Regions, data: Uint8Array): { ptr: number; count: number };
-  decodePngGribInto(regions: Regions, data: Uint8Array): { ptr: number; count: number };
+  decodeJpeg2000Into(regions: Regions, data: Uint8Array): { width: number; height: number; ptr: number };
+  decodePngGribInto(regions: Regions, data: Uint8Array): { width: number; height: number; ptr: number };
   decodeAecInto(
     regions: Regions, data: Uint8Array,
     params: { bitsPerSample: number; blockSize: number; referenceSampleInterval: number; flags: number; count: number },
@@ -176,9 +176,10 @@ async function unpackX(
   const codecs = await loadCodecs(template);
   let decoded: { ptr: number; count: number };
   try {
-    if (template === 40) decoded = codecs.decodeJpeg2000Into(regions, payload);
-    else if (template === 41) decoded = codecs.decodePngGribInto(regions, payload);
-    else {
+    if (template === 40 || template === 41) {
+      const image = template === 40 ? codecs.decodeJpeg2000Into(regions, payload) : codecs.decodePngGribInto(regions, payload);
+      decoded = { ptr: image.ptr, count: image.width * image.height };
+    } else {
       const { flags, blockSize, referenceSampleInterval } = packing.ccsds!;
       decoded = { ptr: codecs.decodeAecInto(regions, payload, { bitsPerSample: nbits, blockSize, referenceSampleInterval, flags, count }), count };
     }

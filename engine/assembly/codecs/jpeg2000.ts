@@ -7,7 +7,7 @@
  *   segs   u32[2 * segCount]    per terminated segment: its address, its number of coding passes
  *   data   u8[...]              each segment's bytes followed by two 0xFF bytes (a marker, which
  *                               stops both decoders from reading further)
- *   out    f64[width * height]  the coefficients, row-major
+ *   out    f64                  the coefficients, rows outStride samples apart (the subband's)
  *
  * The per-sample state is this module's own static scratch (one code-block at a time), one entry
  * per sample plus a one-sample border, stride = width + 2, sample (x, y) at (y + 1) * stride + x + 1:
@@ -104,11 +104,11 @@ const CBLK_RESET: i32 = 2;
 const CBLK_VCAUSAL: i32 = 8;
 const CBLK_SEGSYM: i32 = 32;
 
-// ---- MQ decoder state (one segment at a time)
+// ---- MQ decoder state (one segment at a time). C is one 32-bit register: Chigh in bits 16-31,
+// Clow in bits 0-15 (the register of OpenJPEG's opj_mqc_decode, which T.800 C.3 splits in two).
 let mqBp: usize = 0;
 let mqA: u32 = 0;
-let mqChigh: u32 = 0;
-let mqClow: u32 = 0;
+let mqC: u32 = 0;
 let mqCt: i32 = 0;
 
 function resetContexts(): void {
@@ -120,47 +120,60 @@ function resetContexts(): void {
 
 /** BYTEIN (T.800 C.3.4): a 0xFF followed by a byte above 0x8F is a marker: feed 1-bits, stay. */
 @inline function byteIn(): void {
-  if (load<u8>(mqBp) == 0xff) {
-    if (load<u8>(mqBp + 1) > 0x8f) {
-      mqClow += 0xff00;
+  const bp = mqBp;
+  if (load<u8>(bp) == 0xff) {
+    if (load<u8>(bp, 1) > 0x8f) {
+      mqC += 0xff00;
       mqCt = 8;
     } else {
-      mqBp++;
-      mqClow += <u32>load<u8>(mqBp) << 9;
+      mqBp = bp + 1;
+      mqC += <u32>load<u8>(bp, 1) << 9;
       mqCt = 7;
     }
   } else {
-    mqBp++;
-    mqClow += <u32>load<u8>(mqBp) << 8;
+    mqBp = bp + 1;
+    mqC += <u32>load<u8>(bp, 1) << 8;
     mqCt = 8;
-  }
-  if (mqClow > 0xffff) {
-    mqChigh += mqClow >> 16;
-    mqClow &= 0xffff;
   }
 }
 
 /** INITDEC (T.800 C.3.5). */
 function mqStart(data: usize): void {
   mqBp = data;
-  mqChigh = load<u8>(data);
-  mqClow = 0;
+  mqC = <u32>load<u8>(data) << 16;
   byteIn();
-  mqChigh = ((mqChigh << 7) & 0xffff) | ((mqClow >> 9) & 0x7f);
-  mqClow = (mqClow << 7) & 0xffff;
+  mqC <<= 7;
   mqCt -= 7;
   mqA = 0x8000;
 }
 
-/** DECODE (T.800 C.3.2) with the LPS / MPS exchange and RENORMD folded in. */
-function mqDecode(cx: u32): u32 {
+/**
+ * RENORMD (T.800 C.3.3): shifts A and C left until A >= 0x8000, a byte in before any shift that
+ * finds CT at 0; the shifts up to the next byte are made at once.
+ */
+@inline function renormalize(a: u32): void {
+  let shift = <i32>clz(a) - 16;
+  while (shift > mqCt) {
+    a <<= <u32>mqCt;
+    mqC <<= <u32>mqCt;
+    shift -= mqCt;
+    mqCt = 0;
+    byteIn();
+  }
+  mqA = a << <u32>shift;
+  mqC <<= <u32>shift;
+  mqCt -= shift;
+}
+
+/** DECODE (T.800 C.3.2) with the LPS / MPS exchange. */
+@inline function mqDecode(cx: u32): u32 {
   const state = <u32>load<u8>(CONTEXTS + cx);
   let index = state >> 1;
   let mps = state & 1;
   const qe = <u32>load<u16>(QE + (index << 1));
   let a = mqA - qe;
   let bit: u32;
-  if (mqChigh < qe) {
+  if ((mqC >> 16) < qe) {
     // LPS sub-interval; conditional exchange when it is the larger one.
     if (a < qe) {
       bit = mps;
@@ -172,7 +185,7 @@ function mqDecode(cx: u32): u32 {
     }
     a = qe;
   } else {
-    mqChigh -= qe;
+    mqC -= qe << 16;
     if (a & 0x8000) {
       mqA = a;
       return mps;
@@ -186,24 +199,7 @@ function mqDecode(cx: u32): u32 {
       index = load<u8>(NMPS + index);
     }
   }
-  let chigh = mqChigh;
-  let clow = mqClow;
-  do {
-    if (mqCt == 0) {
-      mqChigh = chigh;
-      mqClow = clow;
-      byteIn();
-      chigh = mqChigh;
-      clow = mqClow;
-    }
-    a <<= 1;
-    chigh = ((chigh << 1) & 0xffff) | ((clow >> 15) & 1);
-    clow = (clow << 1) & 0xffff;
-    mqCt--;
-  } while ((a & 0x8000) == 0);
-  mqChigh = chigh;
-  mqClow = clow;
-  mqA = a;
+  renormalize(a);
   store<u8>(CONTEXTS + cx, <u8>((index << 1) | mps));
   return bit;
 }
@@ -281,7 +277,7 @@ function decodeSign(i: usize, y: i32, stride: usize, vcausal: bool): u32 {
  */
 export function j2kDecodeBlock(
   width: i32, height: i32, orientation: i32, style: i32, firstPlane: i32,
-  segs: usize, segCount: i32, out: usize, step: f64,
+  segs: usize, segCount: i32, out: usize, outStride: i32, step: f64,
 ): i32 {
   const stride = <usize>(width + 2);
   const size = stride * <usize>(height + 2);
@@ -406,7 +402,7 @@ export function j2kDecodeBlock(
 
   for (let y = 0; y < height; y++) {
     let i = <usize>(y + 1) * stride + 1;
-    let o = out + (<usize>(y * width) << 3);
+    let o = out + (<usize>(y * outStride) << 3);
     for (let x = 0; x < width; x++, i++, o += 8) {
       const mag = load<f64>(MAG + (i << 3));
       const m = step == 0 ? Math.floor(mag / 2) : (mag / 2) * step;
@@ -414,4 +410,153 @@ export function j2kDecodeBlock(
     }
   }
   return 0;
+}
+
+// ---- wavelet synthesis (T.800 Annex F) and the DC level shift, as engine/codecs/jpeg2000.ts
+// drives them: f64 arithmetic in the order of the equations, so the samples are those of the
+// floating-point reference.
+
+/** Filter taps on each side of a lifting step need this much symmetric extension (9/7: 4). */
+const PAD: i32 = 5;
+
+@inline function at(buf: usize, q: i32): usize {
+  return buf + (<usize>q << 3);
+}
+
+/** Whole-sample symmetric extension (T.800 F.3.7) of buf[PAD, PAD + n) to PAD samples each side. */
+function extend(buf: usize, n: i32): void {
+  const period = 2 * (n - 1);
+  for (let j = 1; j <= PAD; j++) {
+    let left = j % period;
+    if (left >= n) left = period - left;
+    store<f64>(at(buf, PAD - j), load<f64>(at(buf, PAD + left)));
+    let right = (n - 1 + j) % period;
+    if (right >= n) right = period - right;
+    store<f64>(at(buf, PAD + n - 1 + j), load<f64>(at(buf, PAD + right)));
+  }
+}
+
+/** 1D_SR (T.800 F.3.6) on buf[PAD, PAD + n), interleaved, first sample at absolute index i0. */
+function synthesize1d(buf: usize, n: i32, i0: i32, reversible: bool): void {
+  if (n == 0) return;
+  if (n == 1) {
+    if (i0 & 1) {
+      const v = load<f64>(at(buf, PAD));
+      store<f64>(at(buf, PAD), reversible ? Math.trunc(v / 2) : v / 2);
+    }
+    return;
+  }
+  extend(buf, n);
+  // Position q in buf has absolute index i0 - PAD + q: even absolute indices are low-pass.
+  const firstEven = (i0 - PAD) & 1 ? 1 : 0;
+  const end = n + 2 * PAD;
+  if (reversible) {
+    // F.3.8.1, equations F-5 and F-6: even positions from their odd neighbours, then odd ones.
+    for (let q = firstEven == 0 ? 2 : 1; q <= end - 2; q += 2) {
+      const p = at(buf, q);
+      store<f64>(p, load<f64>(p) - Math.floor((load<f64>(p - 8) + load<f64>(p + 8) + 2) / 4));
+    }
+    for (let q = firstEven == 0 ? 3 : 2; q <= end - 3; q += 2) {
+      const p = at(buf, q);
+      store<f64>(p, load<f64>(p) + Math.floor((load<f64>(p - 8) + load<f64>(p + 8)) / 2));
+    }
+  } else {
+    // F.3.8.2, equation F-7 (lifting steps of the 9/7 filter, T.800 Table F.4)
+    const alpha = -1.586134342059924;
+    const beta = -0.052980118572961;
+    const gamma = 0.882911075530934;
+    const delta = 0.443506852043971;
+    const k = 1.230174104914001;
+    const invK = 1 / k;
+    for (let q = 0; q < end; q++) {
+      const p = at(buf, q);
+      store<f64>(p, load<f64>(p) * (((q - firstEven) & 1) == 0 ? k : invK));
+    }
+    const even = firstEven == 0 ? 2 : 1;
+    const odd = firstEven == 0 ? 1 : 2;
+    lift(buf, end, even, delta);
+    lift(buf, end, odd, gamma);
+    lift(buf, end, even, beta);
+    lift(buf, end, odd, alpha);
+  }
+}
+
+@inline function lift(buf: usize, end: i32, start: i32, c: f64): void {
+  for (let q = start; q <= end - 2; q += 2) {
+    const p = at(buf, q);
+    store<f64>(p, load<f64>(p) - c * (load<f64>(p - 8) + load<f64>(p + 8)));
+  }
+}
+
+/**
+ * One resolution of the inverse DWT (T.800 F.3.2 - F.3.3): interleaves the previous resolution
+ * (ll, lowW wide) with its HL, LH and HH subbands (hl and hh highW wide, lh lowW wide) into next
+ * (w x h, origin x0, y0 on the reference grid), then filters rows, then columns. `line` holds
+ * max(w, h) + 2 PAD f64.
+ */
+export function j2kSynthesize(
+  ll: usize, hl: usize, lh: usize, hh: usize, lowW: i32, highW: i32,
+  x0: i32, y0: i32, w: i32, h: i32, reversible: bool, next: usize, line: usize,
+): void {
+  // Even absolute coordinates take low-pass samples, odd ones high-pass.
+  const lowX0 = (x0 + 1) >> 1;
+  const highX0 = x0 >> 1;
+  const lowY0 = (y0 + 1) >> 1;
+  const highY0 = y0 >> 1;
+  for (let y = 0; y < h; y++) {
+    const v = y0 + y;
+    const lowRow = (v & 1) == 0;
+    const rowL = lowRow ? ll : lh;
+    const rowH = lowRow ? hl : hh;
+    const ry = lowRow ? (v >> 1) - lowY0 : (v >> 1) - highY0;
+    const baseL = rowL + (<usize>(ry * lowW) << 3);
+    const baseH = rowH + (<usize>(ry * highW) << 3);
+    const row = next + (<usize>(y * w) << 3);
+    for (let x = 0; x < w; x++) {
+      const u = x0 + x;
+      const value = (u & 1) == 0
+        ? load<f64>(baseL + (<usize>((u >> 1) - lowX0) << 3))
+        : load<f64>(baseH + (<usize>((u >> 1) - highX0) << 3));
+      store<f64>(row + (<usize>x << 3), value);
+    }
+  }
+  const padded = line + (<usize>PAD << 3);
+  for (let y = 0; y < h; y++) {
+    const row = next + (<usize>(y * w) << 3);
+    memory.copy(padded, row, <usize>w << 3);
+    synthesize1d(line, w, x0, reversible);
+    memory.copy(row, padded, <usize>w << 3);
+  }
+  const rowBytes = <usize>w << 3;
+  for (let x = 0; x < w; x++) {
+    let p = next + (<usize>x << 3);
+    for (let y = 0; y < h; y++, p += rowBytes) store<f64>(padded + (<usize>y << 3), load<f64>(p));
+    synthesize1d(line, h, y0, reversible);
+    p = next + (<usize>x << 3);
+    for (let y = 0; y < h; y++, p += rowBytes) store<f64>(p, load<f64>(padded + (<usize>y << 3)));
+  }
+}
+
+/**
+ * The tile's samples (w x h f64, row-major) into the image's i32 samples at `out` (rows
+ * `outStride` apart): rounded half up when irreversible, DC level shifted by `shift` and clamped
+ * to [min, max] (T.800 G.1.2, as OpenJPEG does).
+ */
+export function j2kStoreTile(
+  samples: usize, w: i32, h: i32, reversible: bool, shift: f64, lo: f64, hi: f64, out: usize, outStride: i32,
+): void {
+  for (let y = 0; y < h; y++) {
+    let i = samples + (<usize>(y * w) << 3);
+    let o = out + (<usize>(y * outStride) << 2);
+    for (let x = 0; x < w; x++, i += 8, o += 4) {
+      let s = load<f64>(i);
+      if (!reversible) {
+        // Math.round of JavaScript: to the nearest integer, halves towards +infinity.
+        const c = Math.ceil(s);
+        s = c - 0.5 > s ? c - 1 : c;
+      }
+      const v = s + shift;
+      store<i32>(o, <i32>(v < lo ? lo : v > hi ? hi : v));
+    }
+  }
 }
