@@ -1,13 +1,19 @@
-import { deflateSync } from 'node:zlib';
+import { constants, deflateSync, type ZlibOptions } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.ts';
+import { createEngine, seededRandom } from '../testing.ts';
 import { CodecError, decodePngGrib } from './index.ts';
 import {
   describeWithFixtures, eccodesRecords, fieldStats, mutate, readGribFields, unpackField,
 } from './testing.ts';
 
 // ---- a small PNG writer for the tests: every filter type on demand, any colour type and depth ----
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await createEngine();
+});
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -86,8 +92,8 @@ function scanlines(image: TestImage, filters: (y: number) => number): Uint8Array
   return new Uint8Array(out);
 }
 
-function encodePng(image: TestImage, filters: (y: number) => number, idatSplit = 3): Uint8Array {
-  const z = deflateSync(scanlines(image, filters));
+function encodePng(image: TestImage, filters: (y: number) => number, idatSplit = 3, zlibOptions: ZlibOptions = {}): Uint8Array {
+  const z = deflateSync(scanlines(image, filters), zlibOptions);
   const step = Math.ceil(z.length / idatSplit);
   const idats: Uint8Array[] = [];
   for (let at = 0; at < z.length; at += step) idats.push(chunk('IDAT', z.subarray(at, at + step)));
@@ -114,13 +120,28 @@ describe('decodePngGrib on every filter, colour type and depth GRIB2 can use', (
   for (const [name, depth, colourType] of cases) {
     it.each(filterPlans)(`${name}, filter %s`, (_filter, filters) => {
       const image = randomImage(37, 11, depth, colourType, depth * 31 + colourType);
-      const decoded = decodePngGrib(encodePng(image, filters));
+      const decoded = decodePngGrib(engine, encodePng(image, filters));
       expect(decoded.width).toBe(37);
       expect(decoded.height).toBe(11);
       expect(decoded.bitDepth).toBe(CHANNELS[colourType] * depth);
       expect(Array.from(decoded.values)).toEqual(image.values);
     });
   }
+
+  // The inflater meets every block type and code shape zlib writes: stored blocks, fixed and
+  // dynamic Huffman codes, run-length matches (distance 1, overlapping copies), window sizes.
+  it.each([
+    ['stored blocks (level 0)', { level: 0 }],
+    ['fixed Huffman codes', { strategy: constants.Z_FIXED }],
+    ['Huffman only, no matches', { strategy: constants.Z_HUFFMAN_ONLY }],
+    ['run-length matches', { strategy: constants.Z_RLE }],
+    ['level 9, 32 KiB window', { level: 9 }],
+    ['level 1, 512-byte window', { level: 1, windowBits: 9 }],
+  ] as [string, ZlibOptions][])('zlib streams with %s', (_name, options) => {
+    const image = randomImage(400, 300, 16, 0, 11);
+    const decoded = decodePngGrib(engine, encodePng(image, (y) => (y * 7 + 3) % 5, 2, options));
+    expect(decoded.values.findIndex((v, i) => v !== image.values[i])).toBe(-1);
+  });
 
   it('a 16-bit grey image written by pngjs (its own filter choice per row)', () => {
     const image = randomImage(300, 200, 16, 0, 7);
@@ -129,7 +150,7 @@ describe('decodePngGrib on every filter, colour type and depth GRIB2 can use', (
     const data = Buffer.alloc(300 * 200 * 2);
     image.values.forEach((v, i) => data.writeUInt16LE(v, i * 2));
     png.data = data;
-    const decoded = decodePngGrib(new Uint8Array(PNG.sync.write(png, { bitDepth: 16, colorType: 0, inputColorType: 0, inputHasAlpha: false })));
+    const decoded = decodePngGrib(engine, new Uint8Array(PNG.sync.write(png, { bitDepth: 16, colorType: 0, inputColorType: 0, inputHasAlpha: false })));
     expect(decoded.values.findIndex((v, i) => v !== image.values[i])).toBe(-1);
   });
 });
@@ -163,8 +184,8 @@ describe('decodePngGrib refuses malformed PNGs with a CodecError', () => {
     ['bad Adler-32', concat([SIGNATURE, ihdr(image), chunk('IDAT', deflateSync(raw).map((b, i, a) => (i === a.length - 1 ? b ^ 1 : b))), iend]), /Adler/],
   ];
   it.each(bad)('%s', (_name, bytes, message) => {
-    expect(() => decodePngGrib(bytes)).toThrow(CodecError);
-    expect(() => decodePngGrib(bytes)).toThrow(message);
+    expect(() => decodePngGrib(engine, bytes)).toThrow(CodecError);
+    expect(() => decodePngGrib(engine, bytes)).toThrow(message);
   });
 
   // A fixed number of files: a decoder that looped on one would fail the test at its timeout.
@@ -175,7 +196,7 @@ describe('decodePngGrib refuses malformed PNGs with a CodecError', () => {
     for (let i = 0; i < 2400; i++) {
       const damaged = mutate(sources[i % sources.length], random);
       try {
-        const out = decodePngGrib(damaged);
+        const out = decodePngGrib(engine, damaged);
         expect(out.values.length).toBe(out.width * out.height);
       } catch (error) {
         if (!(error instanceof CodecError)) throw new Error(`mutation ${i}: ${String(error)}`, { cause: error });
@@ -193,7 +214,7 @@ describeWithFixtures('decodePngGrib on real GRIB2 (../shared/data)', () => {
   it('GFS 0.25 deg 500 hPa height matches ecCodes', () => {
     const [field] = readGribFields(PNG_FILE);
     expect(field.template).toBe(41);
-    const image = decodePngGrib(field.stream);
+    const image = decodePngGrib(engine, field.stream);
     expect([image.width, image.height, image.bitDepth]).toEqual([1440, 721, 16]);
     const stats = fieldStats(unpackField(field, image.values));
     const want = eccodesRecords(PNG_FILE)[0];

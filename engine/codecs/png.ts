@@ -11,12 +11,13 @@
  *           [filter type u8 | ceil(width x bitsPerPixel / 8) bytes]
  *
  * Every chunk's CRC and the zlib Adler-32 are checked, so a corrupt file is an error, never
- * different numbers. Inflate is fflate's, fed in slices so a deflate bomb stops at the expected size.
+ * different numbers. Inflate, unfiltering and unpacking run in the engine's WebAssembly module
+ * (engine/assembly/codecs/png.ts); inflate stops at the header's image size, so a deflate bomb
+ * costs no more than the image.
  */
 
-import { Unzlib } from 'fflate';
 import { CodecError, MAX_CODEC_VALUES } from './error.ts';
-import type { CodecMemory } from './wasm.ts';
+import { CodecRegions, type CodecEngine, type CodecMemory } from './wasm.ts';
 
 export interface PngGribImage {
   width: number;
@@ -32,8 +33,6 @@ const IHDR = 0x49484452;
 const IDAT = 0x49444154;
 const IEND = 0x49454e44;
 const PLTE = 0x504c5445;
-/** Input slice fed to the inflater at a time: bounds the output one slice can make to ~16 MiB. */
-const INFLATE_SLICE = 16384;
 
 /** Channels per colour type (PNG section 11.2.2); palette (3) carries indices, not GRIB integers. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
@@ -51,22 +50,6 @@ function crc32(bytes: Uint8Array, start: number, end: number): number {
   let c = -1;
   for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ -1) >>> 0;
-}
-
-/** Adler-32 (RFC 1950 section 8.2), in blocks short enough that the sums never leave int range. */
-function adler32(bytes: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  for (let i = 0; i < bytes.length;) {
-    const end = Math.min(bytes.length, i + 3800);
-    for (; i < end; i++) {
-      a += bytes[i];
-      b += a;
-    }
-    a %= 65521;
-    b %= 65521;
-  }
-  return ((b << 16) | a) >>> 0;
 }
 
 function readU32(bytes: Uint8Array, at: number): number {
@@ -161,127 +144,69 @@ function readChunks(data: Uint8Array): { header: Header; zlib: Uint8Array } {
   return { header, zlib };
 }
 
-function inflateExactly(zlib: Uint8Array, size: number): Uint8Array {
-  if (zlib.length < 6) throw new CodecError(`PNG: image data of ${zlib.length} bytes is too short for a zlib stream`);
-  const raw = new Uint8Array(size);
-  let filled = 0;
-  const inflater = new Unzlib((chunk) => {
-    if (filled + chunk.length > size) throw new CodecError(`PNG: image data inflates to more than the ${size} bytes the header gives`);
-    raw.set(chunk, filled);
-    filled += chunk.length;
-  });
-  try {
-    for (let at = 0; at < zlib.length; at += INFLATE_SLICE) {
-      const end = Math.min(zlib.length, at + INFLATE_SLICE);
-      inflater.push(zlib.subarray(at, end), end === zlib.length);
-    }
-  } catch (error) {
-    if (error instanceof CodecError) throw error;
-    throw new CodecError(`PNG: corrupt zlib image data (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (filled !== size) throw new CodecError(`PNG: image data inflates to ${filled} bytes, the header gives ${size}`);
-  if (adler32(raw) !== readU32(zlib, zlib.length - 4)) throw new CodecError('PNG: Adler-32 mismatch in the image data');
-  return raw;
+/** engine/assembly/codecs/png.ts */
+interface PngKernels {
+  /** The u32 as WebAssembly returns it: a signed i32. */
+  pngAdler32(bytes: number, length: number): number;
+  pngUnfilter(raw: number, height: number, rowBytes: number, bpp: number): number;
+  pngUnpack(raw: number, width: number, height: number, rowBytes: number, bitsPerPixel: number, out: number): void;
+  /** Bytes written (at most `size`), or a negative code. */
+  pngInflate(src: number, bytes: number, out: number, size: number): number;
+  INFLATE_SLACK: WebAssembly.Global;
 }
 
-/** Undoes the per-row filters in place (PNG section 9.2); `bpp` = bytes per complete pixel, at least 1. */
-function unfilter(raw: Uint8Array, height: number, rowBytes: number, bpp: number): void {
-  const stride = rowBytes + 1;
-  for (let y = 0; y < height; y++) {
-    const row = y * stride + 1;
-    const prior = row - stride; // only read when y > 0
-    const filter = raw[row - 1];
-    switch (filter) {
-      case 0:
-        break;
-      case 1:
-        for (let x = bpp; x < rowBytes; x++) raw[row + x] += raw[row + x - bpp];
-        break;
-      case 2:
-        if (y > 0) for (let x = 0; x < rowBytes; x++) raw[row + x] += raw[prior + x];
-        break;
-      case 3:
-        if (y > 0) {
-          for (let x = 0; x < bpp; x++) raw[row + x] += raw[prior + x] >>> 1;
-          for (let x = bpp; x < rowBytes; x++) raw[row + x] += (raw[row + x - bpp] + raw[prior + x]) >>> 1;
-        } else {
-          for (let x = bpp; x < rowBytes; x++) raw[row + x] += raw[row + x - bpp] >>> 1;
-        }
-        break;
-      case 4:
-        if (y > 0) {
-          for (let x = 0; x < bpp; x++) raw[row + x] += raw[prior + x];
-          for (let x = bpp; x < rowBytes; x++) {
-            const a = raw[row + x - bpp];
-            const b = raw[prior + x];
-            const c = raw[prior + x - bpp];
-            const pa = Math.abs(b - c);
-            const pb = Math.abs(a - c);
-            const pc = Math.abs(a + b - 2 * c);
-            raw[row + x] += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-          }
-        } else {
-          // Paeth with no prior row predicts from the left byte alone.
-          for (let x = bpp; x < rowBytes; x++) raw[row + x] += raw[row + x - bpp];
-        }
-        break;
-      default:
-        throw new CodecError(`PNG: row ${y} has filter type ${filter}, not 0..4`);
-    }
-  }
-}
+/** pngInflate's error codes. */
+const INFLATE_ERRORS: Record<number, string> = {
+  [-1]: 'the stream ends inside a block',
+  [-3]: 'invalid block type 3',
+  [-4]: 'invalid code lengths',
+  [-5]: 'invalid literal/length or distance code',
+  [-6]: 'a distance reaches back before the first byte',
+  [-7]: 'a stored block\'s length and its complement disagree',
+  [-8]: 'not a zlib header of a deflate stream without preset dictionary',
+};
+const ERR_TOO_MUCH = -2;
 
-/** Pixels as big-endian integers of bitsPerPixel bits, row-major. */
-function unpack(raw: Uint8Array, header: Header, rowBytes: number): Uint32Array {
-  const { width, height, bitsPerPixel } = header;
-  const values = new Uint32Array(width * height);
-  const stride = rowBytes + 1;
-  let o = 0;
-  for (let y = 0; y < height; y++) {
-    const row = y * stride + 1;
-    switch (bitsPerPixel) {
-      case 8:
-        values.set(raw.subarray(row, row + width), o);
-        o += width;
-        break;
-      case 16:
-        for (let x = 0, i = row; x < width; x++, i += 2) values[o++] = (raw[i] << 8) | raw[i + 1];
-        break;
-      case 24:
-        for (let x = 0, i = row; x < width; x++, i += 3) values[o++] = (raw[i] << 16) | (raw[i + 1] << 8) | raw[i + 2];
-        break;
-      case 32:
-        for (let x = 0, i = row; x < width; x++, i += 4) {
-          values[o++] = ((raw[i] << 24) | (raw[i + 1] << 16) | (raw[i + 2] << 8) | raw[i + 3]) >>> 0;
-        }
-        break;
-      default: {
-        const perByte = 8 / bitsPerPixel;
-        const mask = (1 << bitsPerPixel) - 1;
-        for (let x = 0; x < width; x++) {
-          const shift = 8 - bitsPerPixel * (1 + (x % perByte));
-          values[o++] = (raw[row + Math.floor(x / perByte)] >>> shift) & mask;
-        }
-      }
-    }
-  }
-  return values;
-}
-
-/** Decodes a GRIB2 template-5.41 PNG; CodecError for anything that is not a well-formed PNG of integers. */
-export function decodePngGrib(data: Uint8Array): PngGribImage {
+/**
+ * Decodes a GRIB2 template-5.41 PNG into a region of `regions`: the image's size, its bits per
+ * pixel and the address of its width x height (u32) values. The inflated rows go straight into the engine's memory,
+ * where the Adler-32 check, the unfiltering and the unpacking run (engine/assembly/codecs/png.ts).
+ * CodecError for anything that is not a well-formed PNG of integers.
+ */
+export function decodePngGribInto(
+  regions: CodecMemory, data: Uint8Array,
+): { width: number; height: number; bitDepth: number; ptr: number } {
   if (!(data instanceof Uint8Array)) throw new CodecError('PNG: data must be a Uint8Array');
   const { header, zlib } = readChunks(data);
-  const rowBytes = Math.ceil((header.width * header.bitsPerPixel) / 8);
-  const raw = inflateExactly(zlib, header.height * (rowBytes + 1));
-  unfilter(raw, header.height, rowBytes, Math.max(1, header.bitsPerPixel >>> 3));
-  return { width: header.width, height: header.height, bitDepth: header.bitsPerPixel, values: unpack(raw, header, rowBytes) };
+  const { width, height, bitsPerPixel } = header;
+  const kernels = regions.exports as unknown as PngKernels;
+  const rowBytes = Math.ceil((width * bitsPerPixel) / 8);
+  const size = height * (rowBytes + 1);
+  if (zlib.length < 6) throw new CodecError(`PNG: image data of ${zlib.length} bytes is too short for a zlib stream`);
+  const src = regions.copyIn(zlib, kernels.INFLATE_SLACK.value as number);
+  const raw = regions.alloc(size);
+  const out = regions.alloc(width * height * 4);
+  const inflated = kernels.pngInflate(src, zlib.length, raw, size);
+  if (inflated === ERR_TOO_MUCH) throw new CodecError(`PNG: image data inflates to more than the ${size} bytes the header gives`);
+  if (inflated < 0) throw new CodecError(`PNG: corrupt zlib image data (${INFLATE_ERRORS[inflated] ?? `code ${inflated}`})`);
+  if (inflated !== size) throw new CodecError(`PNG: image data inflates to ${inflated} bytes, the header gives ${size}`);
+  if (kernels.pngAdler32(raw, size) >>> 0 !== readU32(zlib, zlib.length - 4)) throw new CodecError('PNG: Adler-32 mismatch in the image data');
+  const bad = kernels.pngUnfilter(raw, height, rowBytes, Math.max(1, bitsPerPixel >>> 3));
+  if (bad < 0) {
+    const y = -bad - 1;
+    throw new CodecError(`PNG: row ${y} has filter type ${new Uint8Array(regions.memory.buffer)[raw + y * (rowBytes + 1)]}, not 0..4`);
+  }
+  kernels.pngUnpack(raw, width, height, rowBytes, bitsPerPixel, out);
+  return { width, height, bitDepth: bitsPerPixel, ptr: out };
 }
 
-/** decodePngGrib into a region of `regions`: the image's size and the address of its (u32) values. */
-export function decodePngGribInto(regions: CodecMemory, data: Uint8Array): { width: number; height: number; ptr: number } {
-  const { width, height, values } = decodePngGrib(data);
-  const ptr = regions.alloc(values.length * 4);
-  new Uint32Array(regions.memory.buffer, ptr, values.length).set(values);
-  return { width, height, ptr };
+/** Decodes a GRIB2 template-5.41 PNG (decodePngGribInto, copied out of the engine's memory). */
+export function decodePngGrib(engine: CodecEngine, data: Uint8Array): PngGribImage {
+  const regions = new CodecRegions(engine);
+  try {
+    const { width, height, bitDepth, ptr } = decodePngGribInto(regions, data);
+    return { width, height, bitDepth, values: new Uint32Array(regions.memory.buffer, ptr, width * height).slice() };
+  } finally {
+    regions.releaseAll();
+  }
 }
