@@ -262,12 +262,29 @@ function rawDecode(): u32 {
   return x < -1 ? -1 : x > 1 ? 1 : x;
 }
 
-function decodeSign(i: usize, y: i32, stride: usize, vcausal: bool): u32 {
+@inline function decodeSign(i: usize, y: i32, stride: usize, vcausal: bool): u32 {
   const h = clamp1(contribution(i - 1) + contribution(i + 1));
   const below = vcausal && (y & 3) == 3 ? 0 : contribution(i + stride);
   const v = clamp1(contribution(i - stride) + below);
   const lut = <u32>load<u8>(SIGN_LUT + <usize>((h + 1) * 3 + v + 1));
   return mqDecode(lut & 0x0f) ^ (lut >> 4);
+}
+
+/**
+ * Whether the 4 x 16 neighbourhood bytes from `at` (rows `stride` apart) hold a significant
+ * sample (`significant`) or else a significance-propagation candidate: insignificant (bit 7
+ * clear) with a significant neighbour (bits 0-6 not all 0), i.e. 1..127 as a signed byte.
+ */
+@inline function stripeHas(at: usize, stride: usize, significant: bool): bool {
+  const zero = i8x16.splat(0);
+  const r0 = v128.load(at);
+  const r1 = v128.load(at + stride);
+  const r2 = v128.load(at + 2 * stride);
+  const r3 = v128.load(at + 3 * stride);
+  const any = significant
+    ? v128.or(v128.or(i8x16.lt_s(r0, zero), i8x16.lt_s(r1, zero)), v128.or(i8x16.lt_s(r2, zero), i8x16.lt_s(r3, zero)))
+    : v128.or(v128.or(i8x16.gt_s(r0, zero), i8x16.gt_s(r1, zero)), v128.or(i8x16.gt_s(r2, zero), i8x16.gt_s(r3, zero)));
+  return v128.any_true(any);
 }
 
 /**
@@ -317,6 +334,13 @@ export function j2kDecodeBlock(
       for (let y0 = 0; y0 < height; y0 += 4) {
         const yEnd = min(y0 + 4, height);
         for (let x = 0; x < width; x++) {
+          // Sixteen columns of a full stripe with no candidate (neighbourhood 1..127) are skipped
+          // at once: nothing before them in this pass can make one of them a candidate later.
+          if ((x & 15) == 0 && yEnd - y0 == 4 && x + 16 <= width
+            && !stripeHas(NB + <usize>(y0 + 1) * stride + <usize>(x + 1), stride, false)) {
+            x += 15;
+            continue;
+          }
           let i = <usize>(y0 + 1) * stride + <usize>(x + 1);
           for (let y = y0; y < yEnd; y++, i += stride) {
             const n = <u32>load<u8>(NB + i);
@@ -339,6 +363,12 @@ export function j2kDecodeBlock(
       for (let y0 = 0; y0 < height; y0 += 4) {
         const yEnd = min(y0 + 4, height);
         for (let x = 0; x < width; x++) {
+          // Sixteen columns of a full stripe with no significant sample are skipped at once.
+          if ((x & 15) == 0 && yEnd - y0 == 4 && x + 16 <= width
+            && !stripeHas(NB + <usize>(y0 + 1) * stride + <usize>(x + 1), stride, true)) {
+            x += 15;
+            continue;
+          }
           let i = <usize>(y0 + 1) * stride + <usize>(x + 1);
           for (let y = y0; y < yEnd; y++, i += stride) {
             const n = <u32>load<u8>(NB + i);
