@@ -47,6 +47,11 @@ const HIGH = memory.data(64 * 4, 16);
   return <u32>((word << <u64>(pos & 7)) >> 32);
 }
 
+/** The 64 bits from bit `pos` of src, MSB first, the last pos % 8 of them 0. */
+@inline function peek64(src: usize, pos: u32): u64 {
+  return bswap<u64>(load<u64>(src + <usize>(pos >> 3))) << <u64>(pos & 7);
+}
+
 @inline function put(out: usize, o: i32, value: u32): void {
   store<u32>(out + (<usize>o << 2), value);
 }
@@ -147,27 +152,51 @@ export function aecDecode(
         }
         const samples = blockSize - ref;
         const highLimit: u64 = maxSample >> <u64>k;
+        // The fundamental sequences from a 64-bit window (its top `avail` bits are the stream's),
+        // refilled when fewer than 33 bits are left; a code of 32 or more zeros takes the long way.
+        let acc = peek64(src, pos);
+        let avail: u32 = 64 - (pos & 7);
         for (let i = 0; i < samples; i++) {
-          let word = peek32(src, pos);
-          let fs: u64 = 0;
-          while (word == 0) {
-            fs += 32;
-            pos += 32;
-            if (pos > endBits || fs > highLimit) return ERR_SPLIT;
-            word = peek32(src, pos);
+          if (avail < 33) {
+            acc = peek64(src, pos);
+            avail = 64 - (pos & 7);
           }
-          const zeros = <u32>clz(word);
-          fs += <u64>zeros;
-          pos += zeros + 1;
+          let zeros = <u32>clz(acc);
+          let fs: u64 = 0;
+          if (zeros >= 32) {
+            let word = peek32(src, pos);
+            while (word == 0) {
+              fs += 32;
+              pos += 32;
+              if (pos > endBits || fs > highLimit) return ERR_SPLIT;
+              word = peek32(src, pos);
+            }
+            zeros = <u32>clz(word);
+            fs += <u64>zeros;
+            pos += zeros + 1;
+            acc = peek64(src, pos);
+            avail = 64 - (pos & 7);
+          } else {
+            fs = <u64>zeros;
+            pos += zeros + 1;
+            acc <<= <u64>(zeros + 1);
+            avail -= zeros + 1;
+          }
           if (fs > highLimit) return ERR_SPLIT;
           store<u32>(HIGH + (<usize>i << 2), <u32>fs);
         }
         if (k == 0) {
           for (let i = 0; i < samples; i++, o++) if (o < rsiEnd) put(out, o, load<u32>(HIGH + (<usize>i << 2)));
         } else {
-          const lowShift = 32 - k;
+          const lowShift = <u64>(64 - k);
           for (let i = 0; i < samples; i++, o++) {
-            const low = peek32(src, pos) >> lowShift;
+            if (avail < k) {
+              acc = peek64(src, pos);
+              avail = 64 - (pos & 7);
+            }
+            const low = <u32>(acc >> lowShift);
+            acc <<= <u64>k;
+            avail -= k;
             pos += k;
             if (o < rsiEnd) put(out, o, (load<u32>(HIGH + (<usize>i << 2)) << k) | low);
           }
