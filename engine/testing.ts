@@ -22,7 +22,8 @@ async function compileEngine(target: EngineTarget = 'release'): Promise<WebAssem
   const wasmUrl = new URL(`./build/${target}.wasm`, import.meta.url);
   const built = await stat(wasmUrl).catch(() => null);
   if (!built) throw new Error(`engine/build/${target}.wasm is missing: run npm run build:engine`);
-  for (const name of await readdir(ASSEMBLY_DIR)) {
+  // Every source, codecs/ and grib/ included.
+  for (const name of await readdir(ASSEMBLY_DIR, { recursive: true })) {
     if (!name.endsWith('.ts')) continue;
     const source = await stat(new URL(name, ASSEMBLY_DIR));
     if (source.mtimeMs > built.mtimeMs) {
