@@ -15,6 +15,8 @@ import { engineGribReader, type GribReader } from '../ingest/fields.ts';
 import { ingestFiles } from '../ingest/ingest.ts';
 import { decodeOneGrib, describeWithFixtures, field, type GribField, SAMPLE, servingSide, tempDir, tileNode, tolerance } from '../ingest/testing.ts';
 import { tileRoutes } from '../routes/tiles.ts';
+import { DemoTileStore } from '../demo/demoTiles.ts';
+import { ServedProducts } from './servedProducts.ts';
 import { differenceOfTotals, maximumOf, planAccumulation, sumOfRates } from './accumulationTiles.ts';
 
 describe('planAccumulation', () => {
@@ -201,5 +203,41 @@ describeWithFixtures('tile route: gustAccu, the largest gust of a range (GFS 2.5
       }
     }
     expect(differ).toBeGreaterThan(10);
+  });
+});
+
+describe('tile route: rainAccu of the demo product, which keeps no totals', () => {
+  const REF = Date.UTC(2025, 10, 26, 0);
+  const NOW = REF + 5 * HOUR_MS;
+  let app: FastifyInstance;
+  let store: DemoTileStore;
+  const path = (file: string, hour: number, acRange?: number) => tilePath({
+    directory: 'demo', refTime: REF, validTime: REF + hour * HOUR_MS, z: 0, x: 0, y: 0, file, level: 'surface', suffix: 'tile', acRange,
+  });
+  const get = async (url: string) => {
+    const answer = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return decodeDataTile(gunzipSync(answer.rawPayload));
+  };
+  beforeAll(async () => {
+    store = new DemoTileStore();
+    app = Fastify();
+    await app.register(tileRoutes, { served: new ServedProducts({ now: () => NOW, demoTiles: store, stored: null }) });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await store?.close();
+  });
+
+  it('is the sum of its hourly rain rates over the range, in mm', async () => {
+    const amount = await get(path('rainAccu', 6, 12));
+    const rates = await Promise.all(Array.from({ length: 12 }, (_, k) => get(path('rain', 6 + k))));
+    let wet = 0;
+    for (let k = 0; k < amount.channels[0].length; k += 97) {
+      const sum = rates.reduce((s, r) => s + r.channels[0][k], 0);
+      expect(Math.abs(amount.channels[0][k] - sum)).toBeLessThanOrEqual(VARIABLES.rainAccu.quantization.scale + 1e-3 * sum);
+      if (sum > 5) wet++;
+    }
+    expect(wet).toBeGreaterThan(10);
   });
 });

@@ -175,13 +175,22 @@ export class AccumulationTiles {
   private readonly done = new ByteLru<ServedTile>(ACCUMULATION_CACHE_BYTES);
   private readonly making = new Map<string, Promise<ServedTile>>();
 
-  /** The tile under `key`, made by `make` (its raw tile bytes) the first time. */
-  async get(key: string, make: () => Promise<Uint8Array>): Promise<ServedTile> {
+  /** Accumulations made one after another (`serial`): the end of the last one queued. */
+  private serialTail: Promise<unknown> = Promise.resolve();
+
+  /**
+   * The tile under `key`, made by `make` (its raw tile bytes) the first time. `serial` makes it
+   * after every other serial one: an accumulation of generated tiles (the demo product) reads a
+   * tile set per step, and several at once would fill the tile threads' queue (503) for everyone.
+   */
+  async get(key: string, make: () => Promise<Uint8Array>, options: { serial?: boolean } = {}): Promise<ServedTile> {
     const kept = this.done.get(key);
     if (kept) return kept;
     let job = this.making.get(key);
     if (!job) {
-      job = make().then(async (raw) => {
+      const raw = options.serial ? this.serialTail.then(make) : make();
+      if (options.serial) this.serialTail = raw.catch(() => undefined);
+      job = raw.then(async (raw) => {
         const tile = ServedTile.fromGzip(await gzipAsync(raw, { level: ACCUMULATION_GZIP_LEVEL }));
         this.done.set(key, tile, tile.bytes);
         return tile;

@@ -29,7 +29,12 @@ import { layerKey } from '../ingest/layout.ts';
 import { pointUnits, type StoredRun, type StoredRuns } from './storedRuns.ts';
 import { ACCUMULATION_SOURCES, isAccumulationFile } from '../../common/catalogue/accumulations.ts';
 import { AccumulationPlanError, AccumulationTiles, decodeAnswer, makeAccumulation, planAccumulation } from './accumulationTiles.ts';
-import { HOUR_MS } from '../../common/time.ts';
+import { HOUR_MS, SECOND_MS } from '../../common/time.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BusyError } from './workerPool.ts';
+
+/** Tries of a demo tile set for an accumulation while the tile threads are busy (each after their Retry-After). */
+const DEMO_ACCUMULATION_ATTEMPTS = 5;
 
 /** A tile in the forms it is sent (server/data/servedTile.ts). */
 export interface TileAnswer {
@@ -97,7 +102,7 @@ function accumulationInputs(file: string): string[] {
 /** An accumulation tile of a run: planned from the hours of its files, made once, kept (404 when the run cannot make it). */
 async function accumulationAnswer(
   tiles: AccumulationTiles, key: string, file: string, start: number, range: number,
-  hoursOf: (file: string) => readonly number[] | undefined, read: (hour: number, file: string) => Promise<TileAnswer>,
+  hoursOf: (file: string) => readonly number[] | undefined, read: (hour: number, file: string) => Promise<TileAnswer>, serial = false,
 ): Promise<TileAnswer> {
   let plan;
   try {
@@ -106,7 +111,7 @@ async function accumulationAnswer(
     if (error instanceof AccumulationPlanError) throw notFound(error.message);
     throw error;
   }
-  return tiles.get(key, () => makeAccumulation(plan, async (hour, source) => decodeAnswer(await read(hour, source))));
+  return tiles.get(key, () => makeAccumulation(plan, async (hour, source) => decodeAnswer(await read(hour, source))), { serial });
 }
 
 function checkSuffix(product: Product, suffix: string): void {
@@ -163,11 +168,19 @@ class DemoProduct implements ProductData {
       async accumulation(validTime, address, file, level, range) {
         const start = (validTime - run.refTime) / HOUR_MS;
         const key = `demo/${run.refTime}/${validTime}/${address.z}/${address.x}/${address.y}/${file}-${level}/${range}`;
+        // Generated tile sets, one step after another (serial), waiting for the tile threads when they are busy.
         return accumulationAnswer(accumulations, key, file, start, range, (f) => (DEMO_TILE_FILES.includes(f) ? hours : undefined), async (hour, source) => {
-          const tile = (await tiles.get(run.refTime + hour * HOUR_MS, address)).files.get(source);
-          if (!tile) throw notFound(`Tile file "${source}" was not generated`);
-          return tile;
-        });
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const tile = (await tiles.get(run.refTime + hour * HOUR_MS, address)).files.get(source);
+              if (!tile) throw notFound(`Tile file "${source}" was not generated`);
+              return tile;
+            } catch (error) {
+              if (!(error instanceof BusyError) || attempt >= DEMO_ACCUMULATION_ATTEMPTS) throw error;
+              await sleep(error.retryAfterS * SECOND_MS);
+            }
+          }
+        }, true);
       },
       async point(lat, lon, options) {
         const { step = DEMO_STEP_HOURS } = options;

@@ -49,6 +49,19 @@ describe('accumulation model (SPEC §4 Accumulation and Animation)', () => {
     accumulation.dispose();
   });
 
+  it('for a free user, the range ends at the last step before the premium days', () => {
+    const { layer, timeline, accumulation } = models();
+    layer.setOverlay('rainAccu');
+    accumulation.choose(240);
+    timeline.setLimit(REF + 144 * HOUR_MS - 1);
+    timeline.setTimestamp(REF + 24 * HOUR_MS);
+    expect(accumulation.range.value).toBe(119);
+    timeline.setTimestamp(REF + 140 * HOUR_MS);
+    expect(timeline.timestamp.value).toBe(REF + 131 * HOUR_MS);
+    expect(accumulation.range.value).toBe(12);
+    accumulation.dispose();
+  });
+
   it('stops the animation on a change to an accumulation overlay, not on other changes', () => {
     vi.useFakeTimers();
     try {

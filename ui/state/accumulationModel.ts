@@ -1,6 +1,7 @@
 /**
  * Accumulation overlays (SPEC §3 accumulation flag and acRange, §4 "Accumulation" and "Animation"):
- * the range the map shows, [timestamp, timestamp + acRange], fitted to the calendar's end by
+ * the range the map shows, [timestamp, timestamp + acRange], fitted to the calendar's end (for a
+ * free user, the last step before the premium days: the range's end decides the tile's tier) by
  * common/catalogue/accumulations.ts fitAccumulation; the timestamp moved where the rule says so;
  * playback stopped when the overlay changes to an accumulation.
  */
@@ -29,7 +30,11 @@ export function createAccumulationModel(layer: LayerModel, timeline: TimelineMod
     if (!layer.overlayDef.value.accumulation || !calendar) return null;
     // Tiles are made per forecast step: the range starts at a step.
     const timestamp = nearestStep(calendar, timeline.timestamp.value);
-    return { step: timestamp, ...fitAccumulation({ timestamp, acRange: chosen.value }, calendar) };
+    // The end a range may reach: the calendar's, or a free user's last step before the premium days (SPEC §6).
+    const limit = timeline.limit.value;
+    const allowed = limit === null ? calendar.timestamps : calendar.timestamps.filter((t) => t <= limit);
+    const end = allowed.length ? allowed[allowed.length - 1] : calendar.end;
+    return { step: timestamp, ...fitAccumulation({ timestamp, acRange: chosen.value }, { start: calendar.start, end }) };
   });
   const disposers = [
     // SPEC §4: the timestamp moves where the range does not fit (fewer than 12 h left). While
