@@ -31,8 +31,8 @@ describe('fitAccumulation (SPEC §4 Accumulation, SPEC §9 minimum range 12 h an
 describe('accumulation overlays', () => {
   const accumulations = OVERLAYS.filter((o) => o.accumulation);
 
-  it('are rainAccu and gustAccu, drawn by the accumulations renderer, without particles, each with a source', () => {
-    expect(accumulations.map((o) => o.ident)).toEqual(['rainAccu', 'gustAccu']);
+  it('are rainAccu, snowAccu and gustAccu, drawn by the accumulations renderer, without particles, each with a source', () => {
+    expect(accumulations.map((o) => o.ident)).toEqual(['rainAccu', 'snowAccu', 'gustAccu']);
     for (const overlay of accumulations) {
       expect(colorLayerOf(overlay).renderer).toBe('accumulations');
       expect(overlay.hideParticles).toBe(true);

@@ -9,7 +9,16 @@
  *
  *   tile file   source tile file   method
  *   rainAccu    rainAccu           total(t + range) - total(t): totals since the run's start (mm)
+ *   snowAccu    snowWe             gain(t + range) - (t): the rise of the snow's water equivalent on
+ *                                  the ground (mm), as new snow depth in cm at the 10:1 ratio of
+ *                                  snow to liquid (1 mm of water = 1 cm of snow); melt within the
+ *                                  range lowers it (the net rise, not the snowfall)
  *   gustAccu    gust               max of the steps in (t, t + range] (m/s)
+ *
+ * Snow: NCEP WEASD is the snow on the ground (a state, not a total since the start), so both ends
+ * must be steps. ECMWF's snowfall (sf, m of water equivalent since the start) would be a `total`,
+ * and ECMWF sd / DWD W_SNOW (WMO 0-1-60) a `gain` like WEASD; neither is stored for it yet, so only
+ * GFS offers snowAccu.
  */
 
 import { HOUR_MS } from '../time.ts';
@@ -26,12 +35,15 @@ export const AC_RANGES: readonly number[] = [12, 24, 72, 120, 240];
 /** The longest range the tile route accepts: the longest forecast of the catalogue (GFS-Wave, 384 h). */
 export const AC_RANGE_MAX_HOURS = 384;
 
-export type AccumulationMethod = 'total' | 'max';
+export type AccumulationMethod = 'total' | 'gain' | 'max';
 
 export interface AccumulationSource {
   /** Tile file whose steps the accumulation is made from. */
   source: string;
-  /** total: difference of two totals since the run's start; max: the largest value of the range's steps. */
+  /**
+   * total: difference of two totals since the run's start (0 at the start); gain: difference of a
+   * state at both ends, never below 0; max: the largest value of the range's steps.
+   */
   method: AccumulationMethod;
   /**
    * For `total` where the product stores no totals (the demo product): the rate file (per hour)
@@ -43,6 +55,7 @@ export interface AccumulationSource {
 /** The accumulation tile files and how the server makes them (see the table above). */
 export const ACCUMULATION_SOURCES: Readonly<Record<string, AccumulationSource>> = {
   rainAccu: { source: 'rainAccu', method: 'total', rate: 'rain' },
+  snowAccu: { source: 'snowWe', method: 'gain' },
   gustAccu: { source: 'gust', method: 'max' },
 };
 

@@ -8,7 +8,7 @@ import {
 describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
     expect(OVERLAYS.map((o) => o.ident)).toEqual([
-      'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'rainAccu', 'gustAccu', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
+      'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'rainAccu', 'snowAccu', 'gustAccu', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
       'wwaves', 'swell1', 'swell2', 'swell3', 'currents', 'currentsTide', 'sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase',
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',

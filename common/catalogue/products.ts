@@ -75,6 +75,8 @@ const ECMWF_FIELD_OVERLAYS = ['snowcover', 'ptype'] as const;
 const WAVE_OVERLAYS = ['waves', 'wwaves', 'swell1', 'swell2', 'swell3'] as const;
 /** SPEC §3 accumulation overlays, for the products that support accumulations (made from stored steps on request). */
 const ACCUMULATION_OVERLAYS = ['rainAccu', 'gustAccu'] as const;
+/** Models whose snow water equivalent on the ground is stored (NCEP WEASD): snowAccu too. */
+const SNOW_ACCUMULATION_OVERLAYS = [...ACCUMULATION_OVERLAYS, 'snowAccu'] as const;
 const levelsOf = (...hPa: number[]): string[] => LEVELS.filter((l) => l.hPa !== undefined && hPa.includes(l.hPa)).map((l) => l.ident);
 /** Every pressure level of SPEC §3. */
 const ALL_PRESSURE = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
@@ -115,7 +117,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   gfs: {
     ident: 'gfs', modelName: 'GFS', provider: 'NOAA', directory: 'gfs', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface', ...ALL_PRESSURE, '100m'],
-    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
+    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS, ...SNOW_ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 0.25 },

@@ -28,6 +28,12 @@ describe('planAccumulation', () => {
     expect(planAccumulation('rainAccu', 0, 12, gfs)).toMatchObject({ method: 'total', file: 'rainAccu', start: null, end: 12 });
   });
 
+  it('snowAccu: the snow\'s water equivalent at both ends, which must both be steps (a state, not a total)', () => {
+    const snow = hoursOf({ snowWe: [0, 6, 12, 18] });
+    expect(planAccumulation('snowAccu', 0, 12, snow)).toMatchObject({ method: 'gain', file: 'snowWe', start: 0, end: 12 });
+    expect(() => planAccumulation('snowAccu', 3, 15, snow)).toThrow('needs snowWe at +3 h (the range\'s start)');
+  });
+
   it('gustAccu: the steps in (start, end]', () => {
     expect(planAccumulation('gustAccu', 6, 12, gfs)).toMatchObject({ method: 'max', file: 'gust', steps: [9, 12, 15, 18] });
   });
@@ -163,6 +169,47 @@ describeWithFixtures('tile route: accumulations of a GFS 2.5° run (2011-01-10 1
     expect(short.statusCode).toBe(400);
     const bad = await app.inject({ url: `${url('rainAccu', 6)}?acRange=twelve` });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describeWithFixtures('tile route: snowAccu, the rise of the snow on the ground (GFS 2.5° WEASD: 2011 +120 h as +6, 2017 analysis as +18 h)', () => {
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    data = await tempDir();
+    const engine = engineGribReader(await loadEngine());
+    await ingestFiles([SAMPLE.gfs2p5F120, SAMPLE.gfs2p5Analysis], {
+      dataDir: data.dir, product: 'gfs', reader: shiftedReader(engine, [0], { file: 1, refTime: REF_2011, hour: 18 }), prerender: { surface: 0, levels: 0 },
+    });
+    app = Fastify();
+    await app.register(tileRoutes, { served: servingSide(data.dir).sources });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await data?.remove();
+  });
+
+  it('is the later water equivalent less the earlier one where it rose (mm = cm of snow at 10:1), 0 where it fell', async () => {
+    const pick = (i: { shortName: string; typeOfLevel: string }) => i.shortName === 'sdwe' && i.typeOfLevel === 'surface';
+    const [a, b] = await Promise.all([decodeOneGrib(SAMPLE.gfs2p5F120, pick, 'WEASD 2011'), decodeOneGrib(SAMPLE.gfs2p5Analysis, pick, 'WEASD 2017')]);
+    const path = tilePath({ directory: 'gfs', refTime: REF_2011, validTime: REF_2011 + 6 * HOUR_MS, z: 0, x: 0, y: 0, file: 'snowAccu', level: 'surface', suffix: 'tile', acRange: 12 });
+    const answer = await app.inject({ url: path, headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const tile = decodeDataTile(gunzipSync(answer.rawPayload));
+    let rose = 0;
+    let fell = 0;
+    for (let j = 0; j < tile.header.height; j += 8) {
+      for (let i = 0; i < tile.header.width; i += 8) {
+        const { value, lon, lat } = tileNode(tile, 0, i, j);
+        const gain = gribBilinear(b, lat, lon) - gribBilinear(a, lat, lon);
+        expect(Math.abs(value - Math.max(0, gain)), `${lat} ${lon}`).toBeLessThanOrEqual(2 * VARIABLES.snowWe.quantization.scale + 1e-3 * Math.abs(gain));
+        if (gain > 5) rose++;
+        if (gain < -5) fell++;
+      }
+    }
+    expect(rose).toBeGreaterThan(5);
+    expect(fell).toBeGreaterThan(5);
   });
 });
 

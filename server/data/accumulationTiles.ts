@@ -5,6 +5,7 @@
  *
  *   total   what fell over the range = total(t + range) - total(t), totals since the run's start
  *           (server/ingest/runBuilder.ts rainAccu); at the run's start the total is 0
+ *   gain    state(t + range) - state(t), never below 0 (snow water equivalent on the ground)
  *   rates   where a product keeps no totals (the demo product): sum of rate(s) x hours to the next
  *           step over the steps s in [t, t + range)
  *   max     the largest value of the steps in (t, t + range]: a model's gust is the largest of the
@@ -34,6 +35,7 @@ const ACCUMULATION_CACHE_BYTES = 64 * 1024 * 1024;
 /** Which stored steps make an accumulation tile, as hours after the run's reference time. */
 export type AccumulationPlan = { quantization: Quantization } & (
   | { method: 'total'; file: string; end: number; start: number | null }
+  | { method: 'gain'; file: string; end: number; start: number }
   | { method: 'rates'; file: string; steps: number[]; hours: number[] }
   | { method: 'max'; file: string; steps: number[] });
 
@@ -64,6 +66,13 @@ export function planAccumulation(file: string, start: number, range: number, hou
     need(spec.source, end, hours, 'the range\'s end');
     return { quantization, method: 'max', file: spec.source, steps: hours.filter((h) => h > start && h <= end) };
   }
+  if (spec.method === 'gain') {
+    const hours = hoursOf(spec.source);
+    if (!hours) throw new AccumulationPlanError(`${file} needs ${spec.source}, which this run does not have`);
+    need(spec.source, end, hours, 'the range\'s end');
+    need(spec.source, start, hours, 'the range\'s start');
+    return { quantization, method: 'gain', file: spec.source, end, start };
+  }
   const totals = hoursOf(spec.source);
   if (totals) {
     need(spec.source, end, totals, 'the total at the range\'s end');
@@ -84,7 +93,7 @@ export function planAccumulation(file: string, start: number, range: number, hou
  */
 export async function makeAccumulation(plan: AccumulationPlan, read: (hour: number, file: string) => Promise<DecodedTile>): Promise<Uint8Array> {
   const { quantization } = plan;
-  if (plan.method === 'total') {
+  if (plan.method === 'total' || plan.method === 'gain') {
     const end = await read(plan.end, plan.file);
     const start = plan.start === null ? null : await read(plan.start, plan.file);
     return encodeAccumulation(end, differenceOfTotals(end, start), quantization);
