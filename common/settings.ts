@@ -11,6 +11,7 @@
  * is a programming error: settingDef throws.
  */
 
+import { AC_RANGE_MIN_HOURS, isValidAcRange } from './catalogue/accumulations.ts';
 import { LEVEL_IDENTS } from './catalogue/levels.ts';
 import { METRICS } from './catalogue/metrics.ts';
 import { OVERLAY_IDENTS } from './catalogue/overlays.ts';
@@ -90,7 +91,8 @@ export const SETTINGS = {
   overlay: def('wind', (v) => OVERLAY_IDENTS.includes(v as string)),
   level: def('surface', (v) => LEVEL_IDENTS.includes(v as string)),
   product: def('ecmwf', (v) => typeof v === 'string' && Object.prototype.hasOwnProperty.call(PRODUCTS, v)),
-  acRange: def(12, (v) => Number.isInteger(v) && (v as number) > 0),
+  // SPEC §3 acRange (default 12), hours; SPEC §9 minimum 12 h (common/catalogue/accumulations.ts).
+  acRange: def(AC_RANGE_MIN_HOURS, (v) => typeof v === 'number' && isValidAcRange(v)),
   timestamp: def<number | null>(null, orNull(isFiniteNumber), 'memory'),
   isolinesType: def('pressure', oneOf('pressure', 'gh', 'temp', 'deg0'), 'sync'),
   isolinesOn: def(false, isBoolean, 'sync'),

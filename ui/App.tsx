@@ -5,6 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
+import { AccumulationRange } from './components/AccumulationRange.tsx';
 import { Legend } from './components/Legend.tsx';
 import { MenuButton } from './components/MenuButton.tsx';
 import { LevelSelector } from './components/LevelSelector.tsx';
@@ -101,6 +102,7 @@ export function App({ app }: { app: AppState }) {
       </header>
       <Picker app={app} />
       <LevelSelector app={app} />
+      <AccumulationRange app={app} />
       <div className="bottom">
         <OverlayMenu app={app} />
         <Suspense fallback={null}><BottomMessage app={app} /></Suspense>

@@ -43,6 +43,8 @@ export interface LayerParams {
   timestamps: number[];
   /** Shown time in ms; between two steps the worker blends them. */
   time: number;
+  /** SPEC §3 acRange: an accumulation overlay's range in hours from the shown time (ignored by other overlays). */
+  acRange?: number;
   premium: boolean;
   /** A subscriber's bearer token: the server serves Premium tiles (higher zoom, premium days) only with it (server/auth/tier.ts). */
   token?: string | null;

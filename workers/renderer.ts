@@ -14,7 +14,8 @@
 import createREGL from 'regl';
 import type REGL from 'regl';
 import { decodeBasemap } from '../common/basemap.ts';
-import { colorLayerOf, overlayByIdent, particleLayerOf, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
+import { colorLayerOf, overlayByIdent, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
+import { layerFiles, particleLayerFor } from './layers/particles/gate.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
 import { clampZoom, mercY, MIN_ZOOM, PARTICLE_CAP } from '../common/map.ts';
 import { tilePath } from '../common/api/tiles.ts';
@@ -60,6 +61,8 @@ interface ResolvedLayer {
   level: string;
   color: RenderLayer;
   particles: RenderLayer | undefined;
+  /** The accumulation range of the colour layer's tiles, hours; undefined for other layers. */
+  acRange: number | undefined;
   calendar: Calendar;
   premium: boolean;
   token: string | null;
@@ -254,7 +257,9 @@ export class Renderer implements RenderApi {
       level: params.level,
       color,
       // A file opened in the browser has only its own layers (no wind tiles asked of a rain-only file).
-      particles: local ? local.particleLayer(overlay) : particleLayerOf(overlay) ?? undefined,
+      particles: particleLayerFor(overlay, local),
+      // SPEC §7: accumulation tiles are asked with the range (hours), which the UI has fitted to the calendar (SPEC §4).
+      acRange: color.renderer === 'accumulations' ? params.acRange : undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
       premium: params.premium,
       token: params.premium ? params.token ?? null : null,
@@ -463,6 +468,7 @@ export class Renderer implements RenderApi {
       file,
       level: layer.level,
       suffix: layer.product.fileSuffix,
+      acRange: file === layer.color.file ? layer.acRange : undefined,
     });
   }
 
@@ -532,9 +538,7 @@ export class Renderer implements RenderApi {
 
   /** Files the layer needs: the colour layer's and, if different, the particles'. */
   private files(layer: ResolvedLayer): string[] {
-    const files = [layer.color.file];
-    if (layer.particles && this.particlesOn() && !files.includes(layer.particles.file)) files.push(layer.particles.file);
-    return files;
+    return layerFiles(layer.color, layer.particles, this.particlesOn());
   }
 
   private planTiles(t: FrameTransform): void {

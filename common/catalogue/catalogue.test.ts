@@ -8,7 +8,7 @@ import {
 describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
     expect(OVERLAYS.map((o) => o.ident)).toEqual([
-      'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
+      'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'rainAccu', 'snowAccu', 'gustAccu', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
       'wwaves', 'swell1', 'swell2', 'swell3', 'currents', 'currentsTide', 'sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase',
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
@@ -17,7 +17,8 @@ describe('catalogue', () => {
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
       const color = colorLayerOf(overlay);
-      expect(color.renderer).toBe('tiles');
+      // SPEC §3 renderer kinds: an accumulation overlay's colour layer is drawn by the accumulations renderer.
+      expect(color.renderer).toBe(overlay.accumulation ? 'accumulations' : 'tiles');
       expect(color.metric.units.length).toBeGreaterThan(0);
       expect(color.colorScale.stops.length).toBeGreaterThan(1);
       for (const l of overlay.layers) expect(RENDER_LAYERS[l], l).toBeDefined();

@@ -1,3 +1,4 @@
+export * from './accumulations.ts';
 export * from './colors.ts';
 export * from './levels.ts';
 export * from './metrics.ts';

@@ -125,8 +125,16 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   pm2p5: tiles('pm2p5', COLOR_SCALES.pm2p5, METRICS.pm),
   pm10: tiles('pm10', COLOR_SCALES.pm10, METRICS.pm),
   aod550: tiles('aod550', COLOR_SCALES.aod550, METRICS.aod),
-  /** Precipitation since the start of the run (mm); the rainAccu overlay's accumulations renderer reads it. */
+  // Accumulations (SPEC §3 accumulation flag): tiles asked with an acRange are the amount over the
+  // range, made by the server from stored steps (accumulations.ts ACCUMULATION_SOURCES).
+  /** Stored: precipitation since the start of the run (mm); asked with acRange: the amount over the range. */
   rainAccu: tiles('rainAccu', COLOR_SCALES.rainAccu, METRICS.precip, { renderer: 'accumulations' }),
+  /** Stored: the snow on the ground as water equivalent (mm), which snowAccu is made from; no overlay shows it as it is. */
+  snowWe: tiles('snowWe', COLOR_SCALES.rainAccu, METRICS.precip, { renderer: 'noUserControl' }),
+  /** Asked with acRange only: new snow over the range (cm, from the gain of its water equivalent at 10:1). */
+  snowAccu: tiles('snowAccu', COLOR_SCALES.snowAccu, METRICS.snow, { renderer: 'accumulations' }),
+  /** Asked with acRange only: the largest gust of the range's steps (m/s). */
+  gustAccu: tiles('gustAccu', COLOR_SCALES.wind, METRICS.wind, { renderer: 'accumulations' }),
   /** Geopotential height of the pressure levels: the `gh` isolines (SPEC §3 isolinesType). */
   gh: tiles('gh', COLOR_SCALES.gh, METRICS.altitude, { renderer: 'isolines', levels: PRESSURE_LEVELS }),
   // ---- Derived fields (server/ingest/derived) and air quality. ----
@@ -154,6 +162,10 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'pressure', trans: 'overlay.pressure', icon: 'pressure', layers: ['pressure', 'windParticles'] },
   { ident: 'rain', trans: 'overlay.rain', icon: 'rain', layers: ['rain', 'windParticles'] },
   { ident: 'clouds', trans: 'overlay.clouds', icon: 'clouds', layers: ['clouds', 'windParticles'] },
+  // Accumulations over the chosen range (SPEC §3 acRange): no particles over an amount.
+  { ident: 'rainAccu', trans: 'overlay.rainAccu', icon: 'rain', layers: ['rainAccu'], accumulation: true, hideParticles: true },
+  { ident: 'snowAccu', trans: 'overlay.snowAccu', icon: 'snow', layers: ['snowAccu'], accumulation: true, hideParticles: true },
+  { ident: 'gustAccu', trans: 'overlay.gustAccu', icon: 'gust', layers: ['gustAccu'], accumulation: true, hideParticles: true },
   { ident: 'dewpoint', trans: 'overlay.dewpoint', icon: 'temp', layers: ['dewpoint', 'windParticles'] },
   { ident: 'rh', trans: 'overlay.rh', icon: 'rh', layers: ['rh', 'windParticles'] },
   { ident: 'lclouds', trans: 'overlay.lclouds', icon: 'clouds', layers: ['lclouds', 'windParticles'], partOf: 'clouds' },

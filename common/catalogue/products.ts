@@ -73,6 +73,10 @@ const GFS_FIELD_OVERLAYS = ['sst', 'deg0', 'snowcover', 'ptype', 'visibility', '
 const ECMWF_FIELD_OVERLAYS = ['snowcover', 'ptype'] as const;
 /** GFS-Wave: combined sea, wind waves and three swell partitions. */
 const WAVE_OVERLAYS = ['waves', 'wwaves', 'swell1', 'swell2', 'swell3'] as const;
+/** SPEC §3 accumulation overlays, for the products that support accumulations (made from stored steps on request). */
+const ACCUMULATION_OVERLAYS = ['rainAccu', 'gustAccu'] as const;
+/** Models whose snow water equivalent on the ground is stored (NCEP WEASD): snowAccu too. */
+const SNOW_ACCUMULATION_OVERLAYS = [...ACCUMULATION_OVERLAYS, 'snowAccu'] as const;
 const levelsOf = (...hPa: number[]): string[] => LEVELS.filter((l) => l.hPa !== undefined && hPa.includes(l.hPa)).map((l) => l.ident);
 /** Every pressure level of SPEC §3. */
 const ALL_PRESSURE = LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident);
@@ -87,16 +91,16 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   demo: {
     ident: 'demo', modelName: 'Demo data', provider: 'Isobar', directory: 'demo', resolution: 0.5,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface'],
-    overlays: SURFACE_OVERLAYS, isolines: ['pressure'], forecastSize: DEFAULT_FORECAST_HOURS,
+    overlays: [...SURFACE_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure'], forecastSize: DEFAULT_FORECAST_HOURS,
     maxTileZoom: { free: 1, premium: 2 }, dataQuality: 'normal', fileSuffix: 'tile',
-    accumulations: false, meteogram: true, demo: true,
+    accumulations: true, meteogram: true, demo: true,
   },
   ecmwf: {
     ident: 'ecmwf', modelName: 'ECMWF IFS', provider: 'ECMWF', directory: 'ecmwf-hres', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     // ECMWF open data pressure levels: 1000, 925, 850, 700, 600, 500, 400, 300, 250, 200, 150, 100, 50 hPa.
     levels: ['surface', ...levelsOf(925, 850, 700, 600, 500, 400, 300, 250, 200, 150), '100m'],
-    overlays: [...MODEL_OVERLAYS, ...ECMWF_FIELD_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
+    overlays: [...MODEL_OVERLAYS, ...ECMWF_FIELD_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['ecmf'], disciplines: [0], resolution: 0.25 },
@@ -105,7 +109,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'aifs', modelName: 'ECMWF AIFS', provider: 'ECMWF', directory: 'ecmwf-aifs', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     levels: ['surface', ...levelsOf(925, 850, 700, 600, 500, 400, 300, 250, 200, 150), '100m'],
-    overlays: ['wind', 'temp', 'dewpoint', 'rh', 'pressure', 'rain', 'clouds', 'lclouds', 'mclouds', 'hclouds'], isolines: ['pressure', 'gh'],
+    overlays: ['wind', 'temp', 'dewpoint', 'rh', 'pressure', 'rain', 'clouds', 'lclouds', 'mclouds', 'hclouds', 'rainAccu'], isolines: ['pressure', 'gh'],
     forecastSize: 360, maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     // No `source`: its files look like the IFS's (ECMWF, 0.25°), so the ingest is told the product.
     accumulations: true, meteogram: true,
@@ -113,7 +117,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   gfs: {
     ident: 'gfs', modelName: 'GFS', provider: 'NOAA', directory: 'gfs', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface', ...ALL_PRESSURE, '100m'],
-    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
+    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS, ...SNOW_ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 0.25 },
@@ -130,7 +134,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'icon', modelName: 'ICON', provider: 'DWD', directory: 'icon', resolution: 0.125,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     levels: ['surface', ...levelsOf(950, 925, 900, 850, 800, 700, 600, 500, 400, 300, 250, 200, 150, 10)],
-    overlays: MODEL_OVERLAYS, isolines: ['pressure', 'gh'], forecastSize: 168,
+    overlays: [...MODEL_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 168,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['edzw'], disciplines: [0], resolution: 0.125 },
@@ -139,7 +143,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'iconEu', modelName: 'ICON-EU', provider: 'DWD', directory: 'icon-eu', resolution: 0.0625,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: [[-23.5, 29.5, 62.5, 70.5]],
     levels: ['surface', ...levelsOf(950, 925, 900, 850, 800, 700, 600, 500, 400, 300, 250, 200)],
-    overlays: MODEL_OVERLAYS, isolines: ['pressure', 'gh'], forecastSize: 120,
+    overlays: [...MODEL_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 120,
     maxTileZoom: { free: 4, premium: 5 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['edzw'], disciplines: [0], resolution: 0.0625 },

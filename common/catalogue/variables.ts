@@ -143,6 +143,9 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   rain: variable('rain', 'rain', 'rain', { offset: 0, scale: 1 / 512 }),
   // mm since the run's reference time: 0 .. 2048 in 1/32.
   rainAccu: variable('rainAccu', 'rainAccu', 'precip', { offset: 0, scale: 1 / 32 }),
+  // mm of water equivalent of the snow on the ground (kg m⁻²): 0 .. 4096 in 1/16. Tiles only: the
+  // snowAccu overlay is its gain over a range (common/catalogue/accumulations.ts).
+  snowWe: variable('snowWe', 'snowWe', 'precip', { offset: 0, scale: 1 / 16 }, { point: false }),
   clouds: variable('clouds', 'clouds', 'clouds', { offset: 0, scale: 1 / 64 }),
   lclouds: variable('lclouds', 'lclouds', 'clouds', { offset: 0, scale: 1 / 64 }),
   mclouds: variable('mclouds', 'mclouds', 'clouds', { offset: 0, scale: 1 / 64 }),
@@ -405,6 +408,10 @@ export const GRIB_RULES: readonly GribRule[] = [
   { note: 'DWD TOT_PREC (accumulated rate)', discipline: 0, category: 1, number: 52, levelTypes: ['surface'], statistics: [1], variable: 'rain', target: 'surface', kind: 'accumulation', priority: 3 },
   { note: 'ECMWF tprate (total precipitation rate)', discipline: 0, category: 1, number: 52, levelTypes: ['surface'], statistics: [null, 0], variable: 'rain', target: 'surface', kind: 'rate', factor: HOUR_S, priority: 2 },
   { note: 'NCEP PRATE (precipitation rate)', discipline: 0, category: 1, number: 7, levelTypes: ['surface'], statistics: [null, 0], variable: 'rain', target: 'surface', kind: 'rate', factor: HOUR_S, priority: 2 },
+  // Snow on the ground as water equivalent (kg m⁻² = mm) for snowAccu: NCEP WEASD (WMO 1-13, water
+  // equivalent of accumulated snow depth). The WMO 1-60 (ECMWF sd, DWD W_SNOW) is snow_swe, an input
+  // of snowcover: not mapped here too.
+  { note: 'NCEP WEASD', discipline: 0, category: 1, number: 13, levelTypes: ['surface'], statistics: [null], variable: 'snowWe', target: 'surface', kind: 'instant', priority: 2 },
   // Cloud cover (%).
   { note: 'NCEP TCDC entire atmosphere', discipline: 0, category: 6, number: 1, levelTypes: ['atmosphere', 'atmosphereSingleLayer', 'entireAtmosphere'], variable: 'clouds', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'ECMWF tcc / DWD CLCT', discipline: 0, category: 6, number: 1, levelTypes: ['surface'], variable: 'clouds', target: 'surface', kind: 'instant', priority: 2 },

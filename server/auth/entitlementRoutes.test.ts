@@ -56,6 +56,11 @@ const FORECAST_VALUE_ROUTES: Record<string, Ask[]> = {
   'GET /tiles/v1.0/:dir/:ref/:valid/:z/:x/:y/:file': [
     { what: 'a tile above the free data zoom', url: () => tile(REF + 6 * HOUR_MS, DEMO.maxTileZoom.premium), times: () => ({ times: [REF + 6 * HOUR_MS] }) },
     { what: 'a tile of the premium days', url: () => tile(FIRST_PREMIUM, 0), times: () => ({ times: [FIRST_PREMIUM] }) },
+    {
+      what: 'an accumulation whose range ends in the premium days',
+      url: () => tilePath({ directory: 'demo', refTime: REF, validTime: FIRST_PREMIUM - 12 * HOUR_MS, z: 0, x: 0, y: 0, file: 'gustAccu', level: 'surface', suffix: 'tile', acRange: 12 }),
+      times: () => ({ times: [FIRST_PREMIUM] }),
+    },
   ],
   'GET /forecast/point/:product/v2.9/:lat/:lon': [
     { what: 'the whole run, no step given', url: () => '/forecast/point/demo/v2.9/50/14', times: seriesTimes },

@@ -27,7 +27,14 @@ import { DEMO_STEP_HOURS, demoMinifest, demoRun, isDemoStep } from '../demo/demo
 import { DEMO_TILE_FILES, type DemoTileStore } from '../demo/demoTiles.ts';
 import { layerKey } from '../ingest/layout.ts';
 import { pointUnits, type StoredRun, type StoredRuns } from './storedRuns.ts';
-import { HOUR_MS } from '../../common/time.ts';
+import { ACCUMULATION_SOURCES, isAccumulationFile } from '../../common/catalogue/accumulations.ts';
+import { AccumulationPlanError, AccumulationTiles, decodeAnswer, makeAccumulation, planAccumulation } from './accumulationTiles.ts';
+import { HOUR_MS, SECOND_MS } from '../../common/time.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BusyError } from './workerPool.ts';
+
+/** Tries of a demo tile set for an accumulation while the tile threads are busy (each after their Retry-After). */
+const DEMO_ACCUMULATION_ATTEMPTS = 5;
 
 /** A tile in the forms it is sent (server/data/servedTile.ts). */
 export interface TileAnswer {
@@ -56,6 +63,11 @@ export interface RunData {
   readonly refTime: number;
   checkStep(validTime: number, file: string, level: string): void;
   tile(validTime: number, address: TileAddress, file: string, level: string): Promise<TileAnswer>;
+  /**
+   * An accumulation file (common/catalogue/accumulations.ts) over [validTime, validTime + hours]:
+   * 404 naming the steps when the run cannot make it.
+   */
+  accumulation(validTime: number, address: TileAddress, file: string, level: string, hours: number): Promise<TileAnswer>;
   point(lat: number, lon: number, options: PointOptions): Promise<PointForecast>;
   levels(lat: number, lon: number, options: PointOptions): Promise<LevelForecast>;
 }
@@ -63,7 +75,7 @@ export interface RunData {
 export interface ProductData {
   readonly product: Product;
   minifest(): Promise<MinifestAnswer>;
-  /** 404 unless the product has this tile file, level and suffix. */
+  /** 404 unless the product has this tile file, level and suffix (an accumulation file: its source file). */
   checkLayer(file: string, level: string, suffix: string): void;
   /** The run with this reference time; 404 naming the current run when there is none. */
   run(refTime: number): Promise<RunData>;
@@ -81,6 +93,27 @@ function round(value: number, decimals: number): number | null {
   return Math.round(value * f) / f;
 }
 
+/** The stored files an accumulation file is made from (common/catalogue/accumulations.ts). */
+function accumulationInputs(file: string): string[] {
+  const spec = ACCUMULATION_SOURCES[file];
+  return spec.rate ? [spec.source, spec.rate] : [spec.source];
+}
+
+/** An accumulation tile of a run: planned from the hours of its files, made once, kept (404 when the run cannot make it). */
+async function accumulationAnswer(
+  tiles: AccumulationTiles, key: string, file: string, start: number, range: number,
+  hoursOf: (file: string) => readonly number[] | undefined, read: (hour: number, file: string) => Promise<TileAnswer>, serial = false,
+): Promise<TileAnswer> {
+  let plan;
+  try {
+    plan = planAccumulation(file, start, range, hoursOf);
+  } catch (error) {
+    if (error instanceof AccumulationPlanError) throw notFound(error.message);
+    throw error;
+  }
+  return tiles.get(key, () => makeAccumulation(plan, async (hour, source) => decodeAnswer(await read(hour, source))), { serial });
+}
+
 function checkSuffix(product: Product, suffix: string): void {
   if (suffix !== product.fileSuffix) throw notFound(`Tiles of ${product.ident} end in .${product.fileSuffix}, not .${suffix}`);
 }
@@ -91,7 +124,7 @@ function checkSuffix(product: Product, suffix: string): void {
 const DEMO_POINT_UNITS = { wind: 'm/s', gust: 'm/s', temp: 'K', pressure: 'Pa', rain: 'mm/h', clouds: '%' } as const;
 
 class DemoProduct implements ProductData {
-  constructor(readonly product: Product, private readonly now: () => number, private readonly tiles: DemoTileStore) {}
+  constructor(readonly product: Product, private readonly now: () => number, private readonly tiles: DemoTileStore, private readonly accumulations: AccumulationTiles) {}
 
   async minifest(): Promise<MinifestAnswer> {
     return { ...demoMinifest(demoRun(this.now())) };
@@ -99,6 +132,7 @@ class DemoProduct implements ProductData {
 
   checkLayer(file: string, level: string, suffix: string): void {
     const { product } = this;
+    if (isAccumulationFile(file) && product.accumulations && accumulationInputs(file).some((f) => DEMO_TILE_FILES.includes(f))) file = accumulationInputs(file).find((f) => DEMO_TILE_FILES.includes(f))!;
     if (!DEMO_TILE_FILES.includes(file)) throw notFound(`Unknown tile file "${file}" for ${product.ident}; files are ${DEMO_TILE_FILES.join(', ')}`);
     if (!product.levels.includes(level)) throw notFound(`Level "${level}" is not available for ${product.ident}; levels are ${product.levels.join(', ')}`);
     checkSuffix(product, suffix);
@@ -117,7 +151,8 @@ class DemoProduct implements ProductData {
   }
 
   private runData(run: ReturnType<typeof demoRun>): RunData {
-    const { product, tiles } = this;
+    const { product, tiles, accumulations } = this;
+    const hours = run.steps.map((t) => (t - run.refTime) / HOUR_MS);
     return {
       refTime: run.refTime,
       checkStep(validTime) {
@@ -129,6 +164,23 @@ class DemoProduct implements ProductData {
         const tile = (await tiles.get(validTime, address)).files.get(file);
         if (!tile) throw notFound(`Tile file "${file}" was not generated`);
         return tile;
+      },
+      async accumulation(validTime, address, file, level, range) {
+        const start = (validTime - run.refTime) / HOUR_MS;
+        const key = `demo/${run.refTime}/${validTime}/${address.z}/${address.x}/${address.y}/${file}-${level}/${range}`;
+        // Generated tile sets, one step after another (serial), waiting for the tile threads when they are busy.
+        return accumulationAnswer(accumulations, key, file, start, range, (f) => (DEMO_TILE_FILES.includes(f) ? hours : undefined), async (hour, source) => {
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const tile = (await tiles.get(run.refTime + hour * HOUR_MS, address)).files.get(source);
+              if (!tile) throw notFound(`Tile file "${source}" was not generated`);
+              return tile;
+            } catch (error) {
+              if (!(error instanceof BusyError) || attempt >= DEMO_ACCUMULATION_ATTEMPTS) throw error;
+              await sleep(error.retryAfterS * SECOND_MS);
+            }
+          }
+        }, true);
       },
       async point(lat, lon, options) {
         const { step = DEMO_STEP_HOURS } = options;
@@ -159,7 +211,7 @@ class DemoProduct implements ProductData {
 // ---- ingested runs ----------------------------------------------------------------------------
 
 class StoredProduct implements ProductData {
-  constructor(readonly product: Product, private readonly runs: StoredRuns, private readonly latest: StoredRun) {}
+  constructor(readonly product: Product, private readonly runs: StoredRuns, private readonly latest: StoredRun, private readonly accumulations: AccumulationTiles) {}
 
   minifest(): Promise<MinifestAnswer> {
     return this.latest.minifest();
@@ -169,6 +221,8 @@ class StoredProduct implements ProductData {
     const { product } = this;
     const layers = Object.values(this.latest.manifest.layers);
     const files = [...new Set(layers.map((l) => l.file))];
+    // An accumulation is made from its source file (or its rate file where the run keeps no totals).
+    if (isAccumulationFile(file) && product.accumulations) file = accumulationInputs(file).find((f) => files.includes(f)) ?? file;
     if (!files.includes(file)) throw notFound(`Unknown tile file "${file}" for ${product.ident}; files are ${files.join(', ')}`);
     if (!this.latest.manifest.layers[layerKey(file, level)]) {
       throw notFound(`Level "${level}" is not available for ${product.ident}; levels are ${layers.filter((l) => l.file === file).map((l) => l.level).join(', ')}`);
@@ -177,7 +231,7 @@ class StoredProduct implements ProductData {
   }
 
   async current(): Promise<RunData> {
-    return storedRunData(this.product, this.latest);
+    return storedRunData(this.product, this.latest, this.accumulations);
   }
 
   async run(refTime: number): Promise<RunData> {
@@ -185,11 +239,11 @@ class StoredProduct implements ProductData {
     if (!run) {
       throw notFound(`Run ${hourStamp(refTime)} of ${this.product.ident} is not available; the current run is ${hourStamp(this.latest.refTime)} (see the minifest)`);
     }
-    return storedRunData(this.product, run);
+    return storedRunData(this.product, run, this.accumulations);
   }
 }
 
-function storedRunData(product: Product, run: StoredRun): RunData {
+function storedRunData(product: Product, run: StoredRun, accumulations: AccumulationTiles): RunData {
   const { manifest } = run;
   const gone = (error: unknown): never => {
     // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
@@ -218,6 +272,15 @@ function storedRunData(product: Product, run: StoredRun): RunData {
       const tile = await run.tile(validTime, address, file, level);
       if (!tile) throw notFound(`Tile ${address.z}/${address.x}/${address.y} ${file}-${level} of ${product.ident} has no stored data`);
       return tile;
+    },
+    async accumulation(validTime, address, file, level, range) {
+      const start = (validTime - run.refTime) / HOUR_MS;
+      const key = `${run.dir}/${validTime}/${address.z}/${address.x}/${address.y}/${file}-${level}/${range}`;
+      return accumulationAnswer(accumulations, key, file, start, range, (f) => manifest.layers[layerKey(f, level)]?.hours, async (hour, source) => {
+        const tile = await run.tile(run.refTime + hour * HOUR_MS, address, source, level);
+        if (!tile) throw notFound(`Tile ${address.z}/${address.x}/${address.y} ${source}-${level} of ${product.ident} has no stored data at +${hour} h`);
+        return tile;
+      });
     },
     async point(lat, lon, options) {
       const { step, interpolate = true } = options;
@@ -294,6 +357,8 @@ const SERVED_TTL_MS = 5000;
 
 export class ServedProducts {
   private storedCache: { at: number; directories: string[] } | null = null;
+  /** Accumulation tiles made on request, shared by every product (keys carry the run). */
+  private readonly accumulations = new AccumulationTiles();
 
   constructor(private readonly options: ServedProductsOptions) {}
 
@@ -324,9 +389,9 @@ export class ServedProducts {
     const { stored, now, demoTiles } = this.options;
     if (stored && !product.demo) {
       const latest = await stored.current(product.directory);
-      if (latest) return new StoredProduct(product, stored, latest);
+      if (latest) return new StoredProduct(product, stored, latest, this.accumulations);
     }
-    if (product.demo) return new DemoProduct(product, now, demoTiles);
+    if (product.demo) return new DemoProduct(product, now, demoTiles, this.accumulations);
     return null;
   }
 

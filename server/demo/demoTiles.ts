@@ -51,10 +51,13 @@ const QUANTIZATION: Readonly<Record<keyof DemoFields, { offset: number; scale: n
   clouds: { offset: 0, scale: 1 / 32 }, // %: 0..2048, 0.03 %
 };
 
-/** The tile files of the demo product: every file named by a render layer of its overlays. */
+/**
+ * The tile files of the demo product: every file named by a render layer of its overlays, except
+ * the accumulations, which the server makes from these on request (common/catalogue/accumulations.ts).
+ */
 export const DEMO_TILE_FILES: readonly string[] = [...new Set(DEMO_PRODUCT.overlays.flatMap((ident) => {
   const overlay = overlayByIdent(ident);
-  return overlay ? overlay.layers.map((layer) => RENDER_LAYERS[layer].file) : [];
+  return overlay ? overlay.layers.filter((layer) => RENDER_LAYERS[layer].renderer !== 'accumulations').map((layer) => RENDER_LAYERS[layer].file) : [];
 }))];
 
 for (const file of DEMO_TILE_FILES) {

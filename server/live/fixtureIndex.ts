@@ -91,7 +91,7 @@ export function gribFields(bytes: Uint8Array): FieldIdentity[] {
 
 // Code table 4.2, the fields the fixtures and the sources use (wgrib2 abbreviations).
 const NOAA_NAMES: Record<string, string> = {
-  '0.0.0': 'TMP', '0.0.6': 'DPT', '0.1.0': 'SPFH', '0.1.1': 'RH', '0.1.3': 'PWAT', '0.1.7': 'PRATE', '0.1.8': 'APCP',
+  '0.0.0': 'TMP', '0.0.6': 'DPT', '0.1.0': 'SPFH', '0.1.1': 'RH', '0.1.3': 'PWAT', '0.1.7': 'PRATE', '0.1.8': 'APCP', '0.1.13': 'WEASD',
   '0.1.52': 'TPRATE', '0.2.2': 'UGRD', '0.2.3': 'VGRD', '0.2.8': 'VVEL', '0.2.22': 'GUST', '0.3.0': 'PRES', '0.3.1': 'PRMSL',
   '0.3.5': 'HGT', '0.3.192': 'MSLET', '0.6.1': 'TCDC', '0.6.3': 'LCDC', '0.6.4': 'MCDC', '0.6.5': 'HCDC', '0.7.6': 'CAPE',
   '0.7.7': 'CIN', '10.0.3': 'HTSGW', '10.0.10': 'DIRPW', '10.0.11': 'PERPW',

@@ -138,10 +138,10 @@ describeWithFixtures('GFS source against the fixture server', () => {
     if (t === 103 && v === 10) return ['0.2.2', '0.2.3'].includes(id);
     if (t === 103 && v === 2) return ['0.0.0', '0.0.6', '0.1.1'].includes(id);
     if (t === 101) return id === '0.3.1';
-    // Surface: gust, CAPE, precipitation, and the model's terrain height (HGT) at a run's first step.
+    // Surface: gust, CAPE, precipitation, snow water equivalent (WEASD), and the model's terrain height (HGT) at a run's first step.
     // Surface: also the overlays straight from model fields (snow depth, categorical precipitation,
     // visibility, the surface temperature with land and ice for the SST).
-    if (t === 1) return ['0.2.22', '0.7.6', '0.1.8', '0.3.5', '0.1.11', '0.1.192', '0.1.193', '0.1.194', '0.1.195', '0.19.0', '0.0.0', '2.0.0', '10.2.0'].includes(id);
+    if (t === 1) return ['0.2.22', '0.7.6', '0.1.8', '0.1.13', '0.3.5', '0.1.11', '0.1.192', '0.1.193', '0.1.194', '0.1.195', '0.19.0', '0.0.0', '2.0.0', '10.2.0'].includes(id);
     if (t === 200 && id === '0.14.0') return true;
     if (t === 214 || t === 224 || t === 234 || t === 200) return ['0.6.1', '0.6.3', '0.6.4', '0.6.5'].includes(id);
     // The freezing level, the convective cloud bottom and top, the cloud ceiling.

@@ -47,6 +47,8 @@ export const GFS_FIELDS: readonly FieldSpec<NoaaIndexEntry>[] = [
   noaaField('RH', '2 m above ground', true),
   noaaField('CAPE', 'surface', true),
   noaaField('APCP', 'surface', true),
+  // The snow on the ground (water equivalent): the snowAccu overlay is its rise over a range.
+  noaaField('WEASD', 'surface', true),
   // GFS before 2019 sent cloud layers as TCDC on each layer; since then LCDC, MCDC, HCDC.
   noaaField(['LCDC', 'TCDC'], 'low cloud layer', true),
   noaaField(['MCDC', 'TCDC'], 'middle cloud layer', true),

@@ -2,6 +2,10 @@
  * GET /tiles/v1.0/{directory}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.{suffix}
  * (common/api/tiles.ts; hour stamps YYYYMMDDHH), for ingested runs and the demo product
  * alike (server/data/servedProducts.ts). Data tiles are immutable per run, so they are cached for a year.
+ * Accumulation files (rainAccu, gustAccu: common/catalogue/accumulations.ts) are asked with an
+ * `acRange` query, whole hours: the answer is the amount or the extreme over [valid, valid + acRange],
+ * made on request from the run's stored steps (server/data/accumulationTiles.ts); every other file
+ * is refused with an acRange, an accumulation without one.
  * They are kept in the forms they are sent (server/data/servedTile.ts): gzip bytes for every client
  * that accepts gzip, and for the few that do not, identity bytes inflated once per cached tile.
  *
@@ -11,12 +15,14 @@
 
 import type { FastifyInstance } from 'fastify';
 import { isValidTile, tileColumns, tileRows } from '../../common/tiling.ts';
-import { ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
+import { badRequest, ERROR_RESPONSE_SCHEMA, notFound } from '../http/httpError.ts';
 import { hourStampParam, type ServedProducts } from '../data/servedProducts.ts';
 import { BusyError } from '../data/workerPool.ts';
 import { entitle } from '../auth/tier.ts';
 import { DIRECTORY_PATTERN } from '../../common/api/products.ts';
 import { TILE_ROUTE } from '../../common/api/tiles.ts';
+import { AC_RANGE_MAX_HOURS, AC_RANGE_MIN_HOURS, isAccumulationFile } from '../../common/catalogue/accumulations.ts';
+import { HOUR_MS } from '../../common/time.ts';
 
 const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Premium tiles (SPEC §6): only the browser that was allowed them keeps them. */
@@ -47,8 +53,11 @@ const tileSchema = {
       file: { type: 'string', pattern: FILE_PATTERN.source },
     },
   },
-  // No query fields; those the request layer adds (token, uid, ...) are ignored.
-  querystring: { type: 'object' },
+  // acRange for accumulation files; fields the request layer adds (token, uid, ...) are ignored.
+  querystring: {
+    type: 'object',
+    properties: { acRange: { type: 'integer', minimum: AC_RANGE_MIN_HOURS, maximum: AC_RANGE_MAX_HOURS } },
+  },
   response: { '4xx': ERROR_RESPONSE_SCHEMA, '5xx': ERROR_RESPONSE_SCHEMA },
 } as const;
 
@@ -75,8 +84,9 @@ export interface TileRouteOptions {
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
-  app.get<{ Params: TileParams }>(TILE_ROUTE, { schema: tileSchema, compress: false }, async (request, reply) => {
+  app.get<{ Params: TileParams; Querystring: { acRange?: number } }>(TILE_ROUTE, { schema: tileSchema, compress: false }, async (request, reply) => {
     const { dir, ref, valid, z, x, y, file } = request.params;
+    const { acRange } = request.query;
     const data = await options.served.byDirectory(dir);
     const { product } = data;
 
@@ -84,17 +94,23 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
     data.checkLayer(name, level, suffix);
     const run = await data.run(hourStampParam(ref, 'Reference time'));
     const validTime = hourStampParam(valid, 'Valid time');
-    run.checkStep(validTime, name, level);
+    const accumulation = isAccumulationFile(name);
+    if (accumulation && acRange === undefined) throw badRequest(`${name} is an accumulation: ask it with acRange, the range in hours (${AC_RANGE_MIN_HOURS} to ${AC_RANGE_MAX_HOURS})`);
+    if (!accumulation && acRange !== undefined) throw badRequest(`acRange applies to accumulation tiles only, not to ${name}`);
+    // An accumulation's steps are checked when it is planned (its start may be the run's start).
+    if (!accumulation) run.checkStep(validTime, name, level);
     if (z > product.maxTileZoom.premium) throw notFound(`${product.ident} has tiles up to data zoom ${product.maxTileZoom.premium}, not ${z}`);
     if (!isValidTile({ z, x, y })) {
       throw notFound(`Tile ${z}/${x}/${y} is outside the pyramid: at data zoom ${z}, x < ${tileColumns(z)} and y < ${tileRows(z)}`);
     }
     // SPEC §6: higher zooms and the premium days need a Premium bearer token (403 otherwise).
-    const { premiumOnly } = await entitle(request, { kind: 'tile', product, refTime: run.refTime, validTime, z, layer: name });
+    // An accumulation holds values up to the end of its range: that end decides the premium days.
+    const lastValid = accumulation ? validTime + acRange! * HOUR_MS : validTime;
+    const { premiumOnly } = await entitle(request, { kind: 'tile', product, refTime: run.refTime, validTime: lastValid, z, layer: name });
 
     let tile;
     try {
-      tile = await run.tile(validTime, { z, x, y }, name, level);
+      tile = accumulation ? await run.accumulation(validTime, { z, x, y }, name, level, acRange!) : await run.tile(validTime, { z, x, y }, name, level);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
       // Answered here, not thrown: a full queue under load is expected, not a server error to log.

@@ -8,12 +8,15 @@ import { useTranslation } from 'react-i18next';
 import { colorAt, colorText, scaleDomain } from '../../common/catalogue/colors.ts';
 import { colorLayerOf } from '../../common/catalogue/overlays.ts';
 import type { AppState } from '../state/appState.ts';
+import { rangeLabel } from './AccumulationRange.tsx';
 
 export function Legend({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
   const layer = colorLayerOf(app.layer.overlayDef.value);
   const { metric, colorScale } = layer;
+  // An accumulation's values are over the range shown (SPEC §3 acRange): the legend says which.
+  const range = app.accumulation.range.value;
   const unit = app.units.unitOf(metric.ident);
   const def = metric.conv[unit];
   const [min, max] = scaleDomain(colorScale);
@@ -37,8 +40,9 @@ export function Legend({ app }: { app: AppState }) {
   });
   return (
     <button type="button" className="legend" onClick={() => app.units.cycle(metric.ident)} title={t('legend.changeUnit')}
-      data-testid="legend" data-unit={unit}>
+      data-testid="legend" data-unit={unit} data-range={range ?? undefined}>
       <span className="legend-unit">{unit}</span>
+      {range !== null && <span className="legend-range" data-testid="legend-range">{t('accumulation.legend', { range: rangeLabel(range, t) })}</span>}
       <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }}>
         {labels.map(({ v, at }) => (
           <span key={v} style={{ left: `${at * 100}%` }}>{v}</span>

@@ -40,10 +40,11 @@ export function MapView({ app }: { app: AppState }) {
       },
     });
 
-    // The picker's value follows the time and the overlay.
+    // The picker's value follows the time, the overlay and an accumulation's range.
     const stopPicker = effect(() => {
       void app.timeline.timestamp.value;
       void app.layer.overlay.value;
+      void app.accumulation.range.value;
       const p = app.picker.position.peek();
       if (p) pick(p.lat, p.lon);
     });

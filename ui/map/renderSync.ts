@@ -35,6 +35,8 @@ export function startRenderSync(app: AppState): () => void {
         refTime: calendar.refTime,
         timestamps: calendar.timestamps,
         time: app.timeline.timestamp.peek(),
+        // SPEC §3 acRange, fitted to the calendar (SPEC §4): the accumulation tiles' range.
+        acRange: app.accumulation.range.value ?? undefined,
         // SPEC §6: a subscriber's map asks for the finer Premium tiles, with the token the server checks.
         premium: subscriber,
         token: subscriber ? app.settings.signal('userToken').value as string | null : null,

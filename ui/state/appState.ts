@@ -2,6 +2,7 @@
 
 import { parseSearch, type UrlState } from '../../common/url.ts';
 import { DEFAULT_PRODUCT } from '../../common/catalogue/products.ts';
+import { createAccumulationModel, type AccumulationModel } from './accumulationModel.ts';
 import { createDataModel, type DataModel } from './dataModel.ts';
 import { createLayerModel, type LayerModel } from './layerModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
@@ -18,6 +19,8 @@ export interface AppState {
   map: MapModel;
   layer: LayerModel;
   timeline: TimelineModel;
+  /** SPEC §3 acRange and §4 Accumulation: the range an accumulation overlay shows. */
+  accumulation: AccumulationModel;
   units: UnitsModel;
   picker: PickerModel;
   data: DataModel;
@@ -56,6 +59,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   if (initialUrl.date !== undefined) timeline.setTimestamp(initialUrl.date);
   const settings = createSettingsStore();
   const units = createUnitsModel(countryOf(languageTag), settings);
+  const accumulation = createAccumulationModel(layer, timeline, settings);
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const usage = createUsageLog();
@@ -63,9 +67,10 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
+      accumulation.dispose();
       timeline.dispose();
       data.dispose();
     },
