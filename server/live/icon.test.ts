@@ -42,7 +42,8 @@ describeWithFixtures('DWD ICON sources against the fixture server', () => {
       for (const step of [0, 3]) for (const field of FIELDS.slice(0, 4)) put('icon-eu', run, step, field, content.get(field.variable) as Uint8Array);
     }
     put('icon', Date.UTC(2021, 10, 20, 18), 0, { variable: 'TOT_PREC' }, await readFixture(FIXTURE.iconIcosahedral));
-  });
+    // bzip2 runs once per file (17 of them): seconds on a loaded machine, past the 10 s hook default.
+  }, 60_000);
   afterAll(async () => {
     await server?.close();
   });
