@@ -132,7 +132,7 @@ async function browserKernels(): Promise<BrowserKernelReport> {
 async function frameHarness(): Promise<FrameResult[]> {
   // No background prewarm: it would share the CPU with the browser being measured. The warm-up
   // load below generates the tiles the measured view needs.
-  const app = await buildApp({ logger: false, prewarm: false });
+  const app = await buildApp({ logger: false, prewarm: false, liveSources: null });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();
   try {
