@@ -296,7 +296,10 @@ describe('buildApp and ISOBAR_SOURCES', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'isobar-live-probe-'));
     const logs: LogLine[] = [];
     const logger = { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } };
-    const never = () => new Promise<void>(() => undefined);
+    // The next round never comes; the server's close ends the wait.
+  const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
     try {
       const down = await buildApp({
         distDir: null, prewarm: false, dataDir, logger,
