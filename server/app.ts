@@ -154,6 +154,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
+  let probingNow = () => false;
   const fromEnv = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
   // The default set (ISOBAR_SOURCES unset) needs somewhere to go; a server of the demo product only has none.
   const live = fromEnv?.probe && dataDir === null ? null : fromEnv;
@@ -161,6 +162,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     if (dataDir === null || stored === null) throw new Error('Live sources need a data directory to ingest into (dataDir is null)');
     let scheduler: Scheduler | null = null;
     let closing = false;
+    let probing = false;
+    probingNow = () => probing;
     app.decorate('liveSources', { getter: () => scheduler });
     const { probe, ...schedulerOptions } = live;
     const start = (sources: readonly LiveSource[]) => {
@@ -174,7 +177,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.addHook('onListen', async () => {
       if (!probe) return start(live.sources);
       // In the background: a server without internet starts as fast as one with it.
+      probing = true;
       void reachableSources(live.sources).then((reachable) => {
+        probing = false;
         if (reachable.length === 0) {
           app.log.info({ sources: live.sources.map((s) => s.id) }, 'live sources: no upstream answered (no internet?); serving the demo product. ISOBAR_SOURCES=none skips this check');
         }
@@ -198,7 +203,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
   await app.register(metadataRoutes, { served });
-  await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null });
+  await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
   await app.register(tileRoutes, { served });
   await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.

@@ -5,7 +5,8 @@
  *
  *   GET /metadata/v1.0/progress.json   -> LiveProgressAnswer (not cached)
  *
- * The UI asks again every LIVE_PROGRESS_POLL_MS while a run arrives, and not at all otherwise.
+ * The UI asks again every LIVE_PROGRESS_POLL_MS while a run arrives or `pending` is set, and
+ * seldom otherwise.
  */
 
 import { SECOND_MS } from '../time.ts';
@@ -37,6 +38,10 @@ export type LiveRunProgress = Infer<typeof LIVE_RUN_PROGRESS>;
 export const LIVE_PROGRESS_ANSWER = {
   type: 'object',
   required: ['runs'],
-  properties: { runs: { type: 'array', items: LIVE_RUN_PROGRESS } },
+  properties: {
+    runs: { type: 'array', items: LIVE_RUN_PROGRESS },
+    /** The server is still looking upstream for its first runs: ask again soon even with no run arriving. */
+    pending: { type: 'boolean' },
+  },
 } as const;
 export type LiveProgressAnswer = Infer<typeof LIVE_PROGRESS_ANSWER>;

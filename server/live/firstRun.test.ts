@@ -87,7 +87,7 @@ describeWithFixtures('the first run of a product, step by step', () => {
     expect((await first.inject({ url: tileOf(0), headers: { 'accept-encoding': 'gzip' } })).statusCode).toBe(200);
     expect((await first.inject({ url: tileOf(3), headers: { 'accept-encoding': 'gzip' } })).statusCode).toBe(404);
     expect((await first.inject({ url: '/forecast/point/gfs/v2.9/50/14' })).json()).toMatchObject({ header: { refTime: RUN }, ts: [RUN] });
-    expect(await progress(first)).toEqual({ runs: [{ ident: 'gfs', ref: hourStamp(RUN), done: 1, total: STEPS.length, served: 1 }] });
+    expect(await progress(first)).toEqual({ pending: false, runs: [{ ident: 'gfs', ref: hourStamp(RUN), done: 1, total: STEPS.length, served: 1 }] });
 
     // The step's tile as built: a restart must not build it again.
     const built = join(dataDir, 'gfs', 'staging', hourStamp(RUN), tileRelPath(RUN, 0, 0, 0, 'wind', 'surface'));
@@ -100,7 +100,7 @@ describeWithFixtures('the first run of a product, step by step', () => {
     release();
     const second = await start();
     await vi.waitFor(async () => expect((await minifest(second))?.dst).toEqual([[3, 0, 15]]), { timeout: 30_000, interval: 50 });
-    await vi.waitFor(async () => expect(await progress(second)).toEqual({ runs: [] }));
+    await vi.waitFor(async () => expect(await progress(second)).toEqual({ pending: false, runs: [] }));
     // Resumed: the first step's bytes were not fetched again, its tiles not written again.
     expect(server.requests(gfsDataUrl('', RUN, 0, '1p00'), true)).toEqual([]);
     expect(server.requests(gfsDataUrl('', RUN, 15, '1p00'), true).length).toBeGreaterThan(0);

@@ -23,6 +23,19 @@ export interface RunProgress {
 
 export class LiveProgress {
   private readonly runs = new Map<string, RunProgress>();
+  /** Sources whose first look upstream has not ended. */
+  private readonly looking = new Set<string>();
+
+  /** A source's first look upstream begins (true) or ends (false). */
+  setLooking(source: string, looking: boolean): void {
+    if (looking) this.looking.add(source);
+    else this.looking.delete(source);
+  }
+
+  /** Whether some source has not yet found out what there is to fetch. */
+  get pending(): boolean {
+    return this.looking.size > 0;
+  }
 
   /** A run starts arriving. */
   start(run: Omit<RunProgress, 'downloaded' | 'built' | 'served'>): void {

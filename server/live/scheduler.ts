@@ -193,7 +193,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     try {
       const state = await readSourceState(downloadDir);
       const ctx: SourceContext = { http, log, downloadDir, now, signal };
-      const plan = await source.findLatestRun(ctx, state?.refTime);
+      const plan = await source.findLatestRun(ctx, state?.refTime).finally(() => progress.setLooking(source.id, false));
       if (!plan) {
         log.info({ source: source.id, last: state ? runLabel(state.refTime) : null }, 'no newer complete run upstream');
         return { kind: 'none', lastRefTime: state?.refTime };
@@ -295,8 +295,10 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   async function loop(source: LiveSource): Promise<void> {
     const intervalMs = (options.premium ? source.premiumIntervalMinutes : source.intervalMinutes) * MINUTE_MS;
     let lastRefTime = (await readSourceState(join(downloadsRoot, source.id)))?.refTime;
+    progress.setLooking(source.id, true);
     while (!signal.aborted) {
       const outcome = await guardedRound(source);
+      progress.setLooking(source.id, false);
       if (outcome.kind === 'ingested') lastRefTime = outcome.refTime;
       const delay = nextRoundDelay({
         now: now(), lastRefTime, failed: outcome.kind === 'failed' || outcome.kind === 'busy', intervalMs,

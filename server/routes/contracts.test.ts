@@ -62,7 +62,7 @@ describe('the server answers what common/api/ says', () => {
     expect(products.products.length).toBeGreaterThan(0);
     await answer(MINIFEST_ANSWER, 'GET', minifestPath('demo'));
     // No live source here: nothing arriving (server/live/live.test.ts checks a run on its way).
-    expect(await answer(LIVE_PROGRESS_ANSWER, 'GET', LIVE_PROGRESS_PATH)).toEqual({ runs: [] });
+    expect(await answer(LIVE_PROGRESS_ANSWER, 'GET', LIVE_PROGRESS_PATH)).toEqual({ pending: false, runs: [] });
   });
 
   it('point forecasts and meteograms, free and with a step', async () => {
