@@ -13,6 +13,10 @@ describe('sourcesConfigFromEnv', () => {
     expect(config).toMatchObject({ dataDir: resolve('var/data'), premium: false, mode: 'default' });
     expect(config.sources.map((s) => s.id)).toEqual(['gfs', 'gfsWave', 'ecmwf']);
     expect(config.sources.map((s) => s.product)).toEqual(['gfs', 'gfsWave', 'ecmwf']);
+    // GFS at 0.5° in the default set, 0.25° when named.
+    const gfsUrl = (c: typeof config) => (c.sources[0] as IndexedSource<EcmwfIndexEntry>).model.dataUrl(Date.UTC(2024, 0, 2), 3);
+    expect(gfsUrl(config)).toMatch(/pgrb2\.0p50\.f003$/);
+    expect(gfsUrl(sourcesConfigFromEnv({ ISOBAR_SOURCES: 'gfs' }))).toMatch(/pgrb2\.0p25\.f003$/);
   });
 
   it('runs nothing with ISOBAR_SOURCES=none', () => {

@@ -29,8 +29,10 @@ import type { LiveSource } from './source.ts';
 
 type Env = Record<string, string | undefined>;
 
-const FACTORIES: Record<string, (env: Env) => LiveSource> = {
-  gfs: (env) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined }),
+const FACTORIES: Record<string, (env: Env, defaultSet: boolean) => LiveSource> = {
+  // The default set takes GFS at 0.5°: a quarter of the 0.25° bytes, no coarser than the point
+  // grid (0.5°) and about the free tile zoom's resolution; named in ISOBAR_SOURCES, 0.25°.
+  gfs: (env, defaultSet) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined, grid: defaultSet ? DEFAULT_SET_GFS_GRID : undefined }),
   gfsWave: (env) => createGfsWaveSource({ baseUrl: env.ISOBAR_GFS_WAVE_URL || undefined }),
   ecmwf: (env) => createEcmwfSource({ baseUrl: env.ISOBAR_ECMWF_URL || undefined }),
   aifs: (env) => createAifsSource({ baseUrl: env.ISOBAR_AIFS_URL || undefined }),
@@ -44,10 +46,12 @@ export const SOURCE_IDS: readonly string[] = Object.keys(FACTORIES);
 
 /**
  * What a server with ISOBAR_SOURCES unset follows: global atmosphere from two centres and the
- * waves, each at its open data's 0.25° grid with only the fields Isobar reads (README "Live data":
- * the bytes per run).
+ * waves, with only the fields Isobar reads: GFS at 0.5°, GFS-Wave and ECMWF IFS at their open
+ * data's 0.25° (README "Live data": the bytes per run).
  */
 export const DEFAULT_SOURCES: readonly string[] = ['gfs', 'gfsWave', 'ecmwf'];
+/** The GFS grid of the default set (NOAA's `pgrb2.0p50` files). */
+export const DEFAULT_SET_GFS_GRID = '0p50';
 
 export interface SourcesConfig {
   dataDir: string;
@@ -91,7 +95,7 @@ export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
   }
   return {
     dataDir: dataDirFromEnv(env),
-    sources: [...new Set(ids)].map((id) => FACTORIES[id](env)),
+    sources: [...new Set(ids)].map((id) => FACTORIES[id](env, mode === 'default')),
     premium: env.ISOBAR_SOURCES_PREMIUM === '1',
     mode,
     ...(maxDataBytes === undefined ? {} : { maxDataBytes }),
