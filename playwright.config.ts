@@ -56,6 +56,8 @@ export default defineConfig({
       // Rate limits x25 (server/auth/limits.ts): tests/alertsEdit.spec.ts sends 100 test
       // notifications for one user (5 per 15 min by default).
       ISOBAR_AUTH_RATE_LIMIT_SCALE: '25',
+      // No live sources: the tests never probe the internet (there is none; server/live/config.ts).
+      ISOBAR_SOURCES: 'none',
     },
     // With the samples there, the server is ready once it has loaded the last of them (the first
     // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.

@@ -41,6 +41,8 @@ export default defineConfig({
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['{common,engine,workers,ui,server,bench,assets}/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // No live-source probe of the internet from a server a test starts (server/live/config.ts).
+    env: { ISOBAR_SOURCES: 'none' },
     testTimeout: 30_000,
     pool: 'threads',
   },

@@ -18,6 +18,8 @@
  *      (open loop): point forecasts, cached tiles with and without gzip, account sync, and the point
  *      forecast beside uncached demo tiles; each row with the load average and steal while it ran.
  *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place.
+ *   9. Live data (bench/liveFirstStep.ts): the first real step served after a cold start against the
+ *      fixture server at 50 Mbit/s.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -40,6 +42,7 @@ import { benchLoad, loadChecks, loadSection } from './load.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
+import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
 
@@ -132,7 +135,7 @@ async function browserKernels(): Promise<BrowserKernelReport> {
 async function frameHarness(): Promise<FrameResult[]> {
   // No background prewarm: it would share the CPU with the browser being measured. The warm-up
   // load below generates the tiles the measured view needs.
-  const app = await buildApp({ logger: false, prewarm: false });
+  const app = await buildApp({ logger: false, prewarm: false, liveSources: null });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();
   try {
@@ -329,6 +332,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
@@ -365,6 +369,8 @@ const load = await benchLoad();
 console.log(loadSection(load).join('\n'));
 const search = benchSearch();
 console.log(searchSection(search).join('\n'));
+const live = await benchLiveFirstStep();
+console.log(liveFirstStepCheck(live));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const frames = await frameHarness();

@@ -19,10 +19,12 @@
  * (ISOBAR_DATA_DIR, default var/data; server/ingest/layout.ts) and, for its own directory, the
  * generated demo product (DESIGN.md "Data, honestly"), through one interface (server/data/servedProducts.ts).
  *
- * Live sources (server/live, option liveSources; ISOBAR_SOURCES by default, none unless set):
- * their scheduler starts when the server listens (tests that only inject() never start it), ingests
- * each new run into that same data directory, makes the routes read the new current run at once,
- * logs through app.log, and stops on close. `app.liveSources` is the running scheduler, else null.
+ * Live sources (server/live, option liveSources; ISOBAR_SOURCES by default; unset: the default set
+ * when its upstreams answer a probe made after listen, `none`: nothing): their scheduler starts
+ * when the server listens (tests that only inject() never start it), ingests each new run into
+ * that same data directory, makes the routes read the new current run at once (and each step of a
+ * product's first run as it lands), logs through app.log, and stops on close. `app.liveSources` is
+ * the running scheduler, else null; GET /metadata/v1.0/progress.json says what is arriving.
  */
 
 import { join } from 'node:path';
@@ -42,6 +44,8 @@ import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
+import { reachableSources } from './live/probe.ts';
+import { liveProgressRoutes } from './live/progressRoute.ts';
 import type { LiveSource } from './live/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
@@ -91,8 +95,11 @@ export interface AppOptions {
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
-export type LiveSourcesOptions = { sources: readonly LiveSource[] }
-  & Partial<Pick<SchedulerOptions, 'premium' | 'ingest' | 'http' | 'now' | 'sleep' | 'random' | 'retryDelayMs' | 'jitter' | 'keepDownloads'>>;
+export type LiveSourcesOptions = {
+  sources: readonly LiveSource[];
+  /** Follow only the sources whose upstream answers a probe after listen (ISOBAR_SOURCES unset). */
+  probe?: boolean;
+} & Partial<Pick<SchedulerOptions, 'premium' | 'ingest' | 'http' | 'now' | 'sleep' | 'random' | 'retryDelayMs' | 'jitter' | 'keepDownloads' | 'maxDataBytes'>>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,7 +120,8 @@ export interface RegisteredRoute {
 
 function liveSourcesFromEnv(): LiveSourcesOptions | null {
   const config = sourcesConfigFromEnv();
-  return config.sources.length > 0 ? { sources: config.sources, premium: config.premium } : null;
+  if (config.sources.length === 0) return null;
+  return { sources: config.sources, premium: config.premium, probe: config.mode === 'default', maxDataBytes: config.maxDataBytes };
 }
 
 /** The three valid times around now: the step at or before it, the next, and the one before (or after). */
@@ -146,18 +154,40 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
-  const live = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
+  let probingNow = () => false;
+  const fromEnv = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
+  // The default set (ISOBAR_SOURCES unset) needs somewhere to go; a server of the demo product only has none.
+  const live = fromEnv?.probe && dataDir === null ? null : fromEnv;
   if (live && live.sources.length > 0) {
     if (dataDir === null || stored === null) throw new Error('Live sources need a data directory to ingest into (dataDir is null)');
     let scheduler: Scheduler | null = null;
+    let closing = false;
+    let probing = false;
+    probingNow = () => probing;
     app.decorate('liveSources', { getter: () => scheduler });
-    app.addHook('onListen', async () => {
-      scheduler ??= startScheduler({
-        ...live, logger: app.log, dataDir,
+    const { probe, ...schedulerOptions } = live;
+    const start = (sources: readonly LiveSource[]) => {
+      if (closing || scheduler || sources.length === 0) return;
+      scheduler = startScheduler({
+        ...schedulerOptions, sources, logger: app.log, dataDir,
         onIngested: ({ result }) => app.runIngested(result.product),
+        onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
+      });
+    };
+    app.addHook('onListen', async () => {
+      if (!probe) return start(live.sources);
+      // In the background: a server without internet starts as fast as one with it.
+      probing = true;
+      void reachableSources(live.sources).then((reachable) => {
+        probing = false;
+        if (reachable.length === 0) {
+          app.log.info({ sources: live.sources.map((s) => s.id) }, 'live sources: no upstream answered (no internet?); serving the demo product. ISOBAR_SOURCES=none skips this check');
+        }
+        start(reachable);
       });
     });
     app.addHook('onClose', async () => {
+      closing = true;
       await scheduler?.stop();
     });
   } else {
@@ -173,6 +203,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
   await app.register(metadataRoutes, { served });
+  await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
   await app.register(tileRoutes, { served });
   await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.

@@ -12,6 +12,7 @@ import { LevelSelector } from './components/LevelSelector.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
+import { RunProgressBar } from './components/RunProgressBar.tsx';
 import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
@@ -20,6 +21,7 @@ import { PANELS } from './panels/panels.ts';
 import { renderError } from './map/renderClient.ts';
 import { useServices } from './services/ServicesContext.tsx';
 import type { AppState } from './state/appState.ts';
+import { startLiveProgress } from './state/liveProgress.ts';
 
 // The top message and the bottom message area: lazy, loaded right after the first render.
 const AppServices = lazy(() => import('./components/AppServices.tsx'));
@@ -35,6 +37,8 @@ export function App({ app }: { app: AppState }) {
   // chunk loads right after the first render, beside the component that shows their messages.
   useEffect(() => void appServices(), [appServices]);
 
+  // Runs of the server's live sources on their way: the picker's "N of M steps" and the progress bar.
+  useEffect(() => startLiveProgress(app), [app]);
   useEffect(() => {
     // SPEC §2 keyboard: left and right arrows step the forecast (not with Shift).
     const onKey = (e: KeyboardEvent) => {
@@ -89,6 +93,7 @@ export function App({ app }: { app: AppState }) {
   return (
     <div className={rhpaneOpen ? 'app rhpane-open' : 'app'}>
       <MapView app={app} />
+      <RunProgressBar />
       <header className="topbar">
         <MenuButton app={app} />
         <span className="brand">{t('app.name')}</span>

@@ -7,6 +7,7 @@
  *       inventory -> catalogue matches (fields.ts) -> product (given or inferred) and run
  *       per step in the file: RunBuilder.addStep (runBuilder.ts), which decodes each field when it
  *         comes to the field's layer
+ *       (snapshots: the steps built so far are published as a snapshot after the file, layout.ts)
  *     publish (unless publish: false: the run stays staged and a later call adds more steps)
  *
  * Every file must belong to the same product and run; anything else is an IngestError that says
@@ -40,6 +41,15 @@ export interface IngestOptions {
   pointResolution?: number;
   /** The GRIB2 decoder: the engine's by default; tests give synthetic fields. */
   reader?: GribReader;
+  /** Steps the staged build already has are not built again (a download resumed after a restart). */
+  skipBuilt?: boolean;
+  /**
+   * Serve the run while it is built: after a file adds steps, the steps so far are published as a
+   * snapshot (RunBuilder.publishSnapshot), the first at once, then at most one per `minIntervalMs`.
+   */
+  snapshots?: { minIntervalMs: number };
+  /** After each file: the run's steps built so far, and how many of them are served. */
+  onSteps?: (p: { refTime: number; built: number[]; served: number }) => void;
 }
 
 export interface IngestResult {
@@ -83,6 +93,8 @@ export async function ingestFiles(files: string[] | AsyncIterable<string>, optio
   let refTime = 0;
   let tiles = 0;
   let count = 0;
+  let served = 0;
+  let lastSnapshot = -Infinity;
   const skipped: string[] = [];
   const unusedNames = new Set<string>();
   try {
@@ -133,7 +145,7 @@ export async function ingestFiles(files: string[] | AsyncIterable<string>, optio
         byHour.set(hour, list);
       }
       builder!.noteFile();
-      const hours = [...byHour.keys()].sort((a, b) => a - b);
+      const hours = [...byHour.keys()].sort((a, b) => a - b).filter((hour) => !(options.skipBuilt && builder!.hasStep(hour)));
       for (const [k, hour] of hours.entries()) {
         // Decoded by the builder as it comes to each field's layer (a field another one of its
         // variable and level outranks is not decoded at all).
@@ -155,6 +167,14 @@ export async function ingestFiles(files: string[] | AsyncIterable<string>, optio
           message: `${name}: +${hour} h (${k + 1}/${hours.length}), ${step.layers.length} layers, ${step.tiles} tiles`,
         });
       }
+      const snapshotDue = options.snapshots && performance.now() - lastSnapshot >= options.snapshots.minIntervalMs;
+      if (snapshotDue && builder!.hours.length > served) {
+        const { id } = await builder!.publishSnapshot();
+        served = builder!.hours.length;
+        lastSnapshot = performance.now();
+        onProgress?.({ phase: 'snapshot', done: count, total: Math.max(total, count), message: `run ${id}: ${served} step(s) served` });
+      }
+      options.onSteps?.({ refTime, built: builder!.hours, served });
     }
     if (!builder || !product) {
       const names = [...unusedNames].slice(0, 12).join(', ');

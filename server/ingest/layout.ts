@@ -25,11 +25,18 @@
  * atomic rename), then current.json is written to a temporary file and renamed over the old one.
  * A reader sees the old run or the new one, never half of one; an ingest killed at any point
  * leaves current.json naming the previous run. Runs beyond the newest KEEP_RUNS are removed after.
+ *
+ * A run published step by step (the first run a server fetches: something real to show within
+ * minutes) is served from snapshots while it is built (publishSnapshot): runs/{id}/ with its own
+ * run.json, minifest.json and point stores for the steps built so far, and `tiles` and `native`
+ * as symbolic links into the staging directory, which keeps growing. Each snapshot gets a new id;
+ * a snapshot that is not current is removed by the next prune (its links would dangle once the
+ * build is published).
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { lstat, mkdir, open, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { hourStamp } from '../../common/minifest.ts';
 import type { PointGrid } from './points.ts';
 
@@ -215,6 +222,11 @@ export async function listRunIds(dataDir: string, directory: string): Promise<st
 export async function publishRun(dataDir: string, directory: string, staging: string, id: string, refTime: number): Promise<{ current: boolean }> {
   await mkdir(runsDir(dataDir, directory), { recursive: true });
   await rename(staging, runDir(dataDir, directory, id));
+  return makeCurrent(dataDir, directory, id, refTime);
+}
+
+/** Points current.json at a run in runs/ unless the current run is newer, then prunes. */
+async function makeCurrent(dataDir: string, directory: string, id: string, refTime: number): Promise<{ current: boolean }> {
   const currentId = await readCurrentRunId(dataDir, directory);
   const current = currentId === null || currentId.slice(0, 10) <= hourStamp(refTime);
   if (current) await writeFileAtomic(currentPointerPath(dataDir, directory), `${JSON.stringify({ run: id, published: new Date().toISOString() })}\n`);
@@ -222,13 +234,47 @@ export async function publishRun(dataDir: string, directory: string, staging: st
   return { current };
 }
 
-/** Removes published runs beyond the newest KEEP_RUNS, never the current one. */
+/** The parts of a run directory a snapshot links to in the staging directory instead of copying. */
+const SNAPSHOT_LINKS = ['tiles', 'native'] as const;
+
+/**
+ * Publishes a snapshot of a run still being built in `staging`: `write(dir)` writes run.json,
+ * minifest.json and the point stores into the new runs/{id}, whose tiles/ and native/ are links
+ * into the staging directory. Made current as publishRun does.
+ */
+export async function publishSnapshot(
+  dataDir: string, directory: string, staging: string, id: string, refTime: number, write: (dir: string) => Promise<void>,
+): Promise<{ current: boolean }> {
+  const dir = runDir(dataDir, directory, id);
+  const temporary = `${dir}.tmp`;
+  await rm(temporary, { recursive: true, force: true });
+  await mkdir(temporary, { recursive: true });
+  for (const name of SNAPSHOT_LINKS) {
+    await mkdir(join(staging, name), { recursive: true });
+    await symlink(relative(dir, join(staging, name)), join(temporary, name), 'dir');
+  }
+  await write(temporary);
+  await rename(temporary, dir);
+  return makeCurrent(dataDir, directory, id, refTime);
+}
+
+/** Whether a published run is a snapshot of a build (its tiles link into staging/). */
+async function isSnapshot(dir: string): Promise<boolean> {
+  return lstat(join(dir, 'tiles')).then((s) => s.isSymbolicLink(), () => false);
+}
+
+/** Removes published runs beyond the newest KEEP_RUNS, and snapshots, never the current one. */
 async function pruneRuns(dataDir: string, directory: string, keep = KEEP_RUNS): Promise<string[]> {
   const currentId = await readCurrentRunId(dataDir, directory);
   const ids = await listRunIds(dataDir, directory);
-  const kept = new Set(ids.slice(0, keep));
-  if (currentId) kept.add(currentId);
-  const removed = ids.filter((id) => !kept.has(id));
-  for (const id of removed) await rm(runDir(dataDir, directory, id), { recursive: true, force: true });
+  const removed: string[] = [];
+  let runs = 0;
+  for (const id of ids) {
+    const dir = runDir(dataDir, directory, id);
+    const newest = !(await isSnapshot(dir)) && runs++ < keep;
+    if (id === currentId || newest) continue;
+    removed.push(id);
+    await rm(dir, { recursive: true, force: true });
+  }
   return removed;
 }

@@ -38,7 +38,7 @@ import { IngestError, type FieldInfo } from './fields.ts';
 import { deriveModelFields } from './modelFields.ts';
 import type { VariableMatch } from '../../common/catalogue/variables.ts';
 import {
-  acquirePidLock, layerKey, nativeRelPath, newRunId, publishRun, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
+  acquirePidLock, layerKey, nativeRelPath, newRunId, publishRun, publishSnapshot, RUN_FORMAT, stagingDir, tileRelPath, writeFileAtomic,
   type PointStoreInfo, type RunLayer, type RunManifest,
 } from './layout.ts';
 import {
@@ -702,10 +702,36 @@ export class RunBuilder {
    */
   async publish(): Promise<{ id: string; manifest: RunManifest; current: boolean }> {
     const { product, refTime, dataDir, onProgress } = this.options;
-    const state = this.state;
-    if (!state.hours.length) throw new IngestError(`Run ${hourStamp(refTime)} of ${product.ident} has no steps to publish`);
+    if (!this.state.hours.length) throw new IngestError(`Run ${hourStamp(refTime)} of ${product.ident} has no steps to publish`);
     await this.writer.flush();
     onProgress?.({ phase: 'publish', done: 0, total: 1, message: 'point-series store' });
+    const id = newRunId(refTime);
+    const manifest = await this.writeServed(this.dir, id);
+    for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
+    await rm(join(this.dir, 'build.json'), { force: true });
+    await this.release();
+    const { current } = await publishRun(dataDir, product.directory, this.dir, id, refTime);
+    onProgress?.({ phase: 'publish', done: 1, total: 1, message: `run ${id}${current ? '' : ' (older than the current run: not made current)'}` });
+    return { id, manifest, current };
+  }
+
+  /**
+   * Makes the steps built so far visible while the build goes on (layout.ts publishSnapshot): the
+   * run's point stores, manifest and minifest in a new runs/{id}, its tiles linked, not copied.
+   */
+  async publishSnapshot(): Promise<{ id: string; current: boolean }> {
+    const { product, refTime, dataDir } = this.options;
+    if (!this.state.hours.length) throw new IngestError(`Run ${hourStamp(refTime)} of ${product.ident} has no steps to publish`);
+    await this.writer.flush();
+    const id = newRunId(refTime);
+    const { current } = await publishSnapshot(dataDir, product.directory, this.dir, id, refTime, async (dir) => void await this.writeServed(dir, id));
+    return { id, current };
+  }
+
+  /** Writes the point stores, run.json and minifest.json of the steps built so far into `dir`. */
+  private async writeServed(dir: string, id: string): Promise<RunManifest> {
+    const { product, refTime } = this.options;
+    const state = this.state;
     let points: PointStoreInfo | null = null;
     const grid = state.pointGrid;
     const pointVariables = Object.values(VARIABLES).filter((v) => v.point && Object.values(state.slabs).some((vars) => vars.includes(v.ident)));
@@ -713,14 +739,12 @@ export class RunBuilder {
     if (grid && (pointVariables.length || statics.length)) {
       const steps: SlabStep[] = state.hours.map((hour) => ({ hour, path: slabPath(this.dir, hour), variables: state.slabs[hour] ?? [] }));
       const quantized = (v: (typeof statics)[number]): PointVariable => ({ ident: v.ident, offset: Math.fround(v.quantization.offset), scale: Math.fround(v.quantization.scale) });
-      const bytes = await writePointStore(join(this.dir, 'points.bin'), {
+      const bytes = await writePointStore(join(dir, 'points.bin'), {
         refTime, hours: state.hours, grid, variables: pointVariables.map(quantized), ...(statics.length ? { statics: statics.map(quantized) } : {}),
       }, steps, statics.length ? { path: staticSlabPath(this.dir), variables: state.staticSlab! } : undefined);
       points = { file: 'points.bin', ...grid, variables: pointVariables.map((v) => v.ident), statics: statics.map((v) => v.ident), bytes };
     }
-    const levelPoints = await this.writeLevelStore();
-    for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
-    const id = newRunId(refTime);
+    const levelPoints = await this.writeLevelStore(dir);
     const published = new Date().toISOString();
     const manifest: RunManifest = {
       format: RUN_FORMAT, id, product: product.ident, directory: product.directory, refTime, hours: state.hours, layers: state.layers,
@@ -733,17 +757,13 @@ export class RunBuilder {
       ref: new Date(refTime).toISOString(), dst: minifestRanges(state.hours), update: published, v: MINIFEST_VERSION, layers: layerLevels,
     };
     if (product.sample) minifest.sample = true;
-    await writeFile(join(this.dir, 'run.json'), `${JSON.stringify(manifest, null, 1)}\n`);
-    await writeFile(join(this.dir, 'minifest.json'), JSON.stringify(minifest));
-    await rm(join(this.dir, 'build.json'), { force: true });
-    await this.release();
-    const { current } = await publishRun(dataDir, product.directory, this.dir, id, refTime);
-    onProgress?.({ phase: 'publish', done: 1, total: 1, message: `run ${id}${current ? '' : ' (older than the current run: not made current)'}` });
-    return { id, manifest, current };
+    await writeFile(join(dir, 'run.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+    await writeFile(join(dir, 'minifest.json'), JSON.stringify(minifest));
+    return manifest;
   }
 
   /** levels.bin from the level slabs: every variable at every level any step has, by variable then level from the ground up. */
-  private async writeLevelStore(): Promise<PointStoreInfo | null> {
+  private async writeLevelStore(dir: string): Promise<PointStoreInfo | null> {
     const { levelPointGrid: grid, levelSlabs = {}, hours } = this.state;
     const present = new Set(Object.values(levelSlabs).flat());
     const names = LEVEL_POINT_VARIABLES.flatMap((ident) => PRESSURE_LEVEL_IDENTS.map((level) => levelSeriesName(ident, level))).filter((n) => present.has(n));
@@ -753,7 +773,7 @@ export class RunBuilder {
       const q = VARIABLES[name.slice(0, name.lastIndexOf('-'))].quantization;
       return { ident: name, offset: Math.fround(q.offset), scale: Math.fround(q.scale) };
     });
-    const bytes = await writePointStore(join(this.dir, 'levels.bin'), { refTime: this.options.refTime, hours, grid, variables }, steps);
+    const bytes = await writePointStore(join(dir, 'levels.bin'), { refTime: this.options.refTime, hours, grid, variables }, steps);
     return { file: 'levels.bin', ...grid, variables: names, bytes };
   }
 

@@ -7,9 +7,24 @@ import type { EcmwfIndexEntry } from './indexFiles.ts';
 import type { SourceLogger } from './source.ts';
 
 describe('sourcesConfigFromEnv', () => {
-  it('runs nothing by default', () => {
+  it('follows the default set when ISOBAR_SOURCES is unset, if its upstreams answer', () => {
     // The data directory the server reads (server/ingest/layout.ts), so the runs ingested are served.
-    expect(sourcesConfigFromEnv({})).toEqual({ dataDir: resolve('var/data'), sources: [], premium: false });
+    const config = sourcesConfigFromEnv({});
+    expect(config).toMatchObject({ dataDir: resolve('var/data'), premium: false, mode: 'default' });
+    expect(config.sources.map((s) => s.id)).toEqual(['gfs', 'gfsWave', 'ecmwf']);
+    expect(config.sources.map((s) => s.product)).toEqual(['gfs', 'gfsWave', 'ecmwf']);
+    // GFS at 0.5° in the default set, 0.25° when named.
+    const gfsUrl = (c: typeof config) => (c.sources[0] as IndexedSource<EcmwfIndexEntry>).model.dataUrl(Date.UTC(2024, 0, 2), 3);
+    expect(gfsUrl(config)).toMatch(/pgrb2\.0p50\.f003$/);
+    expect(gfsUrl(sourcesConfigFromEnv({ ISOBAR_SOURCES: 'gfs' }))).toMatch(/pgrb2\.0p25\.f003$/);
+  });
+
+  it('runs nothing with ISOBAR_SOURCES=none', () => {
+    expect(sourcesConfigFromEnv({ ISOBAR_SOURCES: 'none' })).toEqual({ dataDir: resolve('var/data'), sources: [], premium: false, mode: 'none' });
+  });
+
+  it('reads the data directory cap in gigabytes', () => {
+    expect(sourcesConfigFromEnv({ ISOBAR_SOURCES: 'none', ISOBAR_DATA_MAX_GB: '1.5' }).maxDataBytes).toBe(1.5 * 1024 ** 3);
   });
 
   it('builds the sources listed, once each', () => {
@@ -17,6 +32,7 @@ describe('sourcesConfigFromEnv', () => {
     expect(config.sources.map((s) => [s.id, s.product])).toEqual([['gfs', 'gfs'], ['ecmwf', 'ecmwf'], ['iconEu', 'iconEu']]);
     expect(config.dataDir).toBe('/srv/isobar');
     expect(config.premium).toBe(true);
+    expect(config.mode).toBe('listed');
     expect(config.sources[0].intervalMinutes).toBe(720);
     expect(config.sources[0].premiumIntervalMinutes).toBe(360);
   });
@@ -35,6 +51,8 @@ describe('sourcesConfigFromEnv', () => {
     [{ ISOBAR_SOURCES: 'gfs,hrrr' }, /unknown source "hrrr"; known: gfs, gfsWave, ecmwf, aifs, icon, iconEu/],
     [{ ISOBAR_GFS_URL: 'not a url' }, /ISOBAR_GFS_URL: "not a url" is not a URL/],
     [{ ISOBAR_ICON_EU_URL: 'ftp://opendata.dwd.de' }, /only http and https/],
+    [{ ISOBAR_DATA_MAX_GB: 'ten' }, /ISOBAR_DATA_MAX_GB: "ten" is not a positive number of gigabytes/],
+    [{ ISOBAR_DATA_MAX_GB: '0' }, /ISOBAR_DATA_MAX_GB: "0"/],
   ])('refuses %j', (env, error) => {
     expect(() => sourcesConfigFromEnv(env)).toThrow(SourcesConfigError);
     expect(() => sourcesConfigFromEnv(env)).toThrow(error);

@@ -1,9 +1,12 @@
 /**
- * Live-source configuration from the environment. Nothing runs unless asked: this machine (and
- * most test and demo set-ups) has no internet, and the server then serves the demo product.
+ * Live-source configuration from the environment. Unset, the server follows DEFAULT_SOURCES when
+ * their upstreams answer a probe after it listens (probe.ts), else it logs one line and serves the
+ * demo product; tests and CI set ISOBAR_SOURCES=none (no internet there, and no probe).
  *
- *   ISOBAR_SOURCES           comma list of sources to follow: gfs, gfsWave, ecmwf, aifs, icon, iconEu
- *                            (default: none). `icon` (global) is refused: icosahedral grid, see icon.ts.
+ *   ISOBAR_SOURCES           comma list of sources to follow: gfs, gfsWave, ecmwf, aifs, icon, iconEu;
+ *                            `none`: fetch nothing; unset: DEFAULT_SOURCES if their upstreams answer.
+ *                            `icon` (global) is refused: icosahedral grid, see icon.ts.
+ *   ISOBAR_DATA_MAX_GB       cap on the data directory (dataCap.ts; default: none)
  *   ISOBAR_DATA_DIR          where the ingest writes, the server reads and downloads live
  *                            (default: var/data, as server/ingest/layout.ts)
  *   ISOBAR_SOURCES_PREMIUM   1: follow the Premium update intervals (SPEC §9: 360 min) instead of 720
@@ -17,6 +20,7 @@
  */
 
 import { dataDirFromEnv } from '../ingest/layout.ts';
+import { dataCapFromEnv } from './dataCap.ts';
 import { createEcmwfSource, createAifsSource } from './ecmwf.ts';
 import { createGfsSource } from './gfs.ts';
 import { createGfsWaveSource } from './gfsWave.ts';
@@ -25,8 +29,10 @@ import type { LiveSource } from './source.ts';
 
 type Env = Record<string, string | undefined>;
 
-const FACTORIES: Record<string, (env: Env) => LiveSource> = {
-  gfs: (env) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined }),
+const FACTORIES: Record<string, (env: Env, defaultSet: boolean) => LiveSource> = {
+  // The default set takes GFS at 0.5°: a quarter of the 0.25° bytes, no coarser than the point
+  // grid (0.5°) and about the free tile zoom's resolution; named in ISOBAR_SOURCES, 0.25°.
+  gfs: (env, defaultSet) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined, grid: defaultSet ? DEFAULT_SET_GFS_GRID : undefined }),
   gfsWave: (env) => createGfsWaveSource({ baseUrl: env.ISOBAR_GFS_WAVE_URL || undefined }),
   ecmwf: (env) => createEcmwfSource({ baseUrl: env.ISOBAR_ECMWF_URL || undefined }),
   aifs: (env) => createAifsSource({ baseUrl: env.ISOBAR_AIFS_URL || undefined }),
@@ -38,10 +44,23 @@ const URL_VARIABLES = ['ISOBAR_GFS_URL', 'ISOBAR_GFS_WAVE_URL', 'ISOBAR_ECMWF_UR
 
 export const SOURCE_IDS: readonly string[] = Object.keys(FACTORIES);
 
+/**
+ * What a server with ISOBAR_SOURCES unset follows: global atmosphere from two centres and the
+ * waves, with only the fields Isobar reads: GFS at 0.5°, GFS-Wave and ECMWF IFS at their open
+ * data's 0.25° (README "Live data": the bytes per run).
+ */
+export const DEFAULT_SOURCES: readonly string[] = ['gfs', 'gfsWave', 'ecmwf'];
+/** The GFS grid of the default set (NOAA's `pgrb2.0p50` files). */
+export const DEFAULT_SET_GFS_GRID = '0p50';
+
 export interface SourcesConfig {
   dataDir: string;
   sources: LiveSource[];
   premium: boolean;
+  /** `default`: ISOBAR_SOURCES unset, the sources are DEFAULT_SOURCES, followed only if their upstreams answer. */
+  mode: 'listed' | 'default' | 'none';
+  /** ISOBAR_DATA_MAX_GB in bytes. */
+  maxDataBytes?: number;
 }
 
 export class SourcesConfigError extends Error {
@@ -49,10 +68,12 @@ export class SourcesConfigError extends Error {
 }
 
 export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
-  const ids = (env.ISOBAR_SOURCES ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const setting = env.ISOBAR_SOURCES?.trim();
+  const mode = setting === undefined || setting === '' ? 'default' : setting === 'none' ? 'none' : 'listed';
+  const ids = mode === 'default' ? [...DEFAULT_SOURCES] : mode === 'none' ? [] : setting!.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const unknown = ids.filter((id) => !(id in FACTORIES));
   if (unknown.length > 0) {
-    throw new SourcesConfigError(`ISOBAR_SOURCES: unknown source ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${SOURCE_IDS.join(', ')}`);
+    throw new SourcesConfigError(`ISOBAR_SOURCES: unknown source ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${SOURCE_IDS.join(', ')}, or none`);
   }
   for (const name of URL_VARIABLES) {
     const value = env[name];
@@ -66,9 +87,17 @@ export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourcesConfigError(`${name}: only http and https URLs are followed`);
     }
   }
+  let maxDataBytes: number | undefined;
+  try {
+    maxDataBytes = dataCapFromEnv(env.ISOBAR_DATA_MAX_GB);
+  } catch (error) {
+    throw new SourcesConfigError((error as Error).message);
+  }
   return {
     dataDir: dataDirFromEnv(env),
-    sources: [...new Set(ids)].map((id) => FACTORIES[id](env)),
+    sources: [...new Set(ids)].map((id) => FACTORIES[id](env, mode === 'default')),
     premium: env.ISOBAR_SOURCES_PREMIUM === '1',
+    mode,
+    ...(maxDataBytes === undefined ? {} : { maxDataBytes }),
   };
 }

@@ -8,8 +8,10 @@
  * Content-Range; an unsatisfiable one 416; a multi-range request gets the whole file with 200,
  * as S3 does. Every request is logged (method, path, Range, status, body bytes, whether the body
  * was sent whole), and faults can be injected per path: a status (5xx, 429 with Retry-After, 404),
- * a connection reset before answering, a body cut after N bytes, a slow answer, or a hook that
- * runs as a request arrives (to abort a client mid-download).
+ * a connection reset before answering, a body cut after N bytes, a slow answer, an answer held
+ * until a promise settles, or a hook that runs as a request arrives (to abort a client
+ * mid-download). `bytesPerSecond` throttles every body to a link of that speed, shared by all
+ * answers at once (a home connection).
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,7 +22,8 @@ export type Fault =
   | { kind: 'status'; status: number; headers?: Record<string, string> }
   | { kind: 'reset' }
   | { kind: 'truncate'; afterBytes: number }
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'hold'; until: Promise<unknown> };
 
 export interface FaultRule {
   /** Exact path, or a pattern tested against the path. */
@@ -65,6 +68,10 @@ export class FixtureServer {
   readonly log: RequestRecord[] = [];
   /** Runs as each request arrives, before any fault or answer. */
   onRequest: ((req: IncomingMessage) => void) | null = null;
+  /** Bandwidth of the link all bodies share, bytes a second; null: as fast as loopback goes. */
+  bytesPerSecond: number | null = null;
+  /** When the shared link is free again (ms, performance.now()). */
+  private linkFreeAt = 0;
   private readonly faults: FaultRule[] = [];
   /** Requests still being answered (a slow answer waits out its delay even when its client has gone). */
   private readonly answering = new Set<Promise<void>>();
@@ -171,6 +178,7 @@ export class FixtureServer {
       return;
     }
     if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault?.kind === 'hold') await fault.until.catch(() => undefined);
     if (res.destroyed) return;
     if (fault?.kind === 'status') {
       record.status = fault.status;
@@ -227,8 +235,30 @@ export class FixtureServer {
       res.write(cut, () => setTimeout(() => res.destroy(), 20));
       return;
     }
+    if (this.bytesPerSecond !== null) {
+      await this.throttled(res, body, record);
+      return;
+    }
     record.bytes = body.length;
     res.end(body, () => {
+      record.completed = true;
+    });
+  }
+
+  /** Sends a body in chunks paced to the shared link's speed: each chunk waits for the link to be free. */
+  private async throttled(res: ServerResponse, body: Uint8Array, record: RequestRecord): Promise<void> {
+    const chunk = 16 * 1024;
+    for (let at = 0; at < body.length; at += chunk) {
+      const part = body.subarray(at, Math.min(body.length, at + chunk));
+      const start = Math.max(performance.now(), this.linkFreeAt);
+      this.linkFreeAt = start + (1000 * part.length) / this.bytesPerSecond!;
+      const wait = this.linkFreeAt - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (res.destroyed) return;
+      res.write(part);
+      record.bytes += part.length;
+    }
+    res.end(() => {
       record.completed = true;
     });
   }

@@ -11,6 +11,7 @@ import { GribFormatError, gribMessages } from './gribMessages.ts';
 import { HttpStatusError, type ByteRange, type SourceHttp } from './http.ts';
 import { IndexFormatError, planRanges, type IndexEntry } from './indexFiles.ts';
 import { RunFolder } from './runFolder.ts';
+import { HOUR_MS } from '../../common/time.ts';
 import {
   candidateRuns, forEachConcurrent, runLabel,
   type DownloadProgress, type LiveSource, type RunPlan, type RunSchedule, type SourceContext,
@@ -102,6 +103,12 @@ export class IndexedSource<E extends IndexEntry> implements LiveSource<IndexedPl
     return http;
   }
 
+  /** The index of the first step of the newest run that may be out. */
+  probeUrl(now: number): string {
+    const refTime = candidateRuns(now, this.model.schedule)[0] ?? Math.floor(now / HOUR_MS) * HOUR_MS;
+    return this.model.indexUrl(refTime, this.model.steps(refTime)[0] ?? 0);
+  }
+
   async findLatestRun(ctx: SourceContext, newerThan?: number): Promise<IndexedPlan | null> {
     const { log, signal } = ctx;
     const http = this.http(ctx);
@@ -171,7 +178,7 @@ export class IndexedSource<E extends IndexEntry> implements LiveSource<IndexedPl
         }
       }
       progress.stepsDone++;
-      onProgress?.({ ...progress });
+      onProgress?.({ ...progress, step, file: folder.stepFile(step) });
     });
     return plan.steps.map((step) => folder.stepFile(step));
   }

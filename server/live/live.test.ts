@@ -278,13 +278,52 @@ describe('buildApp and ISOBAR_SOURCES', () => {
     }
   });
 
-  it('starts nothing without ISOBAR_SOURCES, or when told not to', async () => {
-    vi.stubEnv('ISOBAR_SOURCES', '');
-    for (const liveSources of [undefined, null]) {
+  it('starts nothing with ISOBAR_SOURCES=none, without a data directory for the default set, or when told not to', async () => {
+    for (const [env, liveSources] of [['none', undefined], ['none', null], ['', undefined]] as const) {
+      vi.stubEnv('ISOBAR_SOURCES', env);
       const app = await buildApp({ distDir: null, prewarm: false, dataDir: null, liveSources });
       await app.listen({ port: 0, host: '127.0.0.1' });
       expect(app.liveSources).toBeNull();
       await app.close();
+    }
+  });
+
+  it('with the default set, follows the upstreams that answer the probe after listen, else logs one line and serves the demo', async () => {
+    const upstream = await FixtureServer.start();
+    const closed = await FixtureServer.start();
+    const closedUrl = closed.url;
+    await closed.close();
+    const dataDir = await mkdtemp(join(tmpdir(), 'isobar-live-probe-'));
+    const logs: LogLine[] = [];
+    const logger = { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } };
+    // The next round never comes; the server's close ends the wait.
+  const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+    try {
+      const down = await buildApp({
+        distDir: null, prewarm: false, dataDir, logger,
+        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: closedUrl }), createEcmwfSource({ baseUrl: closedUrl })], sleep: never },
+      });
+      await down.listen({ port: 0, host: '127.0.0.1' });
+      await vi.waitFor(() => expect(logs.filter((l) => /no upstream answered/.test(l.msg))).toHaveLength(1), { timeout: 10_000 });
+      expect(down.liveSources).toBeNull();
+      expect((await down.inject({ url: minifestPath('demo') })).statusCode).toBe(200);
+      await down.close();
+
+      const up = await buildApp({
+        distDir: null, prewarm: false, dataDir, logger,
+        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: upstream.url }), createEcmwfSource({ baseUrl: closedUrl })], sleep: never },
+      });
+      await up.listen({ port: 0, host: '127.0.0.1' });
+      await vi.waitFor(() => expect(up.liveSources).not.toBeNull(), { timeout: 10_000 });
+      // Only GFS answered: its index was asked for (404 here: an empty mirror still answers).
+      expect(upstream.requests(/\.idx$/).length).toBeGreaterThan(0);
+      expect(logs.find((l) => l.msg === 'live sources started')).toMatchObject({ sources: ['gfs'] });
+      await up.close();
+    } finally {
+      await upstream.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -121,7 +121,7 @@ export class PerFileSource implements LiveSource<PerFilePlan> {
         });
       }
       progress.stepsDone++;
-      onProgress?.({ ...progress });
+      onProgress?.({ ...progress, step, file: folder.stepFile(step) });
     });
     return plan.steps.map((step) => folder.stepFile(step));
   }

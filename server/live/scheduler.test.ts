@@ -65,6 +65,13 @@ function captureLog(): SourceLogger & { entries: { level: string; obj: object; m
   return { entries, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
+/** The step files the scheduler hands the ingest, as they come. */
+async function fileList(files: string[] | AsyncIterable<string>): Promise<string[]> {
+  const list: string[] = [];
+  for await (const file of files) list.push(file);
+  return list;
+}
+
 /** A source without HTTP: `latest` is what upstream has; a download writes one step file. */
 class FakeSource implements LiveSource {
   readonly product: string;
@@ -129,7 +136,7 @@ describe('startScheduler', () => {
   const ingestSpy = () => {
     const calls: { files: string[]; product?: string; content: string[] }[] = [];
     const ingest: IngestFn = async (files, options) => {
-      const list = files as string[];
+      const list = await fileList(files);
       calls.push({ files: list, product: options.product, content: await Promise.all(list.map((f) => readFile(f, 'utf8'))) });
       return { product: options.product ?? '', refTime: 0, steps: [0], variables: ['wind'], tiles: 1, ms: 1 };
     };
@@ -286,6 +293,7 @@ describe('startScheduler', () => {
 describe('startLiveSources', () => {
   it('starts nothing unless ISOBAR_SOURCES names sources', () => {
     expect(startLiveSources({ logger: captureLog(), env: {} })).toBeNull();
+    expect(startLiveSources({ logger: captureLog(), env: { ISOBAR_SOURCES: 'none' } })).toBeNull();
   });
 
   it('starts the named sources, refusing ICON global with a warning', async () => {
@@ -329,7 +337,7 @@ describeWithFixtures('scheduler with the GFS source and the fixture server', () 
     });
     const ingested: { refTime: number; differences: (string | null)[] }[] = [];
     const ingest: IngestFn = async (files, options) => {
-      const list = files as string[];
+      const list = await fileList(files);
       const refTime = Date.UTC(2018, 9, 16, 12);
       ingested.push({
         refTime,

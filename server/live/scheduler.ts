@@ -5,6 +5,12 @@
  *
  *   round  ──>  findLatestRun(newer than state.json)  ──>  download  ──>  ingestFiles  ──>  state.json
  *
+ * Steps are handed to the ingest as their files land, in step order, so a run is built while it
+ * downloads; a download resumed after a restart keeps its complete step files and the staged
+ * build keeps its steps (skipBuilt). The first run of a product the data directory ever gets is
+ * published step by step (snapshots): something real is served minutes after the first start.
+ * Later runs replace the served one only when complete. `progress` (progress.ts) tells the UI.
+ *
  * One job at a time on the machine: rounds of all sources queue in this process, and a lock file
  * (`{dataDir}/downloads/.lock`, holding the pid) keeps a second server process out. A failed round
  * is logged and tried again after `retryDelayMs`. After a run is ingested, the next round is due
@@ -15,12 +21,16 @@
 
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { acquirePidLock, writeFileAtomic } from '../ingest/layout.ts';
+import { PRODUCTS } from '../../common/catalogue/products.ts';
+import { hourStamp } from '../../common/minifest.ts';
+import { acquirePidLock, readCurrentRunId, writeFileAtomic } from '../ingest/layout.ts';
 import { sourcesConfigFromEnv } from './config.ts';
+import { DataCapError, enforceDataCap } from './dataCap.ts';
+import { LiveProgress } from './progress.ts';
 import { realSleep, SourceHttp, type Sleep } from './http.ts';
 import { removeRunFolders } from './runFolder.ts';
-import { MINUTE_MS } from '../../common/time.ts';
-import { runLabel, type LiveSource, type SourceContext, type SourceLogger } from './source.ts';
+import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
+import { runLabel, type LiveSource, type RunPlan, type SourceContext, type SourceLogger } from './source.ts';
 
 // The ingest's contract (server/ingest/ingest.ts). Kept here as types so that the sources build and
 // test on their own; the real function is loaded when the first run is ingested.
@@ -30,6 +40,9 @@ export interface IngestOptions {
   product?: string;
   onProgress?: (p: IngestProgress) => void;
   signal?: AbortSignal;
+  skipBuilt?: boolean;
+  snapshots?: { minIntervalMs: number };
+  onSteps?: (p: { refTime: number; built: number[]; served: number }) => void;
 }
 export interface IngestResult { product: string; refTime: number; steps: number[]; variables: string[]; tiles: number; ms: number }
 export type IngestFn = (files: string[] | AsyncIterable<string>, options: IngestOptions) => Promise<IngestResult>;
@@ -63,6 +76,12 @@ export interface SchedulerOptions {
   keepDownloads?: boolean;
   /** Called once a run is ingested and published (the server re-reads its current-run pointers). */
   onIngested?: (event: { source: string; result: IngestResult }) => void;
+  /** Called when a snapshot of a run still arriving is published (the first run of a product). */
+  onServed?: (event: { source: string; product: string; served: number }) => void;
+  /** Runs on their way, for the UI (default: a new one, read through Scheduler.progress). */
+  progress?: LiveProgress;
+  /** Cap on the data directory, bytes (ISOBAR_DATA_MAX_GB): older runs and downloads are pruned to stay under it. */
+  maxDataBytes?: number;
 }
 
 export type RoundOutcome =
@@ -78,6 +97,8 @@ export interface SourceState {
 }
 
 export interface Scheduler {
+  /** Runs on their way. */
+  readonly progress: LiveProgress;
   /** Runs one round of a source now (queued behind any running job). */
   runRound(sourceId: string): Promise<RoundOutcome>;
   /** Stops all loops (aborting a running job) and waits for them to end. */
@@ -87,6 +108,10 @@ export interface Scheduler {
 }
 
 const DEFAULT_RETRY_DELAY_MS = 30 * MINUTE_MS;
+/** Least time between two snapshots of a run published step by step: each rewrites its point stores. */
+export const SNAPSHOT_INTERVAL_MS = 20 * SECOND_MS;
+/** Least time between two looks at the data directory's size while a run downloads (a walk of every file). */
+const DATA_CAP_CHECK_MS = 30 * SECOND_MS;
 const DEFAULT_JITTER = 0.05;
 
 /**
@@ -142,6 +167,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const http = options.http ?? new SourceHttp({ log, sleep, random, now });
   const downloadsRoot = join(dataDir, 'downloads');
   const lockPath = join(downloadsRoot, '.lock');
+  const progress = options.progress ?? new LiveProgress();
   let queue: Promise<unknown> = Promise.resolve();
 
   const runnable = options.sources.filter((source) => {
@@ -167,32 +193,92 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     try {
       const state = await readSourceState(downloadDir);
       const ctx: SourceContext = { http, log, downloadDir, now, signal };
-      const plan = await source.findLatestRun(ctx, state?.refTime);
+      const plan = await source.findLatestRun(ctx, state?.refTime).finally(() => progress.setLooking(source.id, false));
       if (!plan) {
         log.info({ source: source.id, last: state ? runLabel(state.refTime) : null }, 'no newer complete run upstream');
         return { kind: 'none', lastRefTime: state?.refTime };
       }
       const run = runLabel(plan.refTime);
-      log.info({ source: source.id, run, steps: plan.steps.length }, 'downloading run');
+      const directory = PRODUCTS[source.product]?.directory;
+      // The product's first run (or its snapshot served before a restart): served step by step as it lands.
+      const currentId = directory === undefined ? undefined : await readCurrentRunId(dataDir, directory);
+      const stepByStep = currentId === null || currentId?.slice(0, 10) === hourStamp(plan.refTime);
+      log.info({ source: source.id, run, steps: plan.steps.length, stepByStep }, 'downloading run');
       // Partial downloads of any other run are abandoned: this one is newer.
       await removeRunFolders(downloadDir, plan.refTime);
-      const started = now();
-      const logDownload = progressLogger(log, { source: source.id, run }, 'download progress');
-      const files = await source.download(plan, ctx, (p) => logDownload({ done: p.stepsDone, total: p.steps }));
-      log.info({ source: source.id, run, files: files.length, ms: now() - started }, 'run downloaded; ingesting');
-      const logIngest = progressLogger(log, { source: source.id, run }, 'ingest progress');
-      const result = await ingest(files, { dataDir, product: source.product, signal, onProgress: logIngest });
-      await writeSourceState(downloadDir, { refTime: plan.refTime, ingestedAt: new Date(now()).toISOString() });
-      log.info({ source: source.id, run, tiles: result.tiles, variables: result.variables, ms: result.ms }, 'run ingested');
+      if (options.maxDataBytes !== undefined) await enforceDataCap({ dataDir, maxBytes: options.maxDataBytes, log, keep: { source: source.id, refTime: plan.refTime } });
+      progress.start({ source: source.id, product: source.product, refTime: plan.refTime, total: plan.steps.length });
       try {
-        options.onIngested?.({ source: source.id, result });
-      } catch (error) {
-        log.warn({ source: source.id, err: error instanceof Error ? error.message : String(error) }, 'onIngested failed');
+        const result = await downloadAndIngest(source, plan, ctx, stepByStep);
+        await writeSourceState(downloadDir, { refTime: plan.refTime, ingestedAt: new Date(now()).toISOString() });
+        log.info({ source: source.id, run, tiles: result.tiles, variables: result.variables, ms: result.ms }, 'run ingested');
+        try {
+          options.onIngested?.({ source: source.id, result });
+        } catch (error) {
+          log.warn({ source: source.id, err: error instanceof Error ? error.message : String(error) }, 'onIngested failed');
+        }
+      } finally {
+        progress.end(source.id);
       }
       if (!options.keepDownloads) await removeRunFolders(downloadDir);
       return { kind: 'ingested', refTime: plan.refTime };
     } finally {
       await lock.release();
+    }
+  }
+
+  /**
+   * Downloads a run and builds it at the same time: each step's file goes to the ingest once it and
+   * the steps before it are on disk. A failed download fails the ingest (the staged steps stay for
+   * the next round) and a failed ingest stops the download.
+   */
+  async function downloadAndIngest(source: LiveSource, plan: RunPlan, ctx: SourceContext, stepByStep: boolean): Promise<IngestResult> {
+    const run = runLabel(plan.refTime);
+    const started = now();
+    const stop = new AbortController();
+    const files = new StepFiles(plan.steps);
+    let capChecked = now();
+    const logDownload = progressLogger(log, { source: source.id, run }, 'download progress');
+    const download = source.download(plan, { ...ctx, signal: AbortSignal.any([signal, stop.signal]) }, (p) => {
+      logDownload({ done: p.stepsDone, total: p.steps });
+      progress.update(source.id, { downloaded: p.stepsDone });
+      if (p.step !== undefined && p.file !== undefined) files.land(p.step, p.file);
+      if (options.maxDataBytes !== undefined && now() - capChecked >= DATA_CAP_CHECK_MS) {
+        capChecked = now();
+        void enforceDataCap({ dataDir, maxBytes: options.maxDataBytes, log, keep: { source: source.id, refTime: plan.refTime } }).catch((error: unknown) => {
+          if (error instanceof DataCapError) stop.abort(error);
+        });
+      }
+    }).then((list) => {
+      log.info({ source: source.id, run, files: list.length, ms: now() - started }, 'run downloaded');
+      files.end(list);
+    }, (error: unknown) => {
+      files.fail(stop.signal.aborted && stop.signal.reason instanceof DataCapError ? stop.signal.reason : error);
+    });
+    const logIngest = progressLogger(log, { source: source.id, run }, 'ingest progress');
+    let served = 0;
+    try {
+      return await ingest(files.iterate(), {
+        dataDir, product: source.product, signal, onProgress: logIngest, skipBuilt: true,
+        ...(stepByStep ? { snapshots: { minIntervalMs: SNAPSHOT_INTERVAL_MS } } : {}),
+        onSteps: (p) => {
+          progress.update(source.id, { built: p.built.length, served: p.served });
+          if (p.served > served) {
+            served = p.served;
+            log.info({ source: source.id, run, served, steps: plan.steps.length }, 'run served so far');
+            try {
+              options.onServed?.({ source: source.id, product: source.product, served });
+            } catch (error) {
+              log.warn({ source: source.id, err: error instanceof Error ? error.message : String(error) }, 'onServed failed');
+            }
+          }
+        },
+      });
+    } catch (error) {
+      stop.abort(error);
+      throw error;
+    } finally {
+      await download;
     }
   }
 
@@ -209,8 +295,10 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   async function loop(source: LiveSource): Promise<void> {
     const intervalMs = (options.premium ? source.premiumIntervalMinutes : source.intervalMinutes) * MINUTE_MS;
     let lastRefTime = (await readSourceState(join(downloadsRoot, source.id)))?.refTime;
+    progress.setLooking(source.id, true);
     while (!signal.aborted) {
       const outcome = await guardedRound(source);
+      progress.setLooking(source.id, false);
       if (outcome.kind === 'ingested') lastRefTime = outcome.refTime;
       const delay = nextRoundDelay({
         now: now(), lastRefTime, failed: outcome.kind === 'failed' || outcome.kind === 'busy', intervalMs,
@@ -228,6 +316,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const done = Promise.all(loops).then(() => undefined);
 
   return {
+    progress,
     runRound(sourceId) {
       const source = runnable.find((s) => s.id === sourceId);
       if (!source) return Promise.reject(new Error(`No running live source "${sourceId}"`));
@@ -243,16 +332,63 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 
 /**
  * Starts the sources ISOBAR_SOURCES names, with ISOBAR_DATA_DIR and the other variables of
- * config.ts; null when none is named (the default). A bad configuration throws. The server does
+ * config.ts; null when none is named (unset or `none`: the default set is the server's, after its probe). A bad configuration throws. The server does
  * not call this: buildApp (server/app.ts, option liveSources) reads the same configuration, starts
  * the scheduler on listen into its own data directory and stops it on close. This is for a
  * process that downloads without serving.
  */
 export function startLiveSources(options: { logger: SourceLogger; ingest?: IngestFn; signal?: AbortSignal; env?: Record<string, string | undefined> }): Scheduler | null {
   const config = sourcesConfigFromEnv(options.env);
-  if (config.sources.length === 0) return null;
+  if (config.mode !== 'listed' || config.sources.length === 0) return null;
   return startScheduler({
-    logger: options.logger, dataDir: config.dataDir, sources: config.sources, premium: config.premium,
+    logger: options.logger, dataDir: config.dataDir, sources: config.sources, premium: config.premium, maxDataBytes: config.maxDataBytes,
     ingest: options.ingest, signal: options.signal,
   });
+}
+
+/** Step files handed on in step order as they land: step k goes once steps 0..k are all on disk. */
+class StepFiles {
+  private readonly landed = new Map<number, string>();
+  private next = 0;
+  private ended = false;
+  private failure: { error: unknown } | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly steps: readonly number[]) {}
+
+  land(step: number, file: string): void {
+    this.landed.set(step, file);
+    this.wake?.();
+  }
+
+  /** The download is done: its list has every step's file. */
+  end(files: readonly string[]): void {
+    files.forEach((file, k) => {
+      if (!this.landed.has(this.steps[k])) this.landed.set(this.steps[k], file);
+    });
+    this.ended = true;
+    this.wake?.();
+  }
+
+  fail(error: unknown): void {
+    this.failure = { error };
+    this.wake?.();
+  }
+
+  async *iterate(): AsyncGenerator<string> {
+    while (this.next < this.steps.length) {
+      const file = this.landed.get(this.steps[this.next]);
+      if (file !== undefined) {
+        this.next++;
+        yield file;
+        continue;
+      }
+      if (this.failure) throw this.failure.error;
+      if (this.ended) throw new Error(`The download ended without step ${this.steps[this.next]}`);
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = null;
+    }
+  }
 }

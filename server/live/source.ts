@@ -28,6 +28,9 @@ export interface DownloadProgress {
   steps: number;
   /** Bytes received in this session (a resumed run does not count what it already had). */
   bytes: number;
+  /** The step just completed and its file (complete on disk). */
+  step?: number;
+  file?: string;
 }
 
 export interface SourceContext {
@@ -60,6 +63,8 @@ export interface LiveSource<Plan extends RunPlan = RunPlan> {
   readonly publishDelayMinutes: number;
   /** Set when the scheduler must not run this source; says why. */
   readonly unsupportedReason?: string;
+  /** A small upstream file whose answer (any HTTP status) shows the upstream is reachable (probe.ts). */
+  probeUrl?(now: number): string;
   /**
    * The newest run that is complete upstream (every wanted step published), probing backwards from
    * now; null when none newer than `newerThan` is. Never downloads field data.
@@ -67,7 +72,7 @@ export interface LiveSource<Plan extends RunPlan = RunPlan> {
   findLatestRun(ctx: SourceContext, newerThan?: number): Promise<Plan | null>;
   /**
    * Downloads the wanted fields of every step, resuming what an earlier call left; returns the
-   * step files in step order.
+   * step files in step order. `onProgress` is called once per step as its file is complete.
    */
   download(plan: Plan, ctx: SourceContext, onProgress?: (progress: DownloadProgress) => void): Promise<string[]>;
 }

@@ -19,6 +19,7 @@ import {
   ALERT_TIMESTAMPS_ANSWER, alertTimestampsPath, INTERACTION_ANSWER, interactionPath, NOTIFICATION, NOTIFICATIONS_ANSWER, NOTIFICATIONS_PATH,
   REMOVED_ANSWER, SEND_TEST_PATH,
 } from '../../common/api/notifications.ts';
+import { LIVE_PROGRESS_ANSWER, LIVE_PROGRESS_PATH } from '../../common/api/liveProgress.ts';
 import { MINIFEST_ANSWER, minifestPath, PRODUCTS_ANSWER, PRODUCTS_PATH } from '../../common/api/products.ts';
 import { schemaProblem, type JsonSchema } from '../../common/api/schema.ts';
 import { REVERSE_ANSWER, reversePath, SEARCH_ANSWER, searchPath } from '../../common/api/search.ts';
@@ -60,6 +61,8 @@ describe('the server answers what common/api/ says', () => {
     const products = await answer(PRODUCTS_ANSWER, 'GET', PRODUCTS_PATH);
     expect(products.products.length).toBeGreaterThan(0);
     await answer(MINIFEST_ANSWER, 'GET', minifestPath('demo'));
+    // No live source here: nothing arriving (server/live/live.test.ts checks a run on its way).
+    expect(await answer(LIVE_PROGRESS_ANSWER, 'GET', LIVE_PROGRESS_PATH)).toEqual({ pending: false, runs: [] });
   });
 
   it('point forecasts and meteograms, free and with a step', async () => {

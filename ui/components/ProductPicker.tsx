@@ -5,10 +5,18 @@
  */
 
 import { useSignals } from '@preact/signals-react/runtime';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { LiveRunProgress } from '../../common/api/liveProgress.ts';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import type { AppState } from '../state/appState.ts';
 import { chooseProduct, layerNotice } from '../state/layerActions.ts';
+import { liveRuns } from '../state/liveProgress.ts';
+
+/** "GFS 12Z: 24 of 129 steps": the model, the run's hour (UTC) and its steps built. */
+export function arrivingText(t: TFunction, run: LiveRunProgress): string {
+  return t('product.arriving', { model: PRODUCTS[run.ident]?.modelName ?? run.ident, run: `${run.ref.slice(8, 10)}Z`, done: run.done, total: run.total });
+}
 
 export function ProductPicker({ app }: { app: AppState }) {
   useSignals();
@@ -20,6 +28,7 @@ export function ProductPicker({ app }: { app: AppState }) {
   const idents = [...new Set([...served, ...(PRODUCTS[current] ? [current] : [])])];
   const models = idents.filter((i) => !PRODUCTS[i].sample);
   const samples = idents.filter((i) => PRODUCTS[i].sample);
+  const arriving = liveRuns.value;
   return (
     <label className="product-picker">
       <span className="sr-only">{t('product.title')}</span>
@@ -37,6 +46,11 @@ export function ProductPicker({ app }: { app: AppState }) {
         )}
         {local && <option value={local.ident}>{local.modelName}</option>}
       </select>
+      {arriving.length > 0 && (
+        <span className="product-arriving" data-testid="product-arriving" role="status">
+          {arriving.map((run) => arrivingText(t, run)).join(' · ')}
+        </span>
+      )}
       {notice && <span className="product-notice" role="alert" data-testid="product-notice">{t(notice.key, notice.values)}</span>}
     </label>
   );

@@ -32,6 +32,12 @@ export interface DataModel {
   /** Chooses the first product in `candidates` that the server has, then loads its calendar. */
   start(candidates: string[]): Promise<void>;
   reload(): Promise<void>;
+  /**
+   * Reads the served products again (a run of a live source arrived). When the demo product shows
+   * because nothing real was served at start-up, `pick` chooses the real product to show instead
+   * (SPEC §4 product selection); the product shown otherwise has its calendar read again.
+   */
+  refreshServed(pick: (served: readonly ServedProduct[]) => string | null): Promise<void>;
   /** Shows a file opened in the browser as its own product, with its own calendar. */
   showLocal(local: { product: Product; refTime: number; timestamps: number[]; overlays: string[] }): void;
   /** Back to the product shown before the file; returns the file's product ident, if one was shown. */
@@ -207,6 +213,22 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
       }, MINIFEST_REFRESH_MS);
     },
     reload: () => load(layer.product.value),
+    async refreshServed(pick) {
+      const list = await fetchServed();
+      if (!list) return;
+      served.value = list.products;
+      const shown = layer.product.peek();
+      if (shown === 'demo' && startProduct.peek() === 'demo') {
+        const next = pick(list.products.filter((p) => !p.demo && !p.sample));
+        if (next) {
+          // The start-up choice, made again now that something real is served: it stays out of the URL.
+          startProduct.value = next;
+          layer.setProduct(next);
+        }
+        return;
+      }
+      if (!localCalendars.has(shown) && list.products.some((p) => p.ident === shown)) await load(shown);
+    },
     dispose() {
       if (timer) clearInterval(timer);
       stopEffect?.();

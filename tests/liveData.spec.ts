@@ -1,0 +1,129 @@
+/**
+ * Real data by default (issue 13 §1), end to end: a server of its own, started with nothing in its
+ * data directory and ISOBAR_SOURCES=gfs pointed at the fixture server (server/live/fixtureServer.ts,
+ * the NOAA layout, throttled to a 50 Mbit/s home connection) holding a whole GFS run built from a
+ * real GFS file (server/live/fixtureRun.ts). The page starts on what there is; the first real step
+ * is served and drawn (the "Demo data" label goes, the picker shows GFS and says "N of 121 steps");
+ * the rest arrives (N grows); the server is restarted mid-run and resumes (the steps on disk are
+ * not fetched again; the count goes on from where it was).
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { FixtureServer } from '../server/live/fixtureServer.ts';
+import { GFS_STEPS, newestGfsRun, putGfsRun } from '../server/live/fixtureRun.ts';
+import { stats } from './testing.ts';
+
+const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
+const present = existsSync(ANALYSIS);
+if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`GFS fixture missing: ${ANALYSIS} (ISOBAR_REQUIRE_FIXTURES=1)`);
+
+const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 2;
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'live-data');
+/** A home connection (issue 13 §1 bench: 50 Mbit/s). */
+const BYTES_PER_SECOND = 50e6 / 8;
+/** Steps after this one are held upstream until the restart, so that the restart comes mid-run. */
+const HELD_AFTER = 9;
+
+/** Starts server/main.ts on PORT with the live source; resolves once it answers. */
+async function startServer(fixtureUrl: string, log: string): Promise<ChildProcess> {
+  const out = await open(log, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: DATA_DIR, ISOBAR_DB_PATH: resolve(DATA_DIR, 'isobar.sqlite'),
+      ISOBAR_SAMPLES_DIR: 'none', ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixtureUrl, STRIPE_SECRET_KEY: '',
+    },
+    stdio: ['ignore', out.fd, out.fd],
+  });
+  // The child has its own copy of the descriptor.
+  await out.close();
+  await expect.poll(async () => {
+    try {
+      return (await fetch(`${BASE}/metadata/v1.0/demo/minifest.json`)).status;
+    } catch {
+      return 0;
+    }
+  }, { timeout: 60_000 }).toBe(200);
+  return child;
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The picker's "GFS 00Z: N of 121 steps", as N; null while it says nothing. */
+async function stepsIn(page: Page): Promise<number | null> {
+  const text = await page.getByTestId('product-arriving').textContent({ timeout: 1000 }).catch(() => null);
+  const match = text ? /GFS \d\dZ: (\d+) of (\d+) steps/.exec(text) : null;
+  return match ? Number(match[1]) : null;
+}
+
+test.describe('live data from the fixture server', () => {
+  test.skip(!present, 'GFS fixture missing');
+  let fixture: FixtureServer;
+  let server: ChildProcess | null = null;
+  let release: () => void = () => undefined;
+
+  test.beforeAll(async () => {
+    await rm(DATA_DIR, { recursive: true, force: true });
+    await mkdir(DATA_DIR, { recursive: true });
+    fixture = await FixtureServer.start();
+    fixture.bytesPerSecond = BYTES_PER_SECOND;
+    putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()));
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const late = GFS_STEPS.filter((s) => s > HELD_AFTER).map((s) => String(s).padStart(3, '0'));
+    fixture.fault({ path: new RegExp(`\\.f(${late.join('|')})$`), ranged: true, fault: { kind: 'hold', until: held }, times: Infinity });
+  });
+  test.afterAll(async () => {
+    release();
+    if (server) await stopServer(server);
+    await fixture?.close();
+  });
+
+  test('the first real step is served and drawn, the rest arrives, and a restart resumes', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    const log = testInfo.outputPath('server.log');
+    await mkdir(testInfo.outputDir, { recursive: true });
+    server = await startServer(fixture.url, log);
+    await page.goto(BASE);
+
+    // The first real step: GFS replaces the demo product, with its progress in the picker.
+    await expect(page.getByTestId('product-picker')).toHaveValue('gfs', { timeout: 120_000 });
+    await expect(page.getByTestId('demo-badge')).toHaveCount(0);
+    await expect(page.getByTestId('product-arriving')).toHaveText(/GFS \d\dZ: \d+ of 121 steps/);
+    await expect(page.getByTestId('run-progress')).toBeVisible();
+    // Drawn: tiles of the GFS run loaded and the map animating on them.
+    await expect.poll(async () => {
+      const s = await stats(page).catch(() => null);
+      return s !== null && s.firstParticlesAt !== null && s.tiles.loading === 0 && s.frames > 5;
+    }, { timeout: 30_000 }).toBe(true);
+    const first = (await stepsIn(page))!;
+    await page.screenshot({ path: testInfo.outputPath('first-step.png') });
+
+    // The rest arrives: the count grows, up to the steps let through before the restart.
+    await expect.poll(() => stepsIn(page), { timeout: 120_000 }).toBeGreaterThan(first);
+    const throughBeforeHold = GFS_STEPS.filter((s) => s <= HELD_AFTER).length;
+    await expect.poll(() => stepsIn(page), { timeout: 120_000 }).toBe(throughBeforeHold);
+
+    // Restart mid-run: what is on disk is neither fetched nor built again.
+    await stopServer(server);
+    fixture.clearLog();
+    release();
+    server = await startServer(fixture.url, log);
+    await expect.poll(() => stepsIn(page), { timeout: 120_000 }).toBeGreaterThan(throughBeforeHold);
+    const refetched = fixture.requests(undefined, true).filter((r) => GFS_STEPS.filter((s) => s <= HELD_AFTER).some((s) => r.path.endsWith(`.f${String(s).padStart(3, '0')}`)));
+    expect(refetched).toEqual([]);
+    await expect(page.getByTestId('product-picker')).toHaveValue('gfs');
+    await page.screenshot({ path: testInfo.outputPath('resumed.png') });
+  });
+});
