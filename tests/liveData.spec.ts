@@ -28,7 +28,7 @@ const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'live-dat
 /** A home connection (issue 13 §1 bench: 50 Mbit/s). */
 const BYTES_PER_SECOND = 50e6 / 8;
 /** Steps after this one are held upstream until the restart, so that the restart comes mid-run. */
-const HELD_AFTER = 9;
+const HELD_AFTER = 3;
 
 /** Starts server/main.ts on PORT with the live source; resolves once it answers. */
 async function startServer(fixtureUrl: string, log: string): Promise<ChildProcess> {

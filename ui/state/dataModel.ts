@@ -65,9 +65,9 @@ async function fetchCalendar(directory: string, signal?: AbortSignal): Promise<C
  * The served products the catalogue knows, with the calendar of each readable minifest the list
  * carries; null when the answer cannot be read (the picker then shows the current product only).
  */
-async function fetchServed(): Promise<{ products: ServedProduct[]; calendars: Map<string, Calendar> } | null> {
+async function fetchServed(cache?: RequestCache): Promise<{ products: ServedProduct[]; calendars: Map<string, Calendar> } | null> {
   try {
-    const answer = await fetchAnswer(PRODUCTS_LIST, PRODUCTS_PATH);
+    const answer = await fetchAnswer(PRODUCTS_LIST, PRODUCTS_PATH, cache ? { cache } : {});
     const products: ServedProduct[] = [];
     const calendars = new Map<string, Calendar>();
     for (const entry of answer.products) {
@@ -214,7 +214,9 @@ export function createDataModel(layer: LayerModel, timeline: TimelineModel): Dat
     },
     reload: () => load(layer.product.value),
     async refreshServed(pick) {
-      const list = await fetchServed();
+      // Asked because the server said something changed: the browser's copy (max-age 60 s) may be
+      // the list from before, so it is checked with the server.
+      const list = await fetchServed('no-cache');
       if (!list) return;
       served.value = list.products;
       const shown = layer.product.peek();
