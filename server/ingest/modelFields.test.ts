@@ -100,6 +100,15 @@ describe('deriveModelFields', () => {
     expect((await values.get('cloudtop@surface')!())!.values[0]).toBeCloseTo(5574, -0.3);
   });
 
+  it('leaves the inputs of the derived fields that run after it (convective rain, surface pressure, irradiance)', () => {
+    const values = new Map<string, LazyField>([
+      ['convRain@surface', lazy(1, 2)], ['surfacePressure@surface', lazy(100_000, 90_000)], ['ghi@surface', lazy(500, 0)],
+      ['ptype_rain@surface', lazy(1, 0)],
+    ]);
+    deriveModelFields(values);
+    expect([...values.keys()].sort()).toEqual(['convRain@surface', 'ghi@surface', 'ptype@surface', 'surfacePressure@surface']);
+  });
+
   it('gives nothing from inputs on different grids or from a direction without its period', async () => {
     const other: LazyField = () => Promise.resolve({ values: f32(0, 0), grid: { ...grid, lon0: 5 } });
     const values = new Map<string, LazyField>([
