@@ -4,6 +4,8 @@
  * last stop. The render worker uploads the ramp as a texture; the legend reads the same stops.
  */
 
+import { EAQI_TIERS } from './classes.ts';
+
 export type Rgba = readonly [number, number, number, number];
 export type ColorStop = readonly [number, Rgba];
 
@@ -303,11 +305,8 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [0, [60, 140, 60, 120]], [5, [120, 180, 60, A]], [10, [230, 210, 60, A]], [20, [240, 150, 40, A]],
     [30, [220, 60, 40, A]], [50, [140, 30, 60, A]], [80, [60, 10, 40, A]],
   ]),
-  /** EEA index levels 1-6, the EEA's own colours. */
-  aqi: scale('aqi', [
-    [1, [80, 240, 230, A]], [2, [80, 204, 170, A]], [3, [240, 230, 65, A]], [4, [255, 80, 80, A]],
-    [5, [150, 0, 50, A]], [6, [125, 33, 129, A]],
-  ], { qualitative: true }),
+  /** EEA index levels 1-6 in the colours of the SPEC §9 tier each is shown as (classes.ts EAQI_TIERS). */
+  aqi: scale('aqi', EAQI_TIERS.map((tier, k): ColorStop => [k + 1, AIR_QUALITY_COLORS[tier]]), { qualitative: true }),
   gas: scale('gas', [
     [0, [60, 90, 150, 0]], [10, [70, 130, 180, 120]], [40, [110, 190, 90, A]], [90, [230, 210, 60, A]],
     [150, [240, 150, 40, A]], [250, [220, 60, 40, A]], [400, [140, 30, 100, A]], [1000, [230, 230, 230, A]],
