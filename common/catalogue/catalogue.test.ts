@@ -84,7 +84,7 @@ describe('catalogue', () => {
     const p = PRODUCTS['gefsaero-20240309'];
     expect(SAMPLE_PRODUCTS).toContain('gefsaero-20240309');
     expect(p).toMatchObject({
-      sample: true, resolution: 0.25, levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550'], forecastSize: 0,
+      sample: true, resolution: 0.25, levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550', 'aqi', 'dustsm'], forecastSize: 0,
       bounds: [[0, -39.75, 54.75, 40]], maxTileZoom: { free: 3, premium: 4 },
     });
     expect(p.source).toMatchObject({ centres: ['kwbc'], disciplines: [0], refTimes: [Date.UTC(2024, 2, 9), Date.UTC(2024, 2, 9)] });

@@ -244,7 +244,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
         break;
       case 'airq':
         // The note explains the US EPA index made from PM; the stored European AQI row names its tiers.
-        if (rows.some((r) => r.id === 'aqi')) note = t('detail:airq.legend');
+        if (rows.some((r) => r.id === 'aqi' && r.metric !== 'aqi')) note = t('detail:airq.legend');
         else if (!rows.length) unavailable = t('detail:notAvailable.airq');
         break;
       default:

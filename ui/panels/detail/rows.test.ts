@@ -55,11 +55,12 @@ describe('detail rows of the derived surface fields', () => {
 
   it('the stored European AQI stands in the air quality index row, named as its tier; without it the US EPA index from PM', () => {
     const eaqi = airQualityRows(context({ aqi: [1, 3, 6], pm2p5: [5, 20, 100] }));
-    expect(eaqi[0].id).toBe('eaqi');
+    expect(eaqi[0]).toMatchObject({ id: 'aqi', metric: 'aqi', label: 'overlay.aqi' });
     expect(eaqi[0].cell(1)).toMatchObject({ text: '3', value: 3, title: 'airq.tiers.unhealthySensitive (EAQI 3)' });
     expect(eaqi[0].cell(2).title).toBe('airq.tiers.hazardous (EAQI 6)');
     const epa = airQualityRows(context({ pm2p5: [5, 20, 100] }));
     expect(epa[0].id).toBe('aqi');
+    expect(epa[0].metric).toBeUndefined();
     expect(epa[0].cell(0).title).toBe('airq.tiers.good');
   });
 });

@@ -233,7 +233,7 @@ function eaqiRow(ctx: RowContext): Row | null {
   const levels = ctx.forecast.data.aqi;
   if (!hasValues(levels)) return null;
   return {
-    id: 'eaqi', kind: 'aqi', label: ctx.t('overlay.aqi'), metric: 'aqi', unit: 'EAQI',
+    id: 'aqi', kind: 'aqi', label: ctx.t('overlay.aqi'), metric: 'aqi', unit: 'EAQI',
     cell(k) {
       const level = levels[k];
       const tier = level === null || level === undefined ? null : eaqiTier(level);
