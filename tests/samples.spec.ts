@@ -135,7 +135,7 @@ test.describe('samples as products', () => {
     }
     expect(failures).toEqual([]);
   });
-  test('the GFS 2.5° and GEFS-Aerosols samples draw the derived overlays: wet-bulb, thunder, solar power, fog, icing at 500 hPa, turbulence at 300 hPa, AQI, dust', async ({ page, request }) => {
+  test('the GFS 2.5° and GEFS-Aerosols samples draw the derived overlays: wet-bulb, thunder, solar power, fog, icing at 500 hPa, turbulence at 300 hPa, soil moisture, AQI, dust', async ({ page, request }) => {
     const AEROSOLS = 'gefsaero-20240309';
     await waitForSamples(request, [GFS_2P5, AEROSOLS]);
     const failures: string[] = [];
@@ -145,7 +145,7 @@ test.describe('samples as products', () => {
     await openMap(page, '/?30.000,0.000,3');
     const clip = mapClip(page);
     const plan: [string, [string, string][]][] = [
-      [GFS_2P5, [['wetbulbtemp', 'surface'], ['thunder', 'surface'], ['solarpower', 'surface'], ['fog', 'surface'], ['icing', '500h'], ['turbulence', '300h']]],
+      [GFS_2P5, [['wetbulbtemp', 'surface'], ['thunder', 'surface'], ['solarpower', 'surface'], ['fog', 'surface'], ['icing', '500h'], ['turbulence', '300h'], ['soilMoisture40', 'surface']]],
       [AEROSOLS, [['aqi', 'surface'], ['dustsm', 'surface']]],
     ];
     for (const [product, overlays] of plan) {

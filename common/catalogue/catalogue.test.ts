@@ -13,6 +13,7 @@ describe('catalogue', () => {
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
       'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
+      'soilMoisture40', 'soilMoisture100',
     ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
@@ -38,7 +39,7 @@ describe('catalogue', () => {
     expect(PRODUCTS.gfsWave.overlays).toEqual(['waves', 'wwaves', 'swell1', 'swell2', 'swell3']);
     // One list of the SPEC §3 overlays without a source: none of them is an overlay a product gives.
     expect(UNSOURCED_OVERLAYS.map((o) => o.ident)).toEqual([
-      'uvindex', 'currents', 'currentsTide', 'soilMoisture40', 'soilMoisture100', 'moistureAnom40', 'moistureAnom100',
+      'uvindex', 'currents', 'currentsTide', 'moistureAnom40', 'moistureAnom100',
       'drought40', 'drought100', 'efiWind', 'efiTemp', 'efiRain',
     ]);
     for (const o of UNSOURCED_OVERLAYS) {

@@ -147,6 +147,8 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   tcso2: tiles('tcso2', COLOR_SCALES.tcso2, METRICS.column),
   turbulence: tiles('turbulence', COLOR_SCALES.turbulence, METRICS.turbulence, { levels: PRESSURE_LEVELS }),
   icing: tiles('icing', COLOR_SCALES.icing, METRICS.humidity, { levels: PRESSURE_LEVELS }),
+  soilMoisture40: tiles('soilMoisture40', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
+  soilMoisture100: tiles('soilMoisture100', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
 };
 
 export const OVERLAYS: readonly Overlay[] = [
@@ -199,6 +201,9 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'go3', trans: 'overlay.go3', icon: 'airq', layers: ['go3'] },
   { ident: 'cosc', trans: 'overlay.cosc', icon: 'airq', layers: ['cosc'] },
   { ident: 'tcso2', trans: 'overlay.tcso2', icon: 'airq', layers: ['tcso2'] },
+  // Soil moisture from the land model's layers (variables.ts MODEL_FIELD_RULES, modelFields.ts).
+  { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', icon: 'rh', layers: ['soilMoisture40'], method: 'NCEP SOILW (Noah land model) 0-10 and 10-40 cm, thickness-weighted: (0.1 m x layer 1 + 0.3 m x layer 2) / 0.4 m' },
+  { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', icon: 'rh', layers: ['soilMoisture100'], partOf: 'soilMoisture40', method: 'NCEP SOILW (Noah land model) 40-100 cm layer' },
 ];
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);
@@ -242,8 +247,6 @@ export const UNSOURCED_OVERLAYS: readonly UnsourcedOverlay[] = [
   { ident: 'uvindex', trans: 'overlay.uvindex', icon: 'temp', setting: 'ISOBAR_CAMS_KEY', source: 'CAMS global uvbed (UV index = uvbed x 40); NCEP DUVB/CDUVB are UV-B, not erythemally weighted' },
   { ident: 'currents', trans: 'overlay.currents', icon: 'waves', setting: 'ISOBAR_SOURCES=rtofs', source: 'NOAA RTOFS Global (surface currents, GRIB2 / netCDF)' },
   { ident: 'currentsTide', trans: 'overlay.currentsTide', icon: 'waves', setting: 'ISOBAR_SOURCES=tides', source: 'a global tide model with tidal currents (e.g. TPXO or FES)' },
-  { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', icon: 'rh', setting: 'ISOBAR_SOURCES=gfs', source: 'GFS SOILW (0-10, 10-40 cm layers) has it; the ingest does not read soil layers yet' },
-  { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', icon: 'rh', setting: 'ISOBAR_SOURCES=gfs', source: 'GFS SOILW (40-100 cm layer) has it; the ingest does not read soil layers yet' },
   { ident: 'moistureAnom40', trans: 'overlay.moistureAnom40', icon: 'rh', setting: null, source: 'a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
   { ident: 'moistureAnom100', trans: 'overlay.moistureAnom100', icon: 'rh', setting: null, source: 'a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
   { ident: 'drought40', trans: 'overlay.drought40', icon: 'temp', setting: null, source: 'a drought monitor product (levels 0-6); no free source is configured' },

@@ -172,7 +172,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     // The analysis has snow depth but no categorical precipitation or convective clouds.
     levels: ['surface', ...ALL_PRESSURE, '100m'], overlays: [
       'wind', 'gust', 'temp', 'dewpoint', 'rh', 'pressure', 'cape', 'sst', 'deg0', 'snowcover', 'gtco3',
-      'wetbulbtemp', 'fog', 'dfm10h', 'ccl', 'turbulence', 'icing',
+      'wetbulbtemp', 'fog', 'dfm10h', 'ccl', 'turbulence', 'icing', 'soilMoisture40', 'soilMoisture100',
     ],
     isolines: ['pressure', 'gh'], forecastSize: 0, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
@@ -185,7 +185,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     // One step: no 24 h of precipitation before it, so no FWI.
     levels: ['surface', ...ALL_PRESSURE], overlays: [
       ...MODEL_OVERLAYS, 'sst', 'deg0', 'ptype', 'cbase', 'cloudtop', 'gtco3',
-      'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'dfm10h',
+      'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'dfm10h', 'soilMoisture40', 'soilMoisture100',
     ],
     isolines: ['pressure', 'gh'], forecastSize: 120, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,

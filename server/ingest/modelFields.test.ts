@@ -6,7 +6,7 @@ import type { SourceGrid } from '../../engine/regrid.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';
 import { runDir } from './layout.ts';
 import {
-  deepWaterGroupVelocity, deriveModelFields, pressureAltitude, ptypeFromCategorical, ptypeFromWmo, seaSurfaceTemperature, snowDepthFrom, waveFlow,
+  deepWaterGroupVelocity, deriveModelFields, pressureAltitude, ptypeFromCategorical, ptypeFromWmo, seaSurfaceTemperature, snowDepthFrom, soilMoistureOver, waveFlow,
   type LazyField,
 } from './modelFields.ts';
 import { PointStoreReader } from './points.ts';
@@ -78,6 +78,17 @@ describe('sea surface temperature and snow depth', () => {
   it('turns ECMWF water equivalent and density into depth: 30 kg/m² at 300 kg/m³ is 10 cm', () => {
     expect([...snowDepthFrom(f32(30, 0, 5), f32(300, 100, 0))].slice(0, 2)).toEqual([10, 0]);
     expect(snowDepthFrom(f32(5), f32(0))[0]).toBeNaN();
+  });
+});
+
+describe('soil moisture over a depth (thickness-weighted mean of the layers)', () => {
+  it('0-40 cm from 0-10 and 10-40 cm: (0.1 x 20 + 0.3 x 30) / 0.4 = 27.5 %', () => {
+    const out = soilMoistureOver([{ values: f32(20, 35, 100, NaN), thickness: 0.1 }, { values: f32(30, 35, 30, 30), thickness: 0.3 }]);
+    expect(out[0]).toBeCloseTo(27.5, 5);
+    expect(out[1]).toBeCloseTo(35, 5);
+    // Noah's land-ice flag (100 %) and a missing layer give no value.
+    expect(out[2]).toBeNaN();
+    expect(out[3]).toBeNaN();
   });
 });
 
@@ -169,6 +180,27 @@ describeWithFixtures('ingestFiles: overlays straight from the GFS 2.5° analysis
     // The analysis has no categorical precipitation and no convective clouds.
     expect(minifest.layers.ptype).toBeUndefined();
     expect(minifest.layers.cloudtop).toBeUndefined();
+  });
+
+  it('stores soil moisture 0-40 cm (thickness-weighted) and 40-100 cm equal to SOILW x 100, none over the sea or land ice', async () => {
+    const file = SAMPLE.gfs2p5Analysis;
+    const layer = (top: number, bottom: number) => decodeOneGrib(file, (i) => i.shortName === 'soilw'
+      && Math.abs(i.firstSurfaceValue - top) < 1e-9 && Math.abs(i.secondSurfaceValue - bottom) < 1e-9, `soilw ${top}-${bottom} m`);
+    const [l1, l2, l3] = [await layer(0, 0.1), await layer(0.1, 0.4), await layer(0.4, 1)];
+    // Land ice (Greenland, Antarctica) has the flag 1 m³/m³ in every layer.
+    for (const [lat, lon] of [[72.5, -40], [-80, 0]]) for (const l of [l1, l2, l3]) expect(gribValueAt(l, lat, lon)).toBe(1);
+    const soil = (theta: number) => (theta >= 0.999 ? NaN : theta * 100);
+    const reader = await PointStoreReader.open(join(dir, 'points.bin'));
+    try {
+      const n40 = await expectPoints(reader, 'soilMoisture40', (lat, lon) => (0.1 * soil(gribValueAt(l1, lat, lon)) + 0.3 * soil(gribValueAt(l2, lat, lon))) / 0.4, 0.2);
+      const n100 = await expectPoints(reader, 'soilMoisture100', (lat, lon) => soil(gribValueAt(l3, lat, lon)), 0.2);
+      expect(n40).toBeGreaterThan(40);
+      expect(n100).toBe(n40);
+      expect((await reader.series(-80, 0, false))!.values.soilMoisture40[0]).toBeNaN();
+      expect((await reader.series(0, -150, false))!.values.soilMoisture40[0]).toBeNaN();
+    } finally {
+      await reader.close();
+    }
   });
 
   it('stores them equal to the decoded fields: HGT at 0 °C, TOZNE, SNOD in cm, TMP over open water', async () => {
