@@ -135,4 +135,41 @@ test.describe('samples as products', () => {
     }
     expect(failures).toEqual([]);
   });
+  test('the GFS 2.5° and GEFS-Aerosols samples draw the derived overlays: wet-bulb, thunder, solar power, fog, icing at 500 hPa, turbulence at 300 hPa, soil moisture, AQI, dust', async ({ page, request }) => {
+    const AEROSOLS = 'gefsaero-20240309';
+    await waitForSamples(request, [GFS_2P5, AEROSOLS]);
+    const failures: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${r.url()}`);
+    });
+    await openMap(page, '/?30.000,0.000,3');
+    const clip = mapClip(page);
+    const plan: [string, [string, string][]][] = [
+      [GFS_2P5, [['wetbulbtemp', 'surface'], ['thunder', 'surface'], ['solarpower', 'surface'], ['fog', 'surface'], ['icing', '500h'], ['turbulence', '300h'], ['soilMoisture40', 'surface']]],
+      [AEROSOLS, [['aqi', 'surface'], ['dustsm', 'surface']]],
+    ];
+    for (const [product, overlays] of plan) {
+      await page.getByTestId('product-picker').selectOption(product);
+      await expect(page).toHaveURL(new RegExp(product));
+      let previous = await screenshotPixels(page, clip);
+      for (const [overlay, level] of overlays) {
+        await pickOverlay(page, overlay);
+        // The long list of layers covers the map and the level selector: fold it first.
+        if (await page.getByTestId('overlay-all').count()) await page.getByTestId('overlay-more').click();
+        if (level !== 'surface') {
+          const levels = page.getByTestId('level-selector');
+          await levels.locator(`[data-level="${level}"]`).click();
+          await expect(levels.locator(`[data-level="${level}"]`)).toHaveAttribute('aria-checked', 'true');
+        }
+        await settled(page);
+        const s = await stats(page);
+        expect(s.tiles.failed, `${overlay}: failed tiles: ${failures.join(', ')}`).toBe(0);
+        const now = await screenshotPixels(page, clip);
+        expect(diffRatio(previous, now), `${overlay} looks different from the layer before`).toBeGreaterThan(0.02);
+        previous = now;
+        await page.screenshot({ path: `test-results/sample-derived-${overlay}.png` });
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

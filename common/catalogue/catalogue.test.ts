@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AIR_QUALITY_COLORS, AIR_QUALITY_TIERS, COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PM10_BREAKPOINTS,
-  PM2P5_BREAKPOINTS, PRODUCTS, RENDER_LAYERS, SAMPLE_PRODUCTS, airQualityTier, buildColorRamp, colorAt, colorLayerOf, dataZoomFor,
+  PM2P5_BREAKPOINTS, PRODUCTS, RENDER_LAYERS, SAMPLE_PRODUCTS, UNSOURCED_OVERLAYS, airQualityTier, buildColorRamp, colorAt, colorLayerOf, dataZoomFor,
   parseColor, particleLayerOf, scaleDomain, validateStops,
 } from './index.ts';
 
@@ -9,10 +9,11 @@ describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
     expect(OVERLAYS.map((o) => o.ident)).toEqual([
       'wind', 'gust', 'temp', 'pressure', 'rain', 'clouds', 'rainAccu', 'snowAccu', 'gustAccu', 'dewpoint', 'rh', 'lclouds', 'mclouds', 'hclouds', 'cape', 'waves',
-      'wwaves', 'swell1', 'swell2', 'swell3', 'currents', 'currentsTide', 'sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase',
+      'wwaves', 'swell1', 'swell2', 'swell3', 'sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase',
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
       'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
+      'soilMoisture40', 'soilMoisture100',
     ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
@@ -36,11 +37,16 @@ describe('catalogue', () => {
       expect(particleLayerOf({ ...overlay, hideParticles: true })).toBeUndefined();
     }
     expect(PRODUCTS.gfsWave.overlays).toEqual(['waves', 'wwaves', 'swell1', 'swell2', 'swell3']);
-    const needing = OVERLAYS.filter((o) => o.needsSource).map((o) => o.ident);
-    expect(needing).toEqual(['currents', 'currentsTide']);
-    for (const ident of needing) {
-      expect(Object.values(PRODUCTS).some((p) => p.overlays.includes(ident)), ident).toBe(false);
-      expect(OVERLAYS.find((o) => o.ident === ident)!.needsSource!.setting).toMatch(/^ISOBAR_SOURCES=/);
+    // One list of the SPEC §3 overlays without a source: none of them is an overlay a product gives.
+    expect(UNSOURCED_OVERLAYS.map((o) => o.ident)).toEqual([
+      'uvindex', 'currents', 'currentsTide', 'moistureAnom40', 'moistureAnom100',
+      'drought40', 'drought100', 'efiWind', 'efiTemp', 'efiRain',
+    ]);
+    for (const o of UNSOURCED_OVERLAYS) {
+      expect(OVERLAYS.some((overlay) => overlay.ident === o.ident), o.ident).toBe(false);
+      expect(Object.values(PRODUCTS).some((p) => p.overlays.includes(o.ident)), o.ident).toBe(false);
+      expect(o.source.length, o.ident).toBeGreaterThan(10);
+      expect(o.setting === null || /^ISOBAR_[A-Z_]+(=\w+)?$/.test(o.setting), o.ident).toBe(true);
     }
   });
 
@@ -79,7 +85,7 @@ describe('catalogue', () => {
     const p = PRODUCTS['gefsaero-20240309'];
     expect(SAMPLE_PRODUCTS).toContain('gefsaero-20240309');
     expect(p).toMatchObject({
-      sample: true, resolution: 0.25, levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550'], forecastSize: 0,
+      sample: true, resolution: 0.25, levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550', 'aqi', 'dustsm'], forecastSize: 0,
       bounds: [[0, -39.75, 54.75, 40]], maxTileZoom: { free: 3, premium: 4 },
     });
     expect(p.source).toMatchObject({ centres: ['kwbc'], disciplines: [0], refTimes: [Date.UTC(2024, 2, 9), Date.UTC(2024, 2, 9)] });

@@ -39,6 +39,22 @@ export function aqiClass(aqi: number): AqiClass {
   return 'hazardous';
 }
 
+/**
+ * The one correspondence between the European Air Quality Index the ingest stores (EEA, levels
+ * 1-6: good, fair, moderate, poor, very poor, extremely poor; server/ingest/derived/europeanAqi.ts)
+ * and SPEC §9's six air quality tiers (the US EPA's, Good to Hazardous, on a 0-500 scale): level n
+ * is shown as the n-th tier, in order. It is a correspondence of ranks, not a conversion: the two
+ * indices have other breakpoints and pollutants, so no 0-500 number is made from a level. The
+ * legend, the picker, the detail window's row and the map's colours (colors.ts) all read it here.
+ */
+export const EAQI_TIERS: readonly AqiClass[] = ['good', 'moderate', 'unhealthySensitive', 'unhealthy', 'veryUnhealthy', 'hazardous'];
+
+/** The SPEC §9 tier of a European AQI level (1-6; a level between two, e.g. interpolated, rounds); null outside 1-6. */
+export function eaqiTier(level: number): AqiClass | null {
+  const n = Math.round(level);
+  return Number.isFinite(level) && n >= 1 && n <= EAQI_TIERS.length ? EAQI_TIERS[n - 1] : null;
+}
+
 /** SPEC §9 precipitation type codes 0-11. */
 export const PRECIPITATION_TYPES = [
   'rain', 'justRain', 'thunder', 'freezingRain', 'mixedIce', 'snow', 'wetSnow', 'rainSnow', 'pellets', 'lightThunder', 'thunder', 'heavyThunder',

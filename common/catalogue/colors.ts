@@ -4,6 +4,8 @@
  * last stop. The render worker uploads the ramp as a texture; the legend reads the same stops.
  */
 
+import { EAQI_TIERS } from './classes.ts';
+
 export type Rgba = readonly [number, number, number, number];
 export type ColorStop = readonly [number, Rgba];
 
@@ -294,6 +296,11 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [0, [200, 60, 60, A]], [500, [230, 150, 40, A]], [1000, [190, 190, 60, A]], [1500, [90, 170, 90, A]],
     [2500, [60, 140, 180, A]], [4000, [70, 80, 170, A]], [6000, [230, 230, 230, A]],
   ], { opaque: true }),
+  /** Volumetric soil moisture, %: dry sand about 5, field capacity of loam about 30, saturation 40-50. */
+  soilMoisture: scale('soilMoisture', [
+    [0, [150, 90, 40, A]], [8, [200, 150, 70, A]], [15, [225, 205, 120, A]], [22, [150, 200, 120, A]],
+    [30, [70, 160, 150, A]], [38, [50, 110, 180, A]], [50, [40, 50, 140, A]],
+  ], { opaque: true }),
   dfm10h: scale('dfm10h', [
     [0, [150, 30, 30, A]], [4, [220, 70, 40, A]], [8, [240, 160, 40, A]], [12, [200, 200, 80, A]],
     [16, [100, 170, 90, A]], [22, [60, 130, 170, A]], [30, [50, 80, 150, A]],
@@ -303,11 +310,8 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [0, [60, 140, 60, 120]], [5, [120, 180, 60, A]], [10, [230, 210, 60, A]], [20, [240, 150, 40, A]],
     [30, [220, 60, 40, A]], [50, [140, 30, 60, A]], [80, [60, 10, 40, A]],
   ]),
-  /** EEA index levels 1-6, the EEA's own colours. */
-  aqi: scale('aqi', [
-    [1, [80, 240, 230, A]], [2, [80, 204, 170, A]], [3, [240, 230, 65, A]], [4, [255, 80, 80, A]],
-    [5, [150, 0, 50, A]], [6, [125, 33, 129, A]],
-  ], { qualitative: true }),
+  /** EEA index levels 1-6 in the colours of the SPEC §9 tier each is shown as (classes.ts EAQI_TIERS). */
+  aqi: scale('aqi', EAQI_TIERS.map((tier, k): ColorStop => [k + 1, AIR_QUALITY_COLORS[tier]]), { qualitative: true }),
   gas: scale('gas', [
     [0, [60, 90, 150, 0]], [10, [70, 130, 180, 120]], [40, [110, 190, 90, A]], [90, [230, 210, 60, A]],
     [150, [240, 150, 40, A]], [250, [220, 60, 40, A]], [400, [140, 30, 100, A]], [1000, [230, 230, 230, A]],

@@ -279,6 +279,8 @@ export const METRICS: Readonly<Record<string, Metric>> = {
   /** Photovoltaic output in % of the panel's rated power. */
   solarpower: { ident: 'solarpower', base: '%', units: ['%'], conv: { '%': linear(1, 0, '%', [0, 20, 40, 60, 80, 100]) } },
   /** Dead fuel moisture, % of dry weight. */
+  /** Volumetric soil moisture: m³ of water per m³ of soil, as %. */
+  soilMoisture: { ident: 'soilMoisture', base: '%', units: ['%'], conv: { '%': linear(1, 0, '%', [0, 10, 20, 30, 40, 50]) } },
   fuelMoisture: { ident: 'fuelMoisture', base: '%', units: ['%'], conv: { '%': linear(1, 0, '%', [0, 5, 10, 15, 20, 30]) } },
   /** Canadian Fire Weather Index (dimensionless). */
   fwi: { ident: 'fwi', base: '1', units: ['FWI'], conv: { FWI: linear(1, 0, '', [0, 5, 10, 20, 30, 50]) } },

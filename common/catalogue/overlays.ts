@@ -3,8 +3,8 @@
  * temp, pressure, rain, clouds, and the layers real model data adds (dewpoint, rh, lclouds,
  * mclouds, hclouds, cape, the wave family with its particles (waves, wwaves, swell1-3), the
  * overlays straight from model fields (sst, deg0, snowcover, ptype, visibility, cbase, cloudtop,
- * gtco3), currents and currentsTide (listed, waiting for a source), and the air quality of
- * aerosol models: pm2p5, pm10, aod550).
+ * gtco3), the derived overlays, and the air quality of aerosol models: pm2p5, pm10, aod550). The
+ * SPEC §3 overlays no source fills yet are UNSOURCED_OVERLAYS, not overlays the app can choose.
  * Which GRIB fields fill each tile file is variables.ts.
  */
 
@@ -47,12 +47,6 @@ export interface Overlay {
   moreLevels?: boolean;
   /** Derived overlays: the method and its published reference (server/ingest/derived). */
   method?: string;
-  /**
-   * No free source the ingest reads gives this overlay yet: the UI lists it disabled with this
-   * note, and never draws invented values. `source` names what would fill it, `setting` how a
-   * server would be told to fetch it once that source's ingest exists.
-   */
-  needsSource?: { source: string; setting: string };
 }
 
 const SURFACE = ['surface'] as const;
@@ -96,7 +90,7 @@ const MODEL_FIELD_LAYERS: Record<string, RenderLayer> = {
   sst: tiles('sst', COLOR_SCALES.sst, METRICS.temp, { sea: true }),
 };
 
-/** Ocean currents: u and v of the surface current (m/s); no source fills them yet (Overlay.needsSource). */
+/** Ocean currents: u and v of the surface current (m/s), ready for a source; none fills them yet (UNSOURCED_OVERLAYS). */
 const CURRENTS_LAYERS: Record<string, RenderLayer> = {
   currents: tiles('currents', COLOR_SCALES.currents, METRICS.current, { channels: 2, vector: true, sea: true }),
   currentsParticles: tiles('currentsParticles', COLOR_SCALES.currents, METRICS.current, { renderer: 'particles', file: 'currents', channels: 2, vector: true, sea: true }),
@@ -153,6 +147,8 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   tcso2: tiles('tcso2', COLOR_SCALES.tcso2, METRICS.column),
   turbulence: tiles('turbulence', COLOR_SCALES.turbulence, METRICS.turbulence, { levels: PRESSURE_LEVELS }),
   icing: tiles('icing', COLOR_SCALES.icing, METRICS.humidity, { levels: PRESSURE_LEVELS }),
+  soilMoisture40: tiles('soilMoisture40', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
+  soilMoisture100: tiles('soilMoisture100', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
 };
 
 export const OVERLAYS: readonly Overlay[] = [
@@ -177,14 +173,6 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'swell1', trans: 'overlay.swell1', icon: 'waves', layers: ['swell1', 'swell1Particles'], partOf: 'waves' },
   { ident: 'swell2', trans: 'overlay.swell2', icon: 'waves', layers: ['swell2', 'swell2Particles'], partOf: 'waves' },
   { ident: 'swell3', trans: 'overlay.swell3', icon: 'waves', layers: ['swell3', 'swell3Particles'], partOf: 'waves' },
-  {
-    ident: 'currents', trans: 'overlay.currents', icon: 'waves', layers: ['currents', 'currentsParticles'],
-    needsSource: { source: 'NOAA RTOFS Global (surface currents, GRIB2 / netCDF)', setting: 'ISOBAR_SOURCES=rtofs' },
-  },
-  {
-    ident: 'currentsTide', trans: 'overlay.currentsTide', icon: 'waves', layers: ['currentsTide', 'currentsTideParticles'], partOf: 'currents',
-    needsSource: { source: 'a global tide model with tidal currents (e.g. TPXO or FES)', setting: 'ISOBAR_SOURCES=tides' },
-  },
   { ident: 'sst', trans: 'overlay.sst', icon: 'temp', layers: ['sst'] },
   { ident: 'deg0', trans: 'overlay.deg0', icon: 'temp', layers: ['deg0', 'windParticles'] },
   { ident: 'snowcover', trans: 'overlay.snowcover', icon: 'rain', layers: ['snowcover', 'windParticles'] },
@@ -213,6 +201,9 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'go3', trans: 'overlay.go3', icon: 'airq', layers: ['go3'] },
   { ident: 'cosc', trans: 'overlay.cosc', icon: 'airq', layers: ['cosc'] },
   { ident: 'tcso2', trans: 'overlay.tcso2', icon: 'airq', layers: ['tcso2'] },
+  // Soil moisture from the land model's layers (variables.ts MODEL_FIELD_RULES, modelFields.ts).
+  { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', icon: 'rh', layers: ['soilMoisture40'], method: 'NCEP SOILW (Noah land model) 0-10 and 10-40 cm, thickness-weighted: (0.1 m x layer 1 + 0.3 m x layer 2) / 0.4 m' },
+  { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', icon: 'rh', layers: ['soilMoisture100'], partOf: 'soilMoisture40', method: 'NCEP SOILW (Noah land model) 40-100 cm layer' },
 ];
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);
@@ -236,26 +227,31 @@ export function particleLayerOf(overlay: Overlay): RenderLayer | undefined {
 }
 
 /**
- * SPEC §3 overlays no free source fills yet: listed with what would enable them, never drawn
- * from invented values (ISOBAR_CAMS_KEY: server/live/README.md).
+ * SPEC §3 overlays no free source the ingest reads fills yet: the one list of them. They are not in
+ * OVERLAYS (nothing can choose, store or draw them; never invented values): the overlay menu lists
+ * them disabled with what would fill them and the setting that would enable it (issue 13 §2). An
+ * overlay leaves this list for OVERLAYS when an ingest fills it.
  */
 export interface UnsourcedOverlay {
   ident: string;
+  /** i18n key of the overlay's name (core bundle). */
   trans: string;
-  /** The setting that would enable it. */
-  setting: string;
-  note: string;
+  icon: string;
+  /** What would fill it, and why what the ingest reads does not. */
+  source: string;
+  /** The setting that would enable it once its ingest exists; null where no free source exists. */
+  setting: string | null;
 }
 
 export const UNSOURCED_OVERLAYS: readonly UnsourcedOverlay[] = [
-  { ident: 'uvindex', trans: 'overlay.uvindex', setting: 'ISOBAR_CAMS_KEY', note: 'Needs CAMS global uvbed (UV index = uvbed x 40); NCEP DUVB/CDUVB are UV-B, not erythemally weighted' },
-  { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', setting: 'ISOBAR_SOURCES', note: 'GFS SOILW (0-10, 10-40 cm layers) has it; the ingest does not read soil layers yet' },
-  { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', setting: 'ISOBAR_SOURCES', note: 'GFS SOILW (40-100 cm layer) has it; the ingest does not read soil layers yet' },
-  { ident: 'moistureAnom40', trans: 'overlay.moistureAnom40', setting: 'none', note: 'Needs a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
-  { ident: 'moistureAnom100', trans: 'overlay.moistureAnom100', setting: 'none', note: 'Needs a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
-  { ident: 'drought40', trans: 'overlay.drought40', setting: 'none', note: 'Needs a drought monitor product (levels 0-6); no free source is configured' },
-  { ident: 'drought100', trans: 'overlay.drought100', setting: 'none', note: 'Needs a drought monitor product (levels 0-6); no free source is configured' },
-  { ident: 'efiWind', trans: 'overlay.efiWind', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
-  { ident: 'efiTemp', trans: 'overlay.efiTemp', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
-  { ident: 'efiRain', trans: 'overlay.efiRain', setting: 'none', note: 'Needs the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+  { ident: 'uvindex', trans: 'overlay.uvindex', icon: 'temp', setting: 'ISOBAR_CAMS_KEY', source: 'CAMS global uvbed (UV index = uvbed x 40); NCEP DUVB/CDUVB are UV-B, not erythemally weighted' },
+  { ident: 'currents', trans: 'overlay.currents', icon: 'waves', setting: 'ISOBAR_SOURCES=rtofs', source: 'NOAA RTOFS Global (surface currents, GRIB2 / netCDF)' },
+  { ident: 'currentsTide', trans: 'overlay.currentsTide', icon: 'waves', setting: 'ISOBAR_SOURCES=tides', source: 'a global tide model with tidal currents (e.g. TPXO or FES)' },
+  { ident: 'moistureAnom40', trans: 'overlay.moistureAnom40', icon: 'rh', setting: null, source: 'a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
+  { ident: 'moistureAnom100', trans: 'overlay.moistureAnom100', icon: 'rh', setting: null, source: 'a soil moisture climatology (e.g. ERA5-Land); no free source is configured' },
+  { ident: 'drought40', trans: 'overlay.drought40', icon: 'temp', setting: null, source: 'a drought monitor product (levels 0-6); no free source is configured' },
+  { ident: 'drought100', trans: 'overlay.drought100', icon: 'temp', setting: null, source: 'a drought monitor product (levels 0-6); no free source is configured' },
+  { ident: 'efiWind', trans: 'overlay.efiWind', icon: 'wind', setting: null, source: 'the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+  { ident: 'efiTemp', trans: 'overlay.efiTemp', icon: 'temp', setting: null, source: 'the ECMWF Extreme Forecast Index (ENS), not in the open data' },
+  { ident: 'efiRain', trans: 'overlay.efiRain', icon: 'rain', setting: null, source: 'the ECMWF Extreme Forecast Index (ENS), not in the open data' },
 ];

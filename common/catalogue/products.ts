@@ -71,6 +71,13 @@ const MODEL_OVERLAYS = [...SURFACE_OVERLAYS, 'dewpoint', 'rh', 'lclouds', 'mclou
 const GFS_FIELD_OVERLAYS = ['sst', 'deg0', 'snowcover', 'ptype', 'visibility', 'cbase', 'cloudtop', 'gtco3'] as const;
 /** ECMWF open data: ptype, and snow depth from sd and rsn. */
 const ECMWF_FIELD_OVERLAYS = ['snowcover', 'ptype'] as const;
+/**
+ * Derived overlays (server/ingest/derived) whose inputs the live GFS and IFS sources fetch (2 m
+ * temperature and humidity, the run's precipitation totals, winds and heights on pressure levels).
+ * Thunder, solar power, CCL and icing need fields those sources do not ask for yet (CPRAT, DSWRF,
+ * surface pressure, RH on levels); the GFS samples, whose files hold them, offer them.
+ */
+const DERIVED_WEATHER_OVERLAYS = ['wetbulbtemp', 'fog', 'dfm10h', 'fwi', 'turbulence'] as const;
 /** GFS-Wave: combined sea, wind waves and three swell partitions. */
 const WAVE_OVERLAYS = ['waves', 'wwaves', 'swell1', 'swell2', 'swell3'] as const;
 /** SPEC §3 accumulation overlays, for the products that support accumulations (made from stored steps on request). */
@@ -100,7 +107,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     // ECMWF open data pressure levels: 1000, 925, 850, 700, 600, 500, 400, 300, 250, 200, 150, 100, 50 hPa.
     levels: ['surface', ...levelsOf(925, 850, 700, 600, 500, 400, 300, 250, 200, 150), '100m'],
-    overlays: [...MODEL_OVERLAYS, ...ECMWF_FIELD_OVERLAYS, ...ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
+    overlays: [...MODEL_OVERLAYS, ...ECMWF_FIELD_OVERLAYS, ...ACCUMULATION_OVERLAYS, ...DERIVED_WEATHER_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: DEFAULT_FORECAST_HOURS,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['ecmf'], disciplines: [0], resolution: 0.25 },
@@ -117,7 +124,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   gfs: {
     ident: 'gfs', modelName: 'GFS', provider: 'NOAA', directory: 'gfs', resolution: 0.25,
     interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null, levels: ['surface', ...ALL_PRESSURE, '100m'],
-    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS, ...SNOW_ACCUMULATION_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
+    overlays: [...MODEL_OVERLAYS, ...GFS_FIELD_OVERLAYS, ...SNOW_ACCUMULATION_OVERLAYS, ...DERIVED_WEATHER_OVERLAYS], isolines: ['pressure', 'gh'], forecastSize: 360,
     maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: true, meteogram: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 0.25 },
@@ -163,7 +170,10 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'gfs2p5-20170322', modelName: 'GFS 2.5° sample: 22 March 2017 00Z analysis', provider: 'NOAA',
     directory: 'gfs2p5-20170322', resolution: 2.5, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     // The analysis has snow depth but no categorical precipitation or convective clouds.
-    levels: ['surface', ...ALL_PRESSURE, '100m'], overlays: ['wind', 'gust', 'temp', 'dewpoint', 'rh', 'pressure', 'cape', 'sst', 'deg0', 'snowcover', 'gtco3'],
+    levels: ['surface', ...ALL_PRESSURE, '100m'], overlays: [
+      'wind', 'gust', 'temp', 'dewpoint', 'rh', 'pressure', 'cape', 'sst', 'deg0', 'snowcover', 'gtco3',
+      'wetbulbtemp', 'fog', 'dfm10h', 'ccl', 'turbulence', 'icing', 'soilMoisture40', 'soilMoisture100',
+    ],
     isolines: ['pressure', 'gh'], forecastSize: 0, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 2.5, refTimes: [Date.UTC(2017, 2, 22, 0), Date.UTC(2017, 2, 22, 0)] },
@@ -172,7 +182,11 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'gfs2p5-20110110', modelName: 'GFS 2.5° sample: 10 January 2011 12Z, +120 h', provider: 'NOAA',
     directory: 'gfs2p5-20110110', resolution: 2.5, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL, bounds: null,
     // The 2011 files have no snow depth (only its water equivalent) and no visibility or ceiling.
-    levels: ['surface', ...ALL_PRESSURE], overlays: [...MODEL_OVERLAYS, 'sst', 'deg0', 'ptype', 'cbase', 'cloudtop', 'gtco3'],
+    // One step: no 24 h of precipitation before it, so no FWI.
+    levels: ['surface', ...ALL_PRESSURE], overlays: [
+      ...MODEL_OVERLAYS, 'sst', 'deg0', 'ptype', 'cbase', 'cloudtop', 'gtco3',
+      'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'dfm10h', 'soilMoisture40', 'soilMoisture100',
+    ],
     isolines: ['pressure', 'gh'], forecastSize: 120, maxTileZoom: { free: 1, premium: 1 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: { centres: ['kwbc'], disciplines: [0], resolution: 2.5, refTimes: [Date.UTC(2011, 0, 10, 12), Date.UTC(2011, 0, 10, 12)] },
@@ -189,7 +203,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
     ident: 'gefsaero-20240309', modelName: 'GEFS-Aerosols 0.25° sample: 9 March 2024 00Z analysis, Africa and Arabia', provider: 'NOAA',
     directory: 'gefsaero-20240309', resolution: 0.25, interval: INTERVAL, premiumInterval: PREMIUM_INTERVAL,
     // The file's subset: 0° to 54.75° E, 39.75° S to 40° N.
-    bounds: [[0, -39.75, 54.75, 40]], levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550'], isolines: [],
+    bounds: [[0, -39.75, 54.75, 40]], levels: ['surface'], overlays: ['pm2p5', 'pm10', 'aod550', 'aqi', 'dustsm'], isolines: [],
     forecastSize: 0, maxTileZoom: { free: 3, premium: 4 }, dataQuality: 'normal', fileSuffix: 'tile',
     accumulations: false, meteogram: true, sample: true,
     source: {

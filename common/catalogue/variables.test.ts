@@ -23,6 +23,24 @@ const PM10 = 10 / 1e6;
 const AOD_SIZE = 20 / 1e6;
 const NM550: [number, number] = [545 / 1e9, 565 / 1e9];
 
+describe('soil layers (NCEP SOILW, depthBelowLandLayer)', () => {
+  // ecCodes gives level 0 to the 0-10, 10-40 and 40-100 cm layers alike (whole metres): the fixed surfaces' values tell them.
+  const soilw = (top: number, bottom: number): GribIdentity => ({
+    ...id('kwbc', 2, 0, 192, 'depthBelowLandLayer', Math.round(top)), firstSurfaceValue: top, secondSurfaceValue: bottom,
+  });
+  it.each([
+    [0, 0.1, 'soilw_0_10'], [0.1, 0.4, 'soilw_10_40'], [0.4, 1, 'soilw_40_100'], [1, 2, null], [0.1, 0.3, null],
+  ])('%s-%s m is %s', (top, bottom, variable) => {
+    expect(matchGribField(soilw(top, bottom))?.variable.ident ?? null).toBe(variable);
+  });
+  it('values written as scaled integers match (10 / 10^2 m)', () => {
+    expect(matchGribField(soilw(10 / 1e2, 40 / 1e2))?.variable.ident).toBe('soilw_10_40');
+  });
+  it('a field without its surfaces\' values is no soil layer', () => {
+    expect(matchGribField(id('kwbc', 2, 0, 192, 'depthBelowLandLayer', 0))).toBeNull();
+  });
+});
+
 describe('catalogue variables', () => {
   it('land in render-layer files with matching channel counts, levels and metrics', () => {
     for (const v of Object.values(VARIABLES)) {

@@ -108,6 +108,12 @@ const MODEL_FIELD_VARIABLES: Record<string, Variable> = {
   cbase_pressure: input('cbase_pressure', 'pressure'),
   snow_swe: input('snow_swe', 'precip'),
   snow_density: input('snow_density', 'snow'),
+  // Volumetric soil moisture, % (m³ of water per m³ of soil x 100): 0 .. 256 in 1/256.
+  soilMoisture40: variable('soilMoisture40', 'soilMoisture40', 'soilMoisture', { offset: 0, scale: 1 / 256 }),
+  soilMoisture100: variable('soilMoisture100', 'soilMoisture100', 'soilMoisture', { offset: 0, scale: 1 / 256 }),
+  soilw_0_10: input('soilw_0_10', 'soilMoisture'),
+  soilw_10_40: input('soilw_10_40', 'soilMoisture'),
+  soilw_40_100: input('soilw_40_100', 'soilMoisture'),
 };
 
 /**
@@ -226,6 +232,13 @@ export interface GribIdentity {
   /** Template 4.48: particle diameters and wavelengths, metres (Code Table 4.91 interval types). */
   sizeInterval?: GribInterval;
   wavelengthInterval?: GribInterval;
+  /**
+   * The fixed surfaces' values in their Code Table 4.5 unit (m below ground for soil layers):
+   * scaledValue / 10^scaleFactor, NaN when missing. ecCodes' level / topLevel / bottomLevel round
+   * them to whole metres (0, 0, 0, 1 for the tops of GFS's 0-10, 10-40, 40-100, 100-200 cm layers).
+   */
+  firstSurfaceValue?: number;
+  secondSurfaceValue?: number;
 }
 
 /**
@@ -258,6 +271,8 @@ export interface GribRule {
   particlesBelow?: number;
   /** Only fields whose wavelength interval holds this wavelength (m). */
   wavelength?: number;
+  /** Only the layer between these fixed surfaces (their values, e.g. m below ground: [0.1, 0.4]). */
+  layer?: readonly [number, number];
   variable: string;
   /** Catalogue level: an ident, or 'pressure' to take it from the field's pressure level. */
   target: string;
@@ -347,7 +362,15 @@ const PERCENT = 100;
  * - visibility: NCEP VIS and ECMWF vis at the surface (m).
  * - sst: ECMWF sst (water temperature at the surface, masked over land); for NCEP, TMP at the
  *   surface where LAND says water and ICEC no ice (GFS keeps its SST analysis there).
+ * - soilMoisture40, soilMoisture100: NCEP SOILW (ecCodes soilw, volumetric soil moisture, m³/m³,
+ *   as %) of the Noah land model's layers 0-10, 10-40 and 40-100 cm below ground (depthBelowLandLayer;
+ *   the layer is told by the fixed surfaces' values, GribRule.layer). 0-40 cm is the layers'
+ *   thickness-weighted mean (modelFields.ts). ECMWF's swvl layers (0-7, 7-28, 28-100 cm) are other
+ *   depths: not mapped.
  */
+/** The Noah land model's soil layers in GFS files (m below ground, top and bottom), by input variable. */
+export const NOAH_SOIL_LAYERS = { soilw_0_10: [0, 0.1], soilw_10_40: [0.1, 0.4], soilw_40_100: [0.4, 1] } as const satisfies Record<string, readonly [number, number]>;
+
 const MODEL_FIELD_RULES: readonly GribRule[] = [
   { note: 'NCEP HGT at the 0 °C isotherm (ecCodes gh, isothermZero)', discipline: 0, category: 3, number: 5, levelTypes: ['isothermZero'], variable: 'deg0', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'NCEP TOZNE (ecCodes tozne, Dobson units)', discipline: 0, category: 14, number: 0, levelTypes: ['atmosphereSingleLayer', 'entireAtmosphere', 'atmosphere'], variable: 'gtco3', target: 'surface', kind: 'instant', priority: 2 },
@@ -371,6 +394,9 @@ const MODEL_FIELD_RULES: readonly GribRule[] = [
   { note: 'ECMWF sst (water temperature at the surface, K)', discipline: 10, category: 3, number: 0, levelTypes: ['surface'], variable: 'sst', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'NCEP TMP at the surface (ecCodes t; the SST analysis over open water)', discipline: 0, category: 0, number: 0, levelTypes: ['surface'], statistics: [null], variable: 'sst_skin', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'NCEP LAND / ECMWF lsm (ecCodes lsm, land fraction 0..1, as %)', discipline: 2, category: 0, number: 0, levelTypes: ['surface'], variable: 'sst_land', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
+  { note: 'NCEP SOILW 0-10 cm (ecCodes soilw, m³/m³, as %)', discipline: 2, category: 0, number: 192, levelTypes: ['depthBelowLandLayer'], centres: ['kwbc'], layer: NOAH_SOIL_LAYERS.soilw_0_10, variable: 'soilw_0_10', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
+  { note: 'NCEP SOILW 10-40 cm (ecCodes soilw, m³/m³, as %)', discipline: 2, category: 0, number: 192, levelTypes: ['depthBelowLandLayer'], centres: ['kwbc'], layer: NOAH_SOIL_LAYERS.soilw_10_40, variable: 'soilw_10_40', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
+  { note: 'NCEP SOILW 40-100 cm (ecCodes soilw, m³/m³, as %)', discipline: 2, category: 0, number: 192, levelTypes: ['depthBelowLandLayer'], centres: ['kwbc'], layer: NOAH_SOIL_LAYERS.soilw_40_100, variable: 'soilw_40_100', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
   { note: 'NCEP ICEC / ECMWF ci (ecCodes ci, sea-ice fraction 0..1, as %)', discipline: 10, category: 2, number: 0, levelTypes: ['surface'], variable: 'sst_ice', target: 'surface', kind: 'instant', factor: PERCENT, priority: 2 },
 ];
 
@@ -480,6 +506,11 @@ function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-6 * Math.abs(b);
 }
 
+/** a and b equal to a millionth, or both zero. */
+function nearOrZero(a: number, b: number): boolean {
+  return b === 0 ? a === 0 : near(a, b);
+}
+
 /** Whether a Code Table 4.91 size interval is "particles smaller than `diameter`". */
 function sizeBelow(interval: GribInterval | undefined, diameter: number): boolean {
   if (!interval) return false;
@@ -507,6 +538,8 @@ function ruleMatches(rule: GribRule, id: GribIdentity): boolean {
   if (rule.constituents && (id.constituentType === undefined || !rule.constituents.includes(id.constituentType))) return false;
   if (rule.particlesBelow !== undefined && !sizeBelow(id.sizeInterval, rule.particlesBelow)) return false;
   if (rule.wavelength !== undefined && !holds(id.wavelengthInterval, rule.wavelength)) return false;
+  if (rule.layer && !(id.firstSurfaceValue !== undefined && id.secondSurfaceValue !== undefined
+    && nearOrZero(id.firstSurfaceValue, rule.layer[0]) && nearOrZero(id.secondSurfaceValue, rule.layer[1]))) return false;
   return true;
 }
 

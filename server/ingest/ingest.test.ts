@@ -89,8 +89,8 @@ describeWithFixtures('ingestFiles: GFS 2.5° analysis, 2017-03-22 00Z', () => {
     try {
       expect(reader.header.refTime).toBe(REF_2017);
       expect(reader.header.hours).toEqual([0]);
-      // The model's fields and those derived from them (server/ingest/derived, modelFields.ts).
-      expect(reader.header.variables.map((v) => v.ident).sort()).toEqual(['cape', 'ccl', 'deg0', 'dewpoint', 'dfm10h', 'fog', 'gtco3', 'gust', 'pressure', 'rh', 'snowcover', 'sst', 'temp', 'wetbulbtemp', 'wind_u', 'wind_v']);
+      // The model's fields and those derived from them (server/ingest/derived, modelFields.ts; soil moisture from SOILW layers).
+      expect(reader.header.variables.map((v) => v.ident).sort()).toEqual(['cape', 'ccl', 'deg0', 'dewpoint', 'dfm10h', 'fog', 'gtco3', 'gust', 'pressure', 'rh', 'snowcover', 'soilMoisture100', 'soilMoisture40', 'sst', 'temp', 'wetbulbtemp', 'wind_u', 'wind_v']);
       const grib: Record<string, Awaited<ReturnType<typeof decodeOneGrib>>> = {
         wind_u: await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('10u', 'heightAboveGround', 10), '10u'),
         wind_v: await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('10v', 'heightAboveGround', 10), '10v'),

@@ -6,7 +6,7 @@ import type { SourceGrid } from '../../engine/regrid.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';
 import { runDir } from './layout.ts';
 import {
-  deepWaterGroupVelocity, deriveModelFields, pressureAltitude, ptypeFromCategorical, ptypeFromWmo, seaSurfaceTemperature, snowDepthFrom, waveFlow,
+  deepWaterGroupVelocity, deriveModelFields, pressureAltitude, ptypeFromCategorical, ptypeFromWmo, seaSurfaceTemperature, snowDepthFrom, soilMoistureOver, waveFlow,
   type LazyField,
 } from './modelFields.ts';
 import { PointStoreReader } from './points.ts';
@@ -81,6 +81,17 @@ describe('sea surface temperature and snow depth', () => {
   });
 });
 
+describe('soil moisture over a depth (thickness-weighted mean of the layers)', () => {
+  it('0-40 cm from 0-10 and 10-40 cm: (0.1 x 20 + 0.3 x 30) / 0.4 = 27.5 %', () => {
+    const out = soilMoistureOver([{ values: f32(20, 35, 100, NaN), thickness: 0.1 }, { values: f32(30, 35, 30, 30), thickness: 0.3 }]);
+    expect(out[0]).toBeCloseTo(27.5, 5);
+    expect(out[1]).toBeCloseTo(35, 5);
+    // Noah's land-ice flag (100 %) and a missing layer give no value.
+    expect(out[2]).toBeNaN();
+    expect(out[3]).toBeNaN();
+  });
+});
+
 describe('deriveModelFields', () => {
   const grid: SourceGrid = { ni: 2, nj: 1, lon0: 0, dLon: 1, lat0: 0, dLat: 1, global: false };
   const lazy = (...v: number[]): LazyField => () => Promise.resolve({ values: f32(...v), grid });
@@ -98,6 +109,15 @@ describe('deriveModelFields', () => {
     expect([...(await values.get('sst@surface')!())!.values]).toEqual([290, 291]);
     expect([...(await values.get('ptype@surface')!())!.values]).toEqual([1, 5]);
     expect((await values.get('cloudtop@surface')!())!.values[0]).toBeCloseTo(5574, -0.3);
+  });
+
+  it('leaves the inputs of the derived fields that run after it (convective rain, surface pressure, irradiance)', () => {
+    const values = new Map<string, LazyField>([
+      ['convRain@surface', lazy(1, 2)], ['surfacePressure@surface', lazy(100_000, 90_000)], ['ghi@surface', lazy(500, 0)],
+      ['ptype_rain@surface', lazy(1, 0)],
+    ]);
+    deriveModelFields(values);
+    expect([...values.keys()].sort()).toEqual(['convRain@surface', 'ghi@surface', 'ptype@surface', 'surfacePressure@surface']);
   });
 
   it('gives nothing from inputs on different grids or from a direction without its period', async () => {
@@ -160,6 +180,27 @@ describeWithFixtures('ingestFiles: overlays straight from the GFS 2.5° analysis
     // The analysis has no categorical precipitation and no convective clouds.
     expect(minifest.layers.ptype).toBeUndefined();
     expect(minifest.layers.cloudtop).toBeUndefined();
+  });
+
+  it('stores soil moisture 0-40 cm (thickness-weighted) and 40-100 cm equal to SOILW x 100, none over the sea or land ice', async () => {
+    const file = SAMPLE.gfs2p5Analysis;
+    const layer = (top: number, bottom: number) => decodeOneGrib(file, (i) => i.shortName === 'soilw'
+      && Math.abs(i.firstSurfaceValue - top) < 1e-9 && Math.abs(i.secondSurfaceValue - bottom) < 1e-9, `soilw ${top}-${bottom} m`);
+    const [l1, l2, l3] = [await layer(0, 0.1), await layer(0.1, 0.4), await layer(0.4, 1)];
+    // Land ice (Greenland, Antarctica) has the flag 1 m³/m³ in every layer.
+    for (const [lat, lon] of [[72.5, -40], [-80, 0]]) for (const l of [l1, l2, l3]) expect(gribValueAt(l, lat, lon)).toBe(1);
+    const soil = (theta: number) => (theta >= 0.999 ? NaN : theta * 100);
+    const reader = await PointStoreReader.open(join(dir, 'points.bin'));
+    try {
+      const n40 = await expectPoints(reader, 'soilMoisture40', (lat, lon) => (0.1 * soil(gribValueAt(l1, lat, lon)) + 0.3 * soil(gribValueAt(l2, lat, lon))) / 0.4, 0.2);
+      const n100 = await expectPoints(reader, 'soilMoisture100', (lat, lon) => soil(gribValueAt(l3, lat, lon)), 0.2);
+      expect(n40).toBeGreaterThan(40);
+      expect(n100).toBe(n40);
+      expect((await reader.series(-80, 0, false))!.values.soilMoisture40[0]).toBeNaN();
+      expect((await reader.series(0, -150, false))!.values.soilMoisture40[0]).toBeNaN();
+    } finally {
+      await reader.close();
+    }
   });
 
   it('stores them equal to the decoded fields: HGT at 0 °C, TOZNE, SNOD in cm, TMP over open water', async () => {

@@ -11,11 +11,12 @@
  *   cloudtop_pressure, cbase_pressure                  cloudtop, cbase (m)
  *   sst_skin + sst_land (+ sst_ice)                    sst (K, sea only)
  *   snow_swe + snow_density                            snowcover (cm)
+ *   soilw_0_10 + soilw_10_40 | soilw_40_100            soilMoisture40 | soilMoisture100 (%)
  *
  * A field the model sends as it is stored wins over the derived one; the inputs leave the map.
  */
 
-import { WAVE_FAMILIES } from '../../common/catalogue/variables.ts';
+import { NOAH_SOIL_LAYERS, WAVE_FAMILIES } from '../../common/catalogue/variables.ts';
 import type { SourceGrid } from '../../engine/regrid.ts';
 
 export interface GridValues {
@@ -149,6 +150,35 @@ export function snowDepthFrom(swe: Float32Array, density: Float32Array): Float32
   return out;
 }
 
+/**
+ * NCEP's Noah land model writes SOILW = 1 m³/m³ (100 %) at land-ice points (Greenland, Antarctica):
+ * a flag, not soil water, which no soil holds beyond its porosity (at most 0.476 m³/m³ in Noah's
+ * soil table, Chen & Dudhia 2001). Values from this on are left out. Water points have no value
+ * (bitmap).
+ */
+export const SOIL_LAND_ICE_PERCENT = 99.9;
+
+/**
+ * Volumetric soil moisture (%) over a depth from the land model's layers: the layers' thickness-
+ * weighted mean, sum(theta_i dz_i) / sum(dz_i), the water held over the depth divided by it (0-40 cm
+ * from GFS's 0-10 and 10-40 cm layers: (0.1 theta_1 + 0.3 theta_2) / 0.4). A land-ice flag or a
+ * missing layer gives no value.
+ */
+export function soilMoistureOver(layers: readonly { values: Float32Array; thickness: number }[]): Float32Array {
+  const n = layers[0]?.values.length ?? 0;
+  const depth = layers.reduce((sum, l) => sum + l.thickness, 0);
+  const out = new Float32Array(n);
+  for (let k = 0; k < n; k++) {
+    let water = 0;
+    for (const l of layers) {
+      const theta = l.values[k];
+      water += theta >= SOIL_LAND_ICE_PERCENT ? NaN : theta * l.thickness;
+    }
+    out[k] = water / depth;
+  }
+  return out;
+}
+
 function sameGrid(a: SourceGrid, b: SourceGrid): boolean {
   return a.ni === b.ni && a.nj === b.nj && Math.abs(a.lon0 - b.lon0) < 1e-9 && Math.abs(a.lat0 - b.lat0) < 1e-9
     && Math.abs(a.dLon - b.dLon) < 1e-12 && Math.abs(a.dLat - b.dLat) < 1e-12;
@@ -205,6 +235,9 @@ export function deriveModelFields(values: Map<string, LazyField>): void {
   derive(['cbase'], ['cbase_pressure'], [], (i) => [map(i.cbase_pressure!, pressureAltitude)]);
   derive(['sst'], ['sst_skin', 'sst_land'], ['sst_ice'], (i) => [seaSurfaceTemperature(i.sst_skin!, i.sst_land!, i.sst_ice)]);
   derive(['snowcover'], ['snow_swe', 'snow_density'], [], (i) => [snowDepthFrom(i.snow_swe!, i.snow_density!)]);
+  const soil = (ident: keyof typeof NOAH_SOIL_LAYERS, values: Float32Array) => ({ values, thickness: NOAH_SOIL_LAYERS[ident][1] - NOAH_SOIL_LAYERS[ident][0] });
+  derive(['soilMoisture40'], ['soilw_0_10', 'soilw_10_40'], [], (i) => [soilMoistureOver([soil('soilw_0_10', i.soilw_0_10!), soil('soilw_10_40', i.soilw_10_40!)])]);
+  derive(['soilMoisture100'], ['soilw_40_100'], [], (i) => [soilMoistureOver([soil('soilw_40_100', i.soilw_40_100!)])]);
 
   for (const k of own) values.delete(k);
 }

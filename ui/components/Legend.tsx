@@ -5,6 +5,7 @@
 
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { colorAt, colorText, scaleDomain } from '../../common/catalogue/colors.ts';
 import { colorLayerOf } from '../../common/catalogue/overlays.ts';
 import type { AppState } from '../state/appState.ts';
@@ -29,8 +30,11 @@ export function Legend({ app }: { app: AppState }) {
     const [r, g, b] = colorAt(colorScale, v);
     return `${colorText([r, g, b, 255])} ${((i / 23) * 100).toFixed(1)}%`;
   });
+  // The European AQI's levels are shown as the SPEC §9 tiers (classes.ts), named; the others as numbers.
+  const tierOf = (v: number) => (metric.ident === 'aqi' ? eaqiTier(v) : null);
   // Labels closer than this share of the bar to the previous one are left out, so none overlap.
-  const minGap = 0.09;
+  const named = metric.ident === 'aqi';
+  const minGap = named ? 0 : 0.09;
   let lastShown = -1;
   const labels = def.legend.filter((v) => def.from(v) >= min && def.from(v) <= max).flatMap((v) => {
     const at = hi > lo ? (def.from(v) - lo) / (hi - lo) : 0;
@@ -43,10 +47,17 @@ export function Legend({ app }: { app: AppState }) {
       data-testid="legend" data-unit={unit} data-range={range ?? undefined}>
       <span className="legend-unit">{unit}</span>
       {range !== null && <span className="legend-range" data-testid="legend-range">{t('accumulation.legend', { range: rangeLabel(range, t) })}</span>}
-      <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }}>
-        {labels.map(({ v, at }) => (
-          <span key={v} style={{ left: `${at * 100}%` }}>{v}</span>
-        ))}
+      <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})`, marginTop: named ? 12 : undefined }}>
+        {labels.map(({ v, at }, k) => {
+          const tier = tierOf(v);
+          // Named tiers take turns inside and above the bar, so their longer names do not run together.
+          const style = tier ? { left: `${at * 100}%`, top: k % 2 ? -12 : 0, fontSize: 9, whiteSpace: 'nowrap' as const } : { left: `${at * 100}%` };
+          return (
+            <span key={v} style={style} className={tier ? 'legend-class' : undefined} title={tier ? `${t(`airq.tiers.${tier}`)} (${unit} ${v})` : undefined}>
+              {tier ? t(`airq.tiers.${tier}`) : v}
+            </span>
+          );
+        })}
       </span>
     </button>
   );

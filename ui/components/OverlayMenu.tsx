@@ -3,18 +3,16 @@
  * (desktop at most 7, mobile its own list), the shown overlay even when it is not one of them, and
  * "More layers" with every overlay a served model has, each with a star to add or remove it from
  * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4);
- * where no model has it here, the menu says so and offers the nearest one that has it. Overlays
- * that no source fills yet (Overlay.needsSource: currents) are listed disabled with what they need.
+ * where no model has it here, the menu says so and offers the nearest one that has it. The SPEC §3
+ * overlays no source fills yet (UNSOURCED_OVERLAYS) are listed disabled with what would fill them
+ * and the setting that would enable it.
  */
-
-/** The catalogue's overlays waiting for a source, in catalogue order. */
-const NEEDING_SOURCE = OVERLAYS.filter((o) => o.needsSource);
 
 import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { overlaysOf } from '../../common/catalogue/layerRules.ts';
-import { OVERLAYS, overlayByIdent } from '../../common/catalogue/overlays.ts';
+import { UNSOURCED_OVERLAYS, overlayByIdent } from '../../common/catalogue/overlays.ts';
 import { MAX_FAV_OVERLAYS_DESKTOP } from '../../common/settings.ts';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
@@ -97,16 +95,19 @@ export function OverlayMenu({ app }: { app: AppState }) {
               </li>
             );
           })}
-          {NEEDING_SOURCE.map((o) => (
-            <li key={o.ident}>
-              <button type="button" className="overlay-button" disabled data-overlay={o.ident} data-needs-source={o.needsSource!.setting}
-                title={`${t('overlay.needsSource', { source: o.needsSource!.source })} (${o.needsSource!.setting})`}>
-                <OverlayIcon ident={o.icon} />
-                <span>{t(o.trans)}</span>
-              </button>
-              <small className="overlay-needs-source">{t('overlay.needsSource', { source: o.needsSource!.source })}</small>
-            </li>
-          ))}
+          {UNSOURCED_OVERLAYS.map((o) => {
+            const note = t('overlay.needsSource', { source: o.source });
+            return (
+              <li key={o.ident}>
+                <button type="button" className="overlay-button" disabled data-overlay={o.ident} data-needs-source={o.setting ?? ''}
+                  title={o.setting ? `${note} (${o.setting})` : note}>
+                  <OverlayIcon ident={o.icon} />
+                  <span>{t(o.trans)}</span>
+                </button>
+                <small className="overlay-needs-source">{note}{o.setting && <> (<code>{o.setting}</code>)</>}</small>
+              </li>
+            );
+          })}
         </ul>
       )}
       {message && <p className="overlay-message" role="alert" data-testid="overlay-message">{message}</p>}

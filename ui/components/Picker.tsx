@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../../common/map.ts';
 import { pointPath } from '../../common/routes.ts';
@@ -39,6 +40,9 @@ export function Picker({ app }: { app: AppState }) {
   if (result) {
     const metric = METRICS[result.metric];
     text = result.value === null ? t('picker.noData') : formatValue(metric, app.units.unitOf(metric.ident), result.value);
+    // The European AQI's level as its SPEC §9 tier (classes.ts), named, with the level.
+    const tier = result.value !== null && metric.ident === 'aqi' ? eaqiTier(result.value) : null;
+    if (tier) text = `${t(`airq.tiers.${tier}`)} (${app.units.unitOf(metric.ident)} ${text})`;
     direction = result.value === null ? undefined : result.direction;
   }
   return (

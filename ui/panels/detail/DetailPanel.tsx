@@ -243,8 +243,9 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
         } else unavailable = t('detail:notAvailable.waves');
         break;
       case 'airq':
-        if (rows.length) note = t('detail:airq.legend');
-        else unavailable = t('detail:notAvailable.airq');
+        // The note explains the US EPA index made from PM; the stored European AQI row names its tiers.
+        if (rows.some((r) => r.id === 'aqi' && r.metric !== 'aqi')) note = t('detail:airq.legend');
+        else if (!rows.length) unavailable = t('detail:notAvailable.airq');
         break;
       default:
         // A phone has the height for the meteogram under the table.

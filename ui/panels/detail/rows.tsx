@@ -5,7 +5,7 @@
  */
 
 import type { ReactNode } from 'react';
-import { aqiClass, snowDepthText } from '../../../common/catalogue/classes.ts';
+import { aqiClass, eaqiTier, snowDepthText } from '../../../common/catalogue/classes.ts';
 import { WAVE_FAMILIES, type WaveFamily } from '../../../common/catalogue/variables.ts';
 import { AIR_QUALITY_COLORS, COLOR_SCALES, colorAt, type Rgba } from '../../../common/catalogue/colors.ts';
 import { METRICS } from '../../../common/catalogue/metrics.ts';
@@ -219,10 +219,34 @@ function aqiRow(ctx: RowContext): Row | null {
       const aqi = Math.max(...indices);
       const tier = aqiClass(aqi);
       const color = AIR_QUALITY_COLORS[tier];
-      return { text: String(aqi), value: aqi, title: ctx.t(`detail:airq.tiers.${tier}`), background: tint(color, 0.85) };
+      return { text: String(aqi), value: aqi, title: ctx.t(`airq.tiers.${tier}`), background: tint(color, 0.85) };
     },
   };
 }
+
+/**
+ * The European AQI the ingest stores (levels 1-6, from all the pollutants the run has): the level,
+ * named and coloured as its SPEC §9 tier (classes.ts EAQI_TIERS). Where the forecast has it, it
+ * stands instead of the US EPA index made from PM alone.
+ */
+function eaqiRow(ctx: RowContext): Row | null {
+  const levels = ctx.forecast.data.aqi;
+  if (!hasValues(levels)) return null;
+  return {
+    id: 'aqi', kind: 'aqi', label: ctx.t('overlay.aqi'), metric: 'aqi', unit: 'EAQI',
+    cell(k) {
+      const level = levels[k];
+      const tier = level === null || level === undefined ? null : eaqiTier(level);
+      if (!tier) return { text: '', value: null };
+      const name = ctx.t(`airq.tiers.${tier}`);
+      return { text: String(Math.round(level!)), value: level, title: `${name} (EAQI ${Math.round(level!)})`, background: tint(AIR_QUALITY_COLORS[tier], 0.85) };
+    },
+  };
+}
+
+/** The air quality index row: the stored European AQI where the forecast has it, else the US EPA index from PM. */
+const airQualityIndexRow = (ctx: RowContext): Row | null => eaqiRow(ctx) ?? aqiRow(ctx);
+
 
 const present = (rows: (Row | null)[]): Row[] => rows.filter((r): r is Row => r !== null);
 
@@ -245,7 +269,14 @@ export function tableRows(ctx: RowContext): Row[] {
     seriesRow(ctx, 'visibility', 'visibility', 'visibility', { label: 'overlay.visibility' }),
     seriesRow(ctx, 'cbase', 'cbase', 'cloudHeight', { label: 'overlay.cbase' }),
     seriesRow(ctx, 'cloudtop', 'cloudtop', 'cloudHeight', { label: 'overlay.cloudtop' }),
-    aqiRow(ctx),
+    // Derived at the surface (server/ingest/derived).
+    seriesRow(ctx, 'wetbulbtemp', 'wetbulbtemp', 'temp', { scale: 'wetbulbtemp', label: 'overlay.wetbulbtemp' }),
+    seriesRow(ctx, 'fog', 'fog', 'fog', { scale: 'fog', label: 'overlay.fog' }),
+    seriesRow(ctx, 'thunder', 'thunder', 'thunder', { scale: 'thunder', label: 'overlay.thunder', hideZero: true }),
+    seriesRow(ctx, 'solarpower', 'solarpower', 'solarpower', { scale: 'solarpower', label: 'overlay.solarpower', hideZero: true }),
+    seriesRow(ctx, 'fwi', 'fwi', 'fwi', { scale: 'fwi', label: 'overlay.fwi' }),
+    seriesRow(ctx, 'dfm10h', 'dfm10h', 'fuelMoisture', { scale: 'dfm10h', label: 'overlay.dfm10h' }),
+    airQualityIndexRow(ctx),
   ]);
 }
 
@@ -260,7 +291,7 @@ export function waveRows(ctx: RowContext): Row[] {
 
 export function airQualityRows(ctx: RowContext): Row[] {
   return present([
-    aqiRow(ctx),
+    airQualityIndexRow(ctx),
     seriesRow(ctx, 'pm2p5', 'pm2p5', 'pm', { scale: 'pm2p5' }),
     seriesRow(ctx, 'pm10', 'pm10', 'pm', { scale: 'pm10' }),
     seriesRow(ctx, 'aod550', 'aod550', 'aod', { scale: 'aod550' }),
