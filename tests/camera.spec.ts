@@ -97,6 +97,18 @@ test.describe('camera', () => {
     // The particles move there too.
     await expect.poll(async () => diffRatio(a, await screenshotPixels(page, strip))).toBeGreaterThan(0.002);
   });
+
+  test('on a view wider than the world the particles draw on both copies', async ({ page }) => {
+    // 2400 px at zoom 3 (a 2048 px world) centred on 180°: the 176 px at either end show the
+    // longitudes more than 180° from the centre, the copies of those at the other end.
+    await page.setViewportSize({ width: 2400, height: 800 });
+    await openMap(page, '/?temp,0.000,180.000,3');
+    const band = { x: 10, y: 120, width: 150, height: 300 };
+    const a = await screenshotPixels(page, band);
+    expect(shareNotAny(a, [[14, 23, 38], [43, 48, 54]])).toBeGreaterThan(0.8);
+    await expect.poll(async () => diffRatio(a, await screenshotPixels(page, band))).toBeGreaterThan(0.002);
+    await page.screenshot({ path: 'test-results/wrap-wide.png' });
+  });
 });
 
 /** Share of pixels that differ from every one of `colors` by more than `threshold` in some channel. */

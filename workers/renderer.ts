@@ -32,7 +32,7 @@ import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
-import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, type ParticleLayer } from './layers/particles/particles.ts';
+import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
 import { createRasterLayer, createTileTexture, type RasterLayer, type RasterTileDraw, type Vec4 } from './layers/raster/raster.ts';
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
@@ -679,6 +679,7 @@ export class Renderer implements RenderApi {
             centerLat: t.view.lat,
             taylor: t.view.zoom >= TAYLOR_FROM_ZOOM,
             merc: mercatorTaylor(t.view.lat),
+            copies: particleCopies(t.worldPx, t.width),
           },
           {
             width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
