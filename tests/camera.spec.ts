@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { animationFrames, mainThreadQuiet, openMap, pointerAtRest, stats, watchPointerMoves } from './testing.ts';
+import { animationFrames, diffRatio, mainThreadQuiet, openMap, pointerAtRest, screenshotPixels, stats, watchPointerMoves, type Pixels } from './testing.ts';
 
 /** The camera's centre and zoom as the app state holds them. */
 async function camera(page: Page): Promise<{ lat: number; lon: number; zoom: number }> {
@@ -82,4 +82,41 @@ test.describe('camera', () => {
     await expect.poll(async () => (await stats(page)).tiles.loading).toBe(0);
     await page.screenshot({ path: 'test-results/antimeridian.png' });
   });
+
+  test('the weather and the particles draw on the copy of the world west of 180° W', async ({ page }) => {
+    // SPEC §9: the world repeats. Centred on 90° W at zoom 3 (a 2048 px world) the 1280 px view runs
+    // from 202.5° W to 22.5° E: left of x = 128 px lie 157.5° E .. 180° of the copy to the west.
+    await openMap(page, '/?temp,0.000,-90.000,3');
+    await expect.poll(async () => (await stats(page)).tiles.loading).toBe(0);
+    // Below the top bar, above the consent panel.
+    const strip = { x: 0, y: 70, width: 120, height: 300 };
+    const a = await screenshotPixels(page, strip);
+    await page.screenshot({ path: 'test-results/wrap-west.png' });
+    // The basemap alone shows its sea and land colours there (workers/layers/basemap/basemap.ts).
+    expect(shareNotAny(a, [[14, 23, 38], [43, 48, 54]])).toBeGreaterThan(0.8);
+    // The particles move there too.
+    await expect.poll(async () => diffRatio(a, await screenshotPixels(page, strip))).toBeGreaterThan(0.002);
+  });
+
+  test('on a view wider than the world the particles draw on both copies', async ({ page }) => {
+    // 2400 px at zoom 3 (a 2048 px world) centred on 180°: the 176 px at either end show the
+    // longitudes more than 180° from the centre, the copies of those at the other end.
+    await page.setViewportSize({ width: 2400, height: 800 });
+    await openMap(page, '/?temp,0.000,180.000,3');
+    const band = { x: 10, y: 120, width: 150, height: 300 };
+    const a = await screenshotPixels(page, band);
+    expect(shareNotAny(a, [[14, 23, 38], [43, 48, 54]])).toBeGreaterThan(0.8);
+    await expect.poll(async () => diffRatio(a, await screenshotPixels(page, band))).toBeGreaterThan(0.002);
+    await page.screenshot({ path: 'test-results/wrap-wide.png' });
+  });
 });
+
+/** Share of pixels that differ from every one of `colors` by more than `threshold` in some channel. */
+function shareNotAny(p: Pixels, colors: [number, number, number][], threshold = 12): number {
+  let other = 0;
+  for (let i = 0; i < p.data.length; i += 4) {
+    const near = colors.some(([r, g, b]) => Math.abs(p.data[i] - r) <= threshold && Math.abs(p.data[i + 1] - g) <= threshold && Math.abs(p.data[i + 2] - b) <= threshold);
+    if (!near) other++;
+  }
+  return other / (p.data.length / 4);
+}

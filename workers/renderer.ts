@@ -32,11 +32,11 @@ import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
-import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, type ParticleLayer } from './layers/particles/particles.ts';
+import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
 import { createRasterLayer, createTileTexture, type RasterLayer, type RasterTileDraw, type Vec4 } from './layers/raster/raster.ts';
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
-import { tileRangeFor, visibleTiles, byDistanceFrom, type TileRange, type VisibleTile } from './tiles/tileSet.ts';
+import { tileRangeFor, visibleTiles, byDistanceFrom, fieldColumnOf, fieldColumns, type TileRange, type VisibleTile } from './tiles/tileSet.ts';
 import { ParticleSystem } from './particleSystem.ts';
 
 // SPEC §9: data-tile cache 50 entries.
@@ -679,6 +679,7 @@ export class Renderer implements RenderApi {
             centerLat: t.view.lat,
             taylor: t.view.zoom >= TAYLOR_FROM_ZOOM,
             merc: mercatorTaylor(t.view.lat),
+            copies: particleCopies(t.worldPx, t.width),
           },
           {
             width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
@@ -728,10 +729,10 @@ export class Renderer implements RenderApi {
     const { range } = plan;
     let loaded = 0;
     const cells = TILE_NODES - 1;
-    const cols = range.c1 - range.c0 + 1;
+    const { first, count: cols } = fieldColumns(range);
     const rows = range.r1 - range.r0 + 1;
     system.setGrid({
-      lon0: -180 + range.c0 * tileSpan(plan.z),
+      lon0: -180 + first * tileSpan(plan.z),
       lat0: 90 - range.r0 * tileSpan(plan.z),
       dlon: tileSpan(plan.z) / cells,
       dlat: tileSpan(plan.z) / cells,
@@ -746,7 +747,7 @@ export class Renderer implements RenderApi {
       seen.add(key);
       const a = this.tiles.data(this.tileUrl(layer, file, plan.before, tile));
       const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, tile)) : a;
-      const x = (tile.column - range.c0) * cells;
+      const x = fieldColumnOf(tile, range) * cells;
       const y = (tile.y - range.r0) * cells;
       if (a && b) {
         system.writeTile({ a: a.handle, b: b.handle, t: plan.t, x, y });

@@ -1,7 +1,8 @@
 /**
  * Which data tiles a view needs. Columns are counted unwrapped (a view across the antimeridian
  * runs past the last column), so each visible tile also knows which copy of the world it is
- * drawn in.
+ * drawn in. The world repeats (SPEC §9: map bounds lon ±720): a column of another copy is the
+ * same data tile (x = column mod columns), fetched once and drawn in every copy.
  */
 
 import { viewBounds, type View } from '../../common/map.ts';
@@ -19,12 +20,12 @@ export interface VisibleTile extends TileAddress {
 
 export interface TileRange {
   z: number;
-  /** Unwrapped first and last column, first and last row. */
+  /** Unwrapped first and last column (may span several copies of the world), first and last row. */
   c0: number;
   c1: number;
   r0: number;
   r1: number;
-  /** The range covers every column: the field wraps around the globe. */
+  /** The range covers every column at least once: the particle field wraps around the globe. */
   global: boolean;
 }
 
@@ -33,16 +34,26 @@ export function tileRangeFor(view: View, z: number, margin = 0): TileRange {
   const b = viewBounds(view);
   const span = tileSpan(z);
   const cols = tileColumns(z);
-  let c0 = Math.floor((b.west + 180) / span - margin);
-  let c1 = Math.floor((b.east + 180) / span + margin);
+  const c0 = Math.floor((b.west + 180) / span - margin);
+  const c1 = Math.floor((b.east + 180) / span + margin);
   const r0 = Math.max(0, Math.floor((90 - b.north) / span - margin));
   const r1 = Math.min(tileRows(z) - 1, Math.floor((90 - b.south) / span + margin));
-  const global = c1 - c0 + 1 >= cols;
-  if (global) {
-    c0 = 0;
-    c1 = cols - 1;
-  }
-  return { z, c0, c1, r0, r1, global };
+  // Every copy under the view keeps its columns, even when the view is wider than the world.
+  return { z, c0, c1, r0, r1, global: c1 - c0 + 1 >= cols };
+}
+
+/**
+ * The particle field's columns of tiles: one world from 180° W when the range is global (the
+ * field wraps, so each data tile has one place), else the range's own unwrapped columns.
+ */
+export function fieldColumns(range: TileRange): { first: number; count: number } {
+  if (range.global) return { first: 0, count: tileColumns(range.z) };
+  return { first: range.c0, count: range.c1 - range.c0 + 1 };
+}
+
+/** Which column of tiles of the particle field (fieldColumns) a visible tile fills. */
+export function fieldColumnOf(tile: VisibleTile, range: TileRange): number {
+  return (range.global ? tile.x : tile.column) - fieldColumns(range).first;
 }
 
 export function visibleTiles(range: TileRange): VisibleTile[] {

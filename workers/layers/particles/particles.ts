@@ -27,6 +27,8 @@ export interface ParticleProjection {
   centerLat: number;
   taylor: boolean;
   merc: [number, number, number];
+  /** Whole turns (360°) added to the particles' longitudes, one draw each: particleCopies. */
+  copies: number[];
 }
 
 export interface ParticleLayer {
@@ -49,6 +51,20 @@ export function mercatorTaylor(latDeg: number): [number, number, number] {
   return [sec, (sec * tan) / 2, (sec * tan * tan + sec * sec * sec) / 6];
 }
 
+/**
+ * The copies of the world the particles are drawn in. Their positions come relative to the view
+ * centre within ±180°, so on a view wider than the world (SPEC §9: the world repeats) the part
+ * beyond ±180° of the centre shows them one turn (or more) away.
+ */
+export function particleCopies(worldPx: number, canvasWidth: number): number[] {
+  const halfTurns = canvasWidth / 2 / worldPx;
+  const extra = Math.max(0, Math.ceil(halfTurns - 0.5));
+  const out: number[] = [];
+  // From 0 - extra, not -extra: a view one world wide gets [0], not [-0].
+  for (let k = 0 - extra; k <= extra; k++) out.push(k);
+  return out;
+}
+
 /** From this zoom on the view spans a few degrees and the Taylor series beats float32 cancellation. */
 export const TAYLOR_FROM_ZOOM = 7;
 
@@ -57,7 +73,7 @@ export function createParticleLayer(regl: REGL.Regl, instanced: boolean): Partic
   const corners = regl.buffer([0, -1, 1, -1, 0, 1, 0, 1, 1, -1, 1, 1]);
   let count = 0;
 
-  interface DrawProps { p: ParticleProjection; s: ParticleStyle }
+  interface DrawProps { p: ParticleProjection; s: ParticleStyle; turn: number }
   const uniforms = {
     u_worldPx: (_: unknown, { p }: DrawProps) => p.worldPx,
     u_canvas: (_: unknown, { p }: DrawProps) => p.canvas,
@@ -65,6 +81,7 @@ export function createParticleLayer(regl: REGL.Regl, instanced: boolean): Partic
     u_centerY: (_: unknown, { p }: DrawProps) => mercY(p.centerLat),
     u_taylor: (_: unknown, { p }: DrawProps) => (p.taylor ? 1 : 0),
     u_merc: (_: unknown, { p }: DrawProps) => p.merc,
+    u_shiftLon: (_: unknown, { turn }: DrawProps) => turn * 360,
     u_width: (_: unknown, { s }: DrawProps) => s.width,
     u_alpha: (_: unknown, { s }: DrawProps) => s.alpha,
   };
@@ -102,7 +119,7 @@ export function createParticleLayer(regl: REGL.Regl, instanced: boolean): Partic
       vertexBuffer({ data: vertices.subarray(0, n * 4), usage: 'stream' });
     },
     draw(p, s) {
-      if (count > 0) drawSegments({ p, s });
+      if (count > 0) drawSegments(p.copies.map((turn) => ({ p, s, turn })));
     },
     destroy() {
       vertexBuffer.destroy();

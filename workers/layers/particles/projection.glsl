@@ -7,6 +7,7 @@ uniform float u_centerLat; // degrees
 uniform float u_centerY;   // mercY(u_centerLat), computed once on the CPU
 uniform float u_taylor;    // 1: Mercator y by Taylor series around the centre (high zoom)
 uniform vec3 u_merc;       // f', f''/2, f'''/6 of f(lat) = ln tan(pi/4 + lat/2) at the centre
+uniform float u_shiftLon;  // degrees: the copy of the world drawn (whole turns)
 
 const float PI = 3.141592653589793;
 
@@ -16,7 +17,7 @@ float mercY(float latDeg) {
 }
 
 vec2 toScreen(vec2 rel) {
-  float x = rel.x / 360.0 * u_worldPx;
+  float x = (rel.x + u_shiftLon) / 360.0 * u_worldPx;
   float y;
   if (u_taylor > 0.5) {
     float d = radians(rel.y);
