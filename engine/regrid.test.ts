@@ -4,7 +4,7 @@ import { tileBounds, TILE_NODES } from '../common/tiling.ts';
 import type { Engine } from './engine.ts';
 import { gaussianLatitudes } from './grib/index.ts';
 import {
-  Regridder, RegridError, clampsRows, regridBilinear, regridBilinearReference, sourceBounds, type SourceGrid, type TargetGrid,
+  Regridder, RegridError, clampsRows, regridBilinear, regridBilinearReference, regridNearestReference, sourceBounds, type SourceGrid, type TargetGrid,
 } from './regrid.ts';
 import { createEngine, seededRandom } from './testing.ts';
 
@@ -143,6 +143,35 @@ describe.each(['release', 'debug'] as const)('regrid kernel (%s build)', (target
     // Cell (1..2, 1..2) has only b valid: NaN.
     const lone = regridBilinear(engine, values, grid, { nx: 1, ny: 1, lon0: 1.5, dLon: 1, lat0: 1.5, dLat: 1 });
     expect(lone[0]).toBeNaN();
+  });
+
+  it('regrids a class field nearest-node: only the codes of the input, each node the nearest one\'s, as the reference', () => {
+    // A GFS 1° precipitation type field (SPEC §9 codes): rain (0) west of 10° E, snow (5) east of it,
+    // a freezing rain (3) patch, and no precipitation (NaN) north of 60° N.
+    const codes = fill(GFS_1DEG, (lon, lat) => (lat > 60 ? NaN : lat > 40 && lat < 43 && lon > 20 && lon < 23 ? 3 : lon < 10 || lon > 300 ? 0 : 5));
+    const present = new Set([...codes].filter((v) => !Number.isNaN(v)));
+    expect([...present].sort()).toEqual([0, 3, 5]);
+    for (const t of [tileTarget(3, 4, 2), tileTarget(2, 1, 1), tileTarget(5, 16, 9), { nx: 50, ny: 40, lon0: 5.3, dLon: 0.37, lat0: 62.1, dLat: 0.53 }]) {
+      const nearest = regridBilinear(engine, codes, GFS_1DEG, t, 'nearest');
+      expect(countMismatches(nearest, regridNearestReference(codes, GFS_1DEG, t))).toBe(0);
+      for (let j = 0; j < t.ny; j++) {
+        for (let i = 0; i < t.nx; i++) {
+          const v = nearest[j * t.nx + i];
+          const lon = targetLon(t, i);
+          const lat = targetLat(t, j);
+          // The nearest source node (round half up, as the kernel does).
+          const ni = (Math.floor(((lon % 360) + 360) % 360 + 0.5)) % 360;
+          const nj = Math.floor(90 - lat + 0.5);
+          expect(Object.is(v, codes[nj * 360 + ni]), `${lon}, ${lat}`).toBe(true);
+          if (!Number.isNaN(v)) expect(present.has(v)).toBe(true);
+        }
+      }
+    }
+    // Bilinear on the same field makes codes that are not there (the false freezing-rain band).
+    const blended = regridBilinear(engine, codes, GFS_1DEG, { nx: 21, ny: 1, lon0: 9, dLon: 0.1, lat0: 30, dLat: 1 });
+    expect([...blended].some((v) => !present.has(v))).toBe(true);
+    const sharp = regridBilinear(engine, codes, GFS_1DEG, { nx: 21, ny: 1, lon0: 9, dLon: 0.1, lat0: 30, dLat: 1 }, 'nearest');
+    expect([...sharp]).toEqual([...Array(5).fill(0), ...Array(16).fill(5)]);
   });
 
   it('quantizes exactly as encodeDataTile does, predictor and no-data included', () => {

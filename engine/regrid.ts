@@ -1,6 +1,6 @@
 /**
- * Bilinear regridding onto regular lon/lat grids (engine/assembly/regrid.ts) and the tile
- * quantizer, wrapped for the server's ingest and the browser worker. Node and browser alike: no
+ * Bilinear regridding onto regular lon/lat grids (engine/assembly/regrid.ts), nearest-node
+ * regridding for class fields (codes are never blended: Sampling), and the tile quantizer, wrapped for the server's ingest and the browser worker. Node and browser alike: no
  * Node APIs.
  *
  *   const regridder = new Regridder(engine);
@@ -52,6 +52,12 @@ export interface TargetGrid {
   dLat: number;
 }
 
+/**
+ * How a target node takes its value: `bilinear` from the 4 source nodes around it, `nearest` the
+ * nearest one's value as it is (class fields: SPEC §3 colour scale `qualitative`, METRICS' `classes`).
+ */
+export type Sampling = 'bilinear' | 'nearest';
+
 export interface Quantization {
   offset: number;
   scale: number;
@@ -60,6 +66,7 @@ export interface Quantization {
 /** The raw exports this file uses (bindings: raw; pointers are byte offsets). */
 interface RegridExports {
   regridBilinear(job: number): void;
+  regridNearest(job: number): void;
   quantizeRows(src: number, width: number, height: number, offset: number, scale: number, predictor: number, dst: number): void;
 }
 
@@ -135,7 +142,7 @@ function validateTargetGrid(target: TargetGrid): void {
   }
 }
 
-/** Bilinear regridding in WASM, reusing its memory across calls. */
+/** Bilinear (or nearest-node) regridding in WASM, reusing its memory across calls. */
 export class Regridder {
   private readonly exports: RegridExports;
   private readonly memory: WebAssembly.Memory;
@@ -150,7 +157,7 @@ export class Regridder {
   constructor(engine: Engine) {
     const { exports, memory, allocator } = engine.extension();
     const raw = exports as unknown as Partial<RegridExports>;
-    if (typeof raw.regridBilinear !== 'function' || typeof raw.quantizeRows !== 'function') {
+    if (typeof raw.regridBilinear !== 'function' || typeof raw.regridNearest !== 'function' || typeof raw.quantizeRows !== 'function') {
       throw new RegridError('The engine module has no regrid kernels: rebuild it with npm run build:engine');
     }
     this.exports = raw as RegridExports;
@@ -176,7 +183,7 @@ export class Regridder {
   }
 
   /** The loaded field at every node of `target`: a view, rows north -> south, NaN outside / missing. */
-  regrid(target: TargetGrid): Float32Array {
+  regrid(target: TargetGrid, sampling: Sampling = 'bilinear'): Float32Array {
     this.requireLive();
     const grid = this.grid;
     if (!grid) throw new RegridError('No source field: call load first');
@@ -210,7 +217,8 @@ export class Regridder {
     job.setUint32(88, this.source.lats, true);
     job.setUint32(92, this.target.ptr, true);
     job.setUint32(96, this.scratch.ptr, true);
-    this.exports.regridBilinear(this.job);
+    if (sampling === 'nearest') this.exports.regridNearest(this.job);
+    else this.exports.regridBilinear(this.job);
     return new Float32Array(this.memory.buffer, this.target.ptr, nodes);
   }
 
@@ -274,11 +282,11 @@ export class Regridder {
 }
 
 /** One-shot convenience: regrid `values` onto `target` and copy the result out. */
-export function regridBilinear(engine: Engine, values: Float32Array, grid: SourceGrid, target: TargetGrid): Float32Array {
+export function regridBilinear(engine: Engine, values: Float32Array, grid: SourceGrid, target: TargetGrid, sampling: Sampling = 'bilinear'): Float32Array {
   const regridder = new Regridder(engine);
   try {
     regridder.load(values, grid);
-    return regridder.regrid(target).slice();
+    return regridder.regrid(target, sampling).slice();
   } finally {
     regridder.release();
   }
@@ -409,4 +417,25 @@ export function regridBilinearReference(values: Float32Array, grid: SourceGrid, 
     }
   }
   return out;
+}
+
+/** The nearest-node kernel (engine/assembly/regrid.ts regridNearest) in plain TypeScript. */
+export function regridNearestReference(values: Float32Array, grid: SourceGrid, target: TargetGrid): Float32Array {
+  validateSourceGrid(values, grid);
+  validateTargetGrid(target);
+  const { c0, c1, wx } = columnTable(grid, target);
+  const { r0, wy } = rowTable(grid, target);
+  const out = new Float32Array(target.nx * target.ny);
+  for (let j = 0; j < target.ny; j++) {
+    const row = r0[j] < 0 ? -1 : wy[j] < 0.5 ? r0[j] : r0[j] + 1;
+    for (let i = 0; i < target.nx; i++) {
+      out[j * target.nx + i] = row < 0 || c0[i] < 0 ? NaN : values[row * grid.ni + (wx[i] < 0.5 ? c0[i] : c1[i])];
+    }
+  }
+  return out;
+}
+
+/** The reference kernel of a sampling. */
+export function regridReference(values: Float32Array, grid: SourceGrid, target: TargetGrid, sampling: Sampling = 'bilinear'): Float32Array {
+  return sampling === 'nearest' ? regridNearestReference(values, grid, target) : regridBilinearReference(values, grid, target);
 }

@@ -4,6 +4,8 @@ import {
   PM2P5_BREAKPOINTS, PRODUCTS, RENDER_LAYERS, SAMPLE_PRODUCTS, UNSOURCED_OVERLAYS, airQualityTier, buildColorRamp, colorAt, colorLayerOf, dataZoomFor,
   parseColor, particleLayerOf, scaleDomain, validateStops,
 } from './index.ts';
+import { METRICS, samplingOf } from './metrics.ts';
+import { VARIABLES } from './variables.ts';
 
 describe('catalogue', () => {
   it('has the overlays with their render layers, scales and metrics', () => {
@@ -58,6 +60,18 @@ describe('catalogue', () => {
     // The ramp's 12 entries fall on the codes: the raster shows each code's own class.
     const ramp = buildColorRamp(scale);
     for (let code = 0; code < 12; code++) expect([...ramp.slice(code * 4, code * 4 + 4)].join(), String(code)).toBe(colours[code]);
+  });
+
+  it('class fields (codes, not quantities) are ptype and aqi only, each with a qualitative colour scale', () => {
+    const classLayers = Object.values(RENDER_LAYERS).filter((l) => l.metric.classes).map((l) => l.ident).sort();
+    expect(classLayers).toEqual(['aqi', 'ptype']);
+    for (const ident of classLayers) {
+      expect(RENDER_LAYERS[ident].colorScale.qualitative, ident).toBe(true);
+      expect(samplingOf(RENDER_LAYERS[ident].metric)).toBe('nearest');
+    }
+    // The stored variables of class metrics are the same two; fog and thunder are continuous indices.
+    expect(Object.values(VARIABLES).filter((v) => !v.input && METRICS[v.metric].classes).map((v) => v.ident).sort()).toEqual(['aqi', 'ptype']);
+    for (const ident of ['fog', 'thunder', 'pm2p5', 'temp']) expect(samplingOf(RENDER_LAYERS[ident].metric), ident).toBe('bilinear');
   });
 
   it('lists the levels of SPEC §3 in order', () => {

@@ -25,6 +25,18 @@ export interface Metric {
   /** Allowed units; [0] is the metric default, [1] the imperial default. */
   units: readonly string[];
   conv: Readonly<Record<string, UnitDef>>;
+  /**
+   * The values are class codes, not a quantity (SPEC §9 precipitation type codes 0-11, the EEA
+   * index levels 1-6): their colour scales are `qualitative` (SPEC §3), and the ingest regrid, the
+   * raster and the picker take the nearest node's code and never blend two codes (or two steps)
+   * into one that is not there. A qualitative colour scale over a quantity (the PM2.5 tiers) is not enough.
+   */
+  classes?: boolean;
+}
+
+/** How values of a metric are sampled between grid nodes (engine/regrid.ts Sampling). */
+export function samplingOf(metric: Pick<Metric, 'classes'>): 'bilinear' | 'nearest' {
+  return metric.classes ? 'nearest' : 'bilinear';
 }
 
 // SPEC §9 Units
@@ -188,6 +200,7 @@ export const METRICS: Readonly<Record<string, Metric>> = {
     base: 'code',
     units: ['type'],
     conv: { type: linear(1, 0, '', [1, 2, 3, 4, 5, 6, 7, 8]) },
+    classes: true,
   },
   /** Visibility: SPEC §9 mile and nautical mile. */
   visibility: {
@@ -285,7 +298,7 @@ export const METRICS: Readonly<Record<string, Metric>> = {
   /** Canadian Fire Weather Index (dimensionless). */
   fwi: { ident: 'fwi', base: '1', units: ['FWI'], conv: { FWI: linear(1, 0, '', [0, 5, 10, 20, 30, 50]) } },
   /** EEA European Air Quality Index level 1-6. */
-  aqi: { ident: 'aqi', base: '1', units: ['EAQI'], conv: { EAQI: linear(1, 0, '', [1, 2, 3, 4, 5, 6]) } },
+  aqi: { ident: 'aqi', base: '1', units: ['EAQI'], conv: { EAQI: linear(1, 0, '', [1, 2, 3, 4, 5, 6]) }, classes: true },
   /** Ellrod & Knapp (1992) TI1 in 1e-7 s⁻². */
   turbulence: { ident: 'turbulence', base: '1e-7/s²', units: ['TI1'], conv: { TI1: linear(1, 1, '', [0, 2, 4, 8, 12, 16]) } },
   /** Column amount of a trace gas in Dobson units (2.6867e20 molecules per m²). */

@@ -30,7 +30,7 @@ export function heapBase(): usize {
   return __heap_base;
 }
 export { gribUnpackBits, gribUnpackComplex, gribScale } from './grib/unpack';
-export { regridBilinear, quantizeRows } from './regrid';
+export { regridBilinear, regridNearest, quantizeRows } from './regrid';
 export { aecDecode, AEC_SLACK } from './codecs/aec';
 export { j2kDecodeBlock, j2kSynthesize, j2kStoreTile } from './codecs/jpeg2000';
 export { pngAdler32, pngUnfilter, pngUnpack, pngInflate, INFLATE_SLACK } from './codecs/png';

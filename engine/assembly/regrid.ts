@@ -260,6 +260,49 @@ export function regridBilinear(job: usize): void {
   }
 }
 
+/**
+ * The nearest-node kernel, for class fields (precipitation type codes, index levels: SPEC §3 colour
+ * scale `qualitative`), whose codes must never be blended into codes that are not there: a target
+ * node takes the value of the nearest of the 4 source nodes around it (a weight of exactly 0.5 goes
+ * to the second node), NaN included. The same column and row tables as regridBilinear, so a node
+ * inside the source for one kernel is inside for the other; engine/regrid.ts
+ * regridNearestReference repeats it.
+ */
+export function regridNearest(job: usize): void {
+  const ni = load<i32>(job, JOB_NI);
+  const nx = load<i32>(job, JOB_NX);
+  const ny = load<i32>(job, JOB_NY);
+  const src = <usize>load<u32>(job, JOB_SRC);
+  const dst = <usize>load<u32>(job, JOB_DST);
+  const scratch = <usize>load<u32>(job, JOB_SCRATCH);
+  const c0 = scratch;
+  const c1 = c0 + (<usize>nx << 2);
+  const wx = c1 + (<usize>nx << 2);
+  const r0 = wx + (<usize>nx << 3);
+  const wy = r0 + (<usize>ny << 2);
+  columnTable(job, c0, c1, wx);
+  rowTable(job, r0, wy);
+  const rowBytes = <usize>ni << 2;
+  for (let j = 0; j < ny; j++) {
+    const out = dst + (<usize>(j * nx) << 2);
+    const row = load<i32>(r0 + (<usize>j << 2));
+    if (row < 0) {
+      for (let i = 0; i < nx; i++) store<f32>(out + (<usize>i << 2), NaN);
+      continue;
+    }
+    const line = src + <usize>(load<f64>(wy + (<usize>j << 3)) < 0.5 ? row : row + 1) * rowBytes;
+    for (let i = 0; i < nx; i++) {
+      const a = load<i32>(c0 + (<usize>i << 2));
+      if (a < 0) {
+        store<f32>(out + (<usize>i << 2), NaN);
+        continue;
+      }
+      const column = load<f64>(wx + (<usize>i << 3)) < 0.5 ? a : load<i32>(c1 + (<usize>i << 2));
+      store<f32>(out + (<usize>i << 2), load<f32>(line + (<usize>column << 2)));
+    }
+  }
+}
+
 const NO_DATA: i32 = 0xffff;
 const Q_MAX: f64 = 65534;
 

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import { FILE_VARIABLES } from '../../common/catalogue/variables.ts';
+import { METRICS, samplingOf } from '../../common/catalogue/metrics.ts';
 import { decodeDataTile, encodeDataTile, Predictor, type TileGeometry } from '../../common/tile.ts';
 import { tileBounds, TILE_NODES, type TileAddress } from '../../common/tiling.ts';
 import type { Engine } from '../../engine/engine.ts';
-import { Regridder, regridBilinearReference, type SourceGrid } from '../../engine/regrid.ts';
+import { Regridder, regridReference, type SourceGrid } from '../../engine/regrid.ts';
 import { nativeRelPath, tileRelPath } from '../ingest/layout.ts';
 import { INGEST_GZIP_LEVEL, renderTile, tileTargetGrid, writeFileReplacing } from '../ingest/tiles.ts';
 
@@ -85,12 +86,13 @@ export async function renderStoredTile(task: StoredRenderTask, natives: NativeFi
   }
   const { channels, grid } = native;
   const quantizations = FILE_VARIABLES[file].map((v) => v.quantization);
+  const sampling = samplingOf(METRICS[FILE_VARIABLES[file][0].metric]);
   let raw: Uint8Array;
   if (engine) {
     const regridders = channels.map(() => new Regridder(engine));
     try {
       regridders.forEach((r, c) => r.load(channels[c], grid));
-      raw = renderTile(regridders, quantizations, address);
+      raw = renderTile(regridders, quantizations, address, undefined, sampling);
     } finally {
       for (const r of regridders) r.release();
     }
@@ -99,7 +101,7 @@ export async function renderStoredTile(task: StoredRenderTask, natives: NativeFi
     const target = tileTargetGrid(address);
     raw = encodeDataTile({
       ...tileBounds(address), width: TILE_NODES, height: TILE_NODES, predictor: Predictor.RowDelta,
-      channels: channels.map((values) => regridBilinearReference(values, grid, target)), quantization: quantizations,
+      channels: channels.map((values) => regridReference(values, grid, target, sampling)), quantization: quantizations,
     });
   }
   const gz = await gzipAsync(raw, { level: INGEST_GZIP_LEVEL });

@@ -26,13 +26,14 @@ import { MINIFEST_VERSION } from '../../common/api/products.ts';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEVELS } from '../../common/catalogue/levels.ts';
+import { METRICS, samplingOf } from '../../common/catalogue/metrics.ts';
 import { FILE_VARIABLES, STATIC_VARIABLES, VARIABLES, type Quantization } from '../../common/catalogue/variables.ts';
 import type { Product } from '../../common/catalogue/products.ts';
 import { hourStamp, type Minifest } from '../../common/minifest.ts';
 import { tileByteLength } from '../../common/tile.ts';
 import { TILE_NODES } from '../../common/tiling.ts';
 import type { Engine } from '../../engine/engine.ts';
-import { Regridder, sourceBounds, type SourceGrid, type TargetGrid } from '../../engine/regrid.ts';
+import { Regridder, sourceBounds, type Sampling, type SourceGrid, type TargetGrid } from '../../engine/regrid.ts';
 import { addIncrement, dewPointFrom, incrementOf, rateFrom, relativeHumidityFrom, type Accumulation } from './derive.ts';
 import { IngestError, type FieldInfo } from './fields.ts';
 import { deriveModelFields } from './modelFields.ts';
@@ -594,16 +595,17 @@ export class RunBuilder {
       const grid = channels[0].grid;
       if (channels.some((c) => !sameGrid(c.grid, grid))) throw new IngestError(`The channels of ${key} at +${hour} h are on different grids`);
       const quantizations = channelVars.map((v) => v.quantization);
+      const sampling = samplingOf(METRICS[channelVars[0].metric]);
       const regridders = this.regridders.slice(0, channels.length);
       channels.forEach((c, k) => regridders[k].load(c.values, grid));
       const nativeTile = this.writer.buffer(nativeTileByteLength(channels.length, grid));
-      await this.writer.write(nativeRelPath(validTime, file, level), renderNativeTile(regridders, channels.map((c) => c.values), grid, quantizations, nativeTile));
+      await this.writer.write(nativeRelPath(validTime, file, level), renderNativeTile(regridders, channels.map((c) => c.values), grid, quantizations, nativeTile, sampling));
       const tileBytes = tileByteLength(channels.length, TILE_NODES, TILE_NODES);
       const top = this.prerenderZoom(level);
       for (let z = 0; z <= top; z++) {
         for (const address of tilesMeeting(z, bounds)) {
           throwIfAborted(signal);
-          const tile = renderTile(regridders, quantizations, address, this.writer.buffer(tileBytes));
+          const tile = renderTile(regridders, quantizations, address, this.writer.buffer(tileBytes), sampling);
           await this.writer.write(tileRelPath(validTime, z, address.x, address.y, file, level), tile);
         }
       }
@@ -632,7 +634,10 @@ export class RunBuilder {
     if (pointGrid) {
       const columns = [...values.entries()]
         .filter(([key]) => key.endsWith('@surface') && VARIABLES[key.split('@')[0]].point)
-        .map(([key, field]) => ({ name: key.split('@')[0], ...field, quantization: VARIABLES[key.split('@')[0]].quantization }));
+        .map(([key, field]) => {
+          const variable = VARIABLES[key.split('@')[0]];
+          return { name: variable.ident, ...field, quantization: variable.quantization, sampling: samplingOf(METRICS[variable.metric]) };
+        });
       if (columns.length) this.state.slabs[hour] = await this.writeSlabColumns(slabPath(this.dir, hour), pointGrid, this.state.slabs[hour] ?? [], columns);
     }
     const levelColumns = [...values.entries()].filter(([key]) => {
@@ -668,7 +673,7 @@ export class RunBuilder {
    */
   private async writeSlabColumns(
     path: string, pointGrid: PointGrid, existing: readonly string[],
-    fields: { name: string; values: Float32Array; grid: SourceGrid; quantization: Quantization }[],
+    fields: { name: string; values: Float32Array; grid: SourceGrid; quantization: Quantization; sampling?: Sampling }[],
   ): Promise<string[]> {
     const target: TargetGrid = { nx: pointGrid.nx, ny: pointGrid.ny, lon0: pointGrid.lon0, dLon: pointGrid.dLon, lat0: pointGrid.lat0, dLat: pointGrid.dLat };
     const nodes = pointGrid.nx * pointGrid.ny;
@@ -685,9 +690,9 @@ export class RunBuilder {
       }
     }
     const regridder = this.regridders[0];
-    for (const { name, values, grid, quantization } of fields) {
+    for (const { name, values, grid, quantization, sampling } of fields) {
       regridder.load(values, grid);
-      regridder.regrid(target);
+      regridder.regrid(target, sampling);
       columns.set(name, regridder.quantize(quantization, 0).slice());
     }
     await mkdir(join(this.dir, 'points'), { recursive: true });

@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import type { Quantization } from '../../common/catalogue/variables.ts';
 import { Predictor, TILE_CHANNEL_BYTES, TILE_HEADER_BYTES, TILE_MAGIC, TILE_VERSION, tileByteLength } from '../../common/tile.ts';
 import { TILE_NODES, tileBounds, tileColumns, tileRows, type TileAddress, type TileBounds } from '../../common/tiling.ts';
-import type { Regridder, SourceGrid, TargetGrid } from '../../engine/regrid.ts';
+import type { Regridder, Sampling, SourceGrid, TargetGrid } from '../../engine/regrid.ts';
 import { writeFileAtomic } from './layout.ts';
 
 /**
@@ -119,12 +119,13 @@ function headerQuantizations(quantizations: Quantization[]): Quantization[] {
 /**
  * One pyramid tile of a layer: each channel's regridder (loaded with that channel's field) regrids
  * onto the tile's nodes and quantizes. Returns the raw (not yet gzipped) tile, in `into` when given.
+ * Class fields (METRICS' `classes`: precipitation type codes) take `nearest`: codes are never blended.
  */
-export function renderTile(regridders: Regridder[], quantizations: Quantization[], address: TileAddress, into?: Uint8Array): Uint8Array {
+export function renderTile(regridders: Regridder[], quantizations: Quantization[], address: TileAddress, into?: Uint8Array, sampling: Sampling = 'bilinear'): Uint8Array {
   const grid = tileTargetGrid(address);
   const bytes = tileBuffer(regridders.length, TILE_NODES, TILE_NODES, into);
   writeTileHeader(bytes, tileBounds(address), TILE_NODES, TILE_NODES, Predictor.RowDelta, headerQuantizations(quantizations));
-  return fillTile(bytes, regridders, quantizations, (regridder) => regridder.regrid(grid), TILE_NODES * TILE_NODES * 2);
+  return fillTile(bytes, regridders, quantizations, (regridder) => regridder.regrid(grid, sampling), TILE_NODES * TILE_NODES * 2);
 }
 
 /** The regular grid a native store tile has for a source grid: the same for regular grids, evenly spaced rows for Gaussian ones. */
@@ -145,13 +146,15 @@ export function nativeTileByteLength(channels: number, grid: SourceGrid): number
  * regular grids keep their values exactly (the regridder quantizes them as they are), Gaussian
  * rows are regridded onto evenly spaced rows first. In `into` when given.
  */
-export function renderNativeTile(regridders: Regridder[], channelValues: Float32Array[], grid: SourceGrid, quantizations: Quantization[], into?: Uint8Array): Uint8Array {
+export function renderNativeTile(
+  regridders: Regridder[], channelValues: Float32Array[], grid: SourceGrid, quantizations: Quantization[], into?: Uint8Array, sampling: Sampling = 'bilinear',
+): Uint8Array {
   const target = nativeGridOf(grid);
   const bytes = tileBuffer(regridders.length, target.nx, target.ny, into);
   const bounds = { west: target.lon0, east: target.lon0 + (target.nx - 1) * target.dLon, north: target.lat0, south: target.lat0 - (target.ny - 1) * target.dLat };
   writeTileHeader(bytes, bounds, target.nx, target.ny, Predictor.RowDelta, headerQuantizations(quantizations));
   return fillTile(bytes, regridders, quantizations, (regridder, c) => {
-    if (grid.latitudes) regridder.regrid(target);
+    if (grid.latitudes) regridder.regrid(target, sampling);
     else regridder.setResult(channelValues[c], target.nx, target.ny);
   }, target.nx * target.ny * 2);
 }
