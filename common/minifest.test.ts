@@ -21,9 +21,17 @@ describe('minifest', () => {
     ['bad range', { ref: '2026-11-25T00:00:00Z', dst: [[0, 0, 3]] }, /out of order/],
     ['too many steps', { ref: '2026-11-25T00:00:00Z', dst: [[1, 0, 100000]] }, /too many/],
     ['not an object', null, /not an object/],
+    ['layers not an object', { ref: '2026-11-25T00:00:00Z', dst: [[1, 0, 3]], layers: ['waves'] }, /layers is not an object/],
+    ['a layer without a level list', { ref: '2026-11-25T00:00:00Z', dst: [[1, 0, 3]], layers: { waves: 'surface' } }, /waves is not a list/],
   ])('rejects a minifest with %s', (_, input, message) => {
     expect(() => parseMinifest(input)).toThrow(MinifestError);
     expect(() => parseMinifest(input)).toThrow(message);
+  });
+
+  it('keeps the run\'s layers (tile file -> levels) when the minifest lists them', () => {
+    const c = parseMinifest({ ref: '2026-11-25T00:00:00Z', dst: [[3, 0, 12]], layers: { waves: ['surface'], wind: ['surface', '850h'] } });
+    expect(c.layers).toEqual({ waves: ['surface'], wind: ['surface', '850h'] });
+    expect(parseMinifest({ ref: '2026-11-25T00:00:00Z', dst: [[3, 0, 12]] }).layers).toBeUndefined();
   });
 
   it('brackets a time between two steps', () => {

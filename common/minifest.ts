@@ -23,6 +23,8 @@ export interface Calendar {
   timestamps: number[];
   start: number;
   end: number;
+  /** The minifest's `layers` when it has them: tile file -> levels. Absent: every catalogue file (the demo). */
+  layers?: Readonly<Record<string, readonly string[]>>;
 }
 
 export class MinifestError extends Error {
@@ -35,7 +37,8 @@ const MAX_STEPS = 24 * 31;
 /** Validates a minifest (SPEC §5: one without ref or dst is rejected) and expands its steps. */
 export function parseMinifest(input: unknown): Calendar {
   if (typeof input !== 'object' || input === null) throw new MinifestError('Minifest is not an object');
-  const { ref, dst } = input as Partial<Minifest>;
+  // `layers`: ingested runs list the levels each tile file has (common/api/products.ts MINIFEST_ANSWER).
+  const { ref, dst, layers } = input as Partial<Minifest> & { layers?: unknown };
   if (typeof ref !== 'string') throw new MinifestError('Minifest has no ref');
   const refTime = Date.parse(ref);
   if (!Number.isFinite(refTime)) throw new MinifestError(`Minifest ref "${ref}" is not a date`);
@@ -53,7 +56,22 @@ export function parseMinifest(input: unknown): Calendar {
     }
   }
   const timestamps = [...hours].sort((a, b) => a - b).map((h) => refTime + h * HOUR_MS);
-  return { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] };
+  const calendar: Calendar = { refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] };
+  if (layers !== undefined) calendar.layers = parseLayers(layers);
+  return calendar;
+}
+
+/** The minifest's `layers`: an object of tile file -> level idents. */
+function parseLayers(layers: unknown): Record<string, string[]> {
+  if (typeof layers !== 'object' || layers === null || Array.isArray(layers)) throw new MinifestError('Minifest layers is not an object');
+  const out: Record<string, string[]> = {};
+  for (const [file, levels] of Object.entries(layers)) {
+    if (!Array.isArray(levels) || !levels.every((l) => typeof l === 'string')) {
+      throw new MinifestError(`Minifest layers entry ${file} is not a list of levels`);
+    }
+    out[file] = [...levels] as string[];
+  }
+  return out;
 }
 
 /** The two steps around a time and the blend factor between them (0 = before, 1 = after). */

@@ -41,6 +41,11 @@ export interface LayerParams {
   /** The run's reference time and its valid times (ms), from the minifest. */
   refTime: number;
   timestamps: number[];
+  /**
+   * The run's tile files and their levels (the minifest's `layers`, common/minifest.ts Calendar):
+   * the worker asks for no file the run lacks. Absent: every catalogue file (the demo product).
+   */
+  layers?: Readonly<Record<string, readonly string[]>>;
   /** Shown time in ms; between two steps the worker blends them. */
   time: number;
   /** SPEC §3 acRange: an accumulation overlay's range in hours from the shown time (ignored by other overlays). */

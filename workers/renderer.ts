@@ -17,6 +17,7 @@ import { decodeBasemap } from '../common/basemap.ts';
 import { colorLayerOf, overlayByIdent, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
 import { layerFiles, particleLayerFor } from './layers/particles/gate.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
+import { samplingOf } from '../common/catalogue/metrics.ts';
 import { clampZoom, mercY, MIN_ZOOM, PARTICLE_CAP } from '../common/map.ts';
 import { tilePath } from '../common/api/tiles.ts';
 import { bracketSteps, parseHourStamp, type Calendar } from '../common/minifest.ts';
@@ -38,6 +39,7 @@ import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
 import { tileRangeFor, visibleTiles, byDistanceFrom, fieldColumnOf, fieldColumns, type TileRange, type VisibleTile } from './tiles/tileSet.ts';
 import { ParticleSystem } from './particleSystem.ts';
+import { sameShownData } from './layerFiles.ts';
 
 // SPEC §9: data-tile cache 50 entries.
 const TILE_CACHE_ENTRIES = 50;
@@ -251,13 +253,20 @@ export class Renderer implements RenderApi {
     this.milestone('layer');
     const color = colorLayerOf(overlay);
     const sameColor = this.layer?.color.ident === color.ident;
+    const previous = this.layer && { product: this.layer.product.ident, color: this.layer.color.ident, level: this.layer.level };
+    if (!sameShownData(previous, { product: product.ident, color: color.ident, level: params.level })) {
+      // Another layer: the previous one's step does not stand in, and its colours do not linger in the trails.
+      this.shownStep = null;
+      this.trailsCleared = true;
+    }
     this.layer = {
       product,
       overlay,
       level: params.level,
       color,
-      // A file opened in the browser has only its own layers (no wind tiles asked of a rain-only file).
-      particles: particleLayerFor(overlay, local),
+      // A file opened in the browser has only its own layers (no wind tiles asked of a rain-only file);
+      // an ingested run only those its minifest lists (no wave flow asked of a wave-height-only run).
+      particles: particleLayerFor(overlay, local, { level: params.level, layers: params.layers }),
       // SPEC §7: accumulation tiles are asked with the range (hours), which the UI has fitted to the calendar (SPEC §4).
       acRange: color.renderer === 'accumulations' ? params.acRange : undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
@@ -265,7 +274,7 @@ export class Renderer implements RenderApi {
       token: params.premium ? params.token ?? null : null,
     };
     this.time = params.time;
-    if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize);
+    if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize, !!color.metric.classes);
     this.planDirty = this.staticDirty = this.fieldDirty = true;
     this.planNow();
     this.wake();
@@ -325,6 +334,13 @@ export class Renderer implements RenderApi {
     const a = at(plan.before);
     const b = plan.t > 0 ? at(plan.after) : a;
     if (!a || !b) return empty;
+    const sampling = samplingOf(color.metric);
+    if (sampling === 'nearest') {
+      // A class field: the nearer step's code at the nearest node, as the raster draws it.
+      const near = plan.t < 0.5 ? a : b;
+      const s = sampleTile(near.data.header, channelsOf(near.data), lon, lat, sampling);
+      return { value: s ? s[0] : null, layer: color.ident, metric: color.metric.ident, dataZoom: near.z };
+    }
     const sa = sampleTile(a.data.header, channelsOf(a.data), lon, lat);
     const sb = plan.t > 0 ? sampleTile(b.data.header, channelsOf(b.data), lon, lat) : sa;
     if (!sa || !sb) return empty;
@@ -402,7 +418,7 @@ export class Renderer implements RenderApi {
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,
     };
-    if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize);
+    if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
   }

@@ -34,6 +34,7 @@ export function startRenderSync(app: AppState): () => void {
         level: app.layer.level.value,
         refTime: calendar.refTime,
         timestamps: calendar.timestamps,
+        layers: calendar.layers,
         time: app.timeline.timestamp.peek(),
         // SPEC §3 acRange, fitted to the calendar (SPEC §4): the accumulation tiles' range.
         acRange: app.accumulation.range.value ?? undefined,

@@ -20,6 +20,24 @@ describe('picker sampling', () => {
     expect(sampleTile(sparse.header, sparse.channels, 0.5, 0.5)).toBeNull();
   });
 
+  it('answers a class field with the nearest node\'s code, never a blend: no freezing rain (3) between rain (0) and snow (5)', () => {
+    const ptype = decodeDataTile(encodeDataTile({
+      west: 0, north: 10, east: 10, south: 0, width: 3, height: 3, quantization: [{ offset: 0, scale: 1 }],
+      channels: [[0, 5, 5, 0, 5, 5, 0, NaN, 5]],
+    }));
+    const codes = new Set<number | null>();
+    for (let lon = 0; lon <= 10; lon += 0.25) {
+      for (let lat = 0; lat <= 10; lat += 0.25) codes.add(sampleTile(ptype.header, ptype.channels, lon, lat, 'nearest')?.[0] ?? null);
+    }
+    expect([...codes].sort()).toEqual([0, 5, null]);
+    expect(sampleTile(ptype.header, ptype.channels, 2.4, 7, 'nearest')).toEqual([0]);
+    expect(sampleTile(ptype.header, ptype.channels, 2.5, 7, 'nearest')).toEqual([5]);
+    // The missing node (no precipitation) answers nothing where it is the nearest, even among valid nodes.
+    expect(sampleTile(ptype.header, ptype.channels, 5, 1, 'nearest')).toBeNull();
+    // Bilinear would answer 2.5 at the same point: a code that is not there.
+    expect(sampleTile(ptype.header, ptype.channels, 2.5, 7, 'bilinear')![0]).toBeCloseTo(2.5, 3);
+  });
+
   it('wraps longitude and refuses points outside', () => {
     expect(sampleTile(tile.header, tile.channels, 362.5, 10)![0]).toBeCloseTo(2.5, 3);
     expect(sampleTile(tile.header, tile.channels, 20, 5)).toBeNull();

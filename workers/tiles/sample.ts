@@ -1,12 +1,13 @@
 /**
- * Bilinear value of a decoded tile at a point, for the picker. Matches the raster shader: missing
- * nodes are skipped and fewer than two valid nodes give no value (SPEC §5).
+ * Value of a decoded tile at a point, for the picker. Matches the raster shader: bilinear, missing
+ * nodes skipped and fewer than two valid nodes give no value (SPEC §5); for a class field
+ * (`nearest`: precipitation type codes) the nearest node's code as it is, round half up.
  */
 
 import type { TileHeader } from '../../common/tile.ts';
 
 /** Channel values at lon/lat (lon in the tile's frame, wrapped by 360 if needed), or null. */
-export function sampleTile(header: TileHeader, channels: Float32Array[], lon: number, lat: number): number[] | null {
+export function sampleTile(header: TileHeader, channels: Float32Array[], lon: number, lat: number, sampling: 'bilinear' | 'nearest' = 'bilinear'): number[] | null {
   const { west, east, north, south, width, height } = header;
   let x = lon;
   while (x < west) x += 360;
@@ -18,6 +19,10 @@ export function sampleTile(header: TileHeader, channels: Float32Array[], lon: nu
   const j = Math.min(height - 2, Math.max(0, Math.floor(gy)));
   const fx = Math.min(1, Math.max(0, gx - i));
   const fy = Math.min(1, Math.max(0, gy - j));
+  if (sampling === 'nearest') {
+    const k = (fy < 0.5 ? j : j + 1) * width + (fx < 0.5 ? i : i + 1);
+    return Number.isNaN(channels[0][k]) ? null : channels.map((values) => values[k]);
+  }
   const nodes: [number, number][] = [
     [j * width + i, (1 - fx) * (1 - fy)],
     [j * width + i + 1, fx * (1 - fy)],

@@ -6,7 +6,9 @@ precision mediump float;
 
 // Colour raster of one data tile: inverse Web Mercator per pixel, manual bilinear over the
 // tile's 16-bit quantized nodes (packed two bytes per channel, RGBA = q0 hi, q0 lo, q1 hi, q1 lo),
-// blend of two forecast steps, then the colour ramp.
+// blend of two forecast steps, then the colour ramp. Class fields (u_nearest: precipitation type
+// codes) take the nearest node's code and the nearer step's: codes are never blended (SPEC §3
+// qualitative; workers/tiles/sample.ts answers the picker the same way).
 
 uniform vec2 u_quadLon;    // west (unwrapped), span of the quad in degrees
 uniform vec2 u_quadY;      // Mercator y of the quad's top and bottom
@@ -18,6 +20,7 @@ uniform vec4 u_qa;         // offset0, scale0, offset1, scale1 of step a
 uniform vec4 u_qb;
 uniform float u_t;         // blend 0 = a, 1 = b
 uniform float u_vector;    // 1: value = length(channel0, channel1)
+uniform float u_nearest;   // 1: nearest node, nearer step (class fields)
 uniform sampler2D u_ramp;
 uniform vec2 u_domain;     // value at the first and last ramp entry
 uniform float u_rampSteps;
@@ -57,11 +60,20 @@ void main() {
   vec2 cell = clamp(floor(g), vec2(0.0), u_grid - 2.0);
   vec2 f = clamp(g - cell, 0.0, 1.0);
 
-  vec4 a = sampleStep(u_a, u_qa, cell, f);
-  vec4 b = u_t > 0.0 ? sampleStep(u_b, u_qb, cell, f) : a;
-  // SPEC §5: fewer than 2 interpolated data points give no value.
-  if (a.w < 2.0 || b.w < 2.0) discard;
-  vec2 c = mix(a.xy, b.xy, u_t);
+  vec2 c;
+  if (u_nearest > 0.5) {
+    // Round half up, as the ingest's nearest regrid (engine/assembly/regrid.ts regridNearest).
+    vec2 at = cell + step(0.5, f);
+    vec4 n = u_t < 0.5 ? node(u_a, u_qa, at, 1.0) : node(u_b, u_qb, at, 1.0);
+    if (n.w < 1.0) discard;
+    c = n.xy;
+  } else {
+    vec4 a = sampleStep(u_a, u_qa, cell, f);
+    vec4 b = u_t > 0.0 ? sampleStep(u_b, u_qb, cell, f) : a;
+    // SPEC §5: fewer than 2 interpolated data points give no value.
+    if (a.w < 2.0 || b.w < 2.0) discard;
+    c = mix(a.xy, b.xy, u_t);
+  }
   float value = u_vector > 0.5 ? length(c) : c.x;
 
   float x = clamp((value - u_domain.x) / (u_domain.y - u_domain.x), 0.0, 1.0);

@@ -31,7 +31,8 @@ export interface RasterTileDraw {
 }
 
 export interface RasterLayer {
-  setScale(scale: ColorScale, vector: boolean, maxTextureSize: number): void;
+  /** `nearest`: a class field (METRICS' `classes`), drawn from the nearest node and step, never blended. */
+  setScale(scale: ColorScale, vector: boolean, maxTextureSize: number, nearest?: boolean): void;
   draw(tiles: RasterTileDraw[], opacity: number): void;
   destroy(): void;
 }
@@ -49,6 +50,7 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
   let rampSteps = 256;
   let domain: Vec2 = [0, 1];
   let vector = false;
+  let nearest = false;
 
   interface Props extends RasterTileDraw { opacity: number }
   const p = <K extends keyof Props>(k: K) => regl.prop<Props, K>(k);
@@ -70,6 +72,7 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
       u_t: p('t'),
       u_opacity: p('opacity'),
       u_vector: () => (vector ? 1 : 0),
+      u_nearest: () => (nearest ? 1 : 0),
       u_ramp: () => ramp!,
       u_rampSteps: () => rampSteps,
       u_domain: () => domain,
@@ -79,7 +82,7 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
   });
 
   return {
-    setScale(scale, isVector, maxTextureSize) {
+    setScale(scale, isVector, maxTextureSize, isNearest = false) {
       rampSteps = Math.min(scale.steps, maxTextureSize);
       const data = buildColorRamp(scale, Math.max(4, rampSteps));
       const filter = scale.qualitative ? 'nearest' : 'linear';
@@ -87,6 +90,7 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
       else ramp = regl.texture({ data, width: rampSteps, height: 1, min: filter, mag: filter, wrapS: 'clamp', wrapT: 'clamp' });
       domain = scaleDomain(scale);
       vector = isVector;
+      nearest = isNearest;
     },
     draw(tiles, opacity) {
       if (!ramp || tiles.length === 0) return;
