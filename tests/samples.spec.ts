@@ -27,6 +27,21 @@ async function settled(page: Page): Promise<void> {
   await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
 }
 
+type Sampler = { sampleAt(p: { lon: number; lat: number }): Promise<{ layer: string; value: number | null }> };
+
+/** Waits until the worker shows `layer` with its tiles in. */
+async function shown(page: Page, layer: string): Promise<void> {
+  await expect.poll(() => page.evaluate(async () => {
+    const render = (window as unknown as { isobar: { render(): Sampler } }).isobar.render();
+    return (await render.sampleAt({ lon: 0, lat: 0 })).layer;
+  }), { timeout: 20_000 }).toBe(layer);
+  await settled(page);
+}
+
+async function closeOverlayList(page: Page): Promise<void> {
+  if (await page.getByTestId('overlay-all').isVisible()) await page.getByTestId('overlay-more').click();
+}
+
 test.describe('samples as products', () => {
   test.skip(!present, `samples not found under ${SAMPLES}`);
   test.setTimeout(150_000);
@@ -171,5 +186,58 @@ test.describe('samples as products', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  test('precipitation type is drawn and picked as classes: every value on the GFS 2.5° +120 h map is one of the codes', async ({ page, request }) => {
+    await waitForSamples(request, [GFS_2P5]);
+    await openMap(page, '/?42.000,-95.000,3');
+    await page.getByTestId('product-picker').selectOption(GFS_2P5);
+    await expect(page.getByTestId('timeline-time')).toHaveAttribute('data-timestamp', String(Date.UTC(2011, 0, 15, 12)));
+    await pickOverlay(page, 'ptype');
+    await closeOverlayList(page);
+    await shown(page, 'ptype');
+    await page.screenshot({ path: 'test-results/sample-ptype-classes.png' });
+    // A dense line-up of points over North America in January: rain, snow and whatever lies between.
+    const values = await page.evaluate(async () => {
+      const render = (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ value: number | null }> } } }).isobar.render();
+      const out: (number | null)[] = [];
+      for (let lat = 28; lat <= 56; lat += 0.35) {
+        for (let lon = -125; lon <= -65; lon += 0.9) out.push((await render.sampleAt({ lon, lat })).value);
+      }
+      return out;
+    });
+    const codes = values.filter((v): v is number => v !== null);
+    expect(codes.length, 'points with precipitation').toBeGreaterThan(50);
+    // Codes 0-11 only (SPEC §9): a blend of rain (0) and snow (5) would answer 1.7 or 3.2.
+    expect(codes.filter((v) => !Number.isInteger(v) || v < 0 || v > 11)).toEqual([]);
+    expect(new Set(codes).size, `codes present: ${[...new Set(codes)].join(', ')}`).toBeGreaterThan(1);
+  });
+
+  test('the GFS-Wave sample draws wave height and asks for no wave-flow tile it does not have', async ({ page, request }) => {
+    const WAVE = 'gfswave-20260819';
+    await waitForSamples(request, [WAVE]);
+    const failures: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${r.url()}`);
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/tiles/')) asked.push(r.url());
+    });
+    await openMap(page, '/?20.000,-150.000,3');
+    const clip = mapClip(page);
+    await page.getByTestId('product-picker').selectOption(WAVE);
+    const before = await screenshotPixels(page, clip);
+    await pickOverlay(page, 'waves');
+    await closeOverlayList(page);
+    await shown(page, 'waves');
+    const s = await stats(page);
+    await page.screenshot({ path: 'test-results/sample-waves.png' });
+    expect(s.tiles.failed, `failed tiles: ${failures.join(', ')}`).toBe(0);
+    expect(failures).toEqual([]);
+    const wave = asked.filter((u) => u.includes(`/${WAVE}/`));
+    expect(wave.filter((u) => /\/waves-surface\.tile/.test(u)).length, 'wave height tiles asked').toBeGreaterThan(0);
+    expect(wave.filter((u) => /Flow-/.test(u) || /\/wind-/.test(u))).toEqual([]);
+    expect(diffRatio(before, await screenshotPixels(page, clip)), 'the wave height raster is drawn').toBeGreaterThan(0.02);
   });
 });
