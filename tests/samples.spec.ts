@@ -201,8 +201,8 @@ test.describe('samples as products', () => {
     const values = await page.evaluate(async () => {
       const render = (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ value: number | null }> } } }).isobar.render();
       const out: (number | null)[] = [];
-      for (let lat = 28; lat <= 56; lat += 0.35) {
-        for (let lon = -125; lon <= -65; lon += 0.9) out.push((await render.sampleAt({ lon, lat })).value);
+      for (let lat = 28; lat <= 56; lat += 0.7) {
+        for (let lon = -125; lon <= -65; lon += 1.8) out.push((await render.sampleAt({ lon, lat })).value);
       }
       return out;
     });

@@ -75,8 +75,9 @@ export class LocalGribProduct {
     for (const info of infos) {
       const match = matchGribField(info);
       // A rate or an instant value shows as it is; an accumulation needs the run's earlier steps.
-      // The model's terrain height (a run-constant variable) has no map layer.
-      if (!match || match.kind === 'accumulation' || match.variable.static || !info.grid.mappable) {
+      // The model's terrain height (a run-constant variable) and the inputs of the server's
+      // derivations (wave direction, categorical precipitation, ...) have no map layer of their own.
+      if (!match || match.kind === 'accumulation' || match.variable.static || match.variable.input || !info.grid.mappable) {
         skipped.push(describe(info, !info.grid.mappable ? info.grid.unsupportedReason ?? info.grid.type : undefined));
         continue;
       }
