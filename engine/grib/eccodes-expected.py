@@ -1,19 +1,21 @@
 #!/usr/bin/python3
 """
-Writes the GRIB2 test messages of engine/grib/testdata and records what ecCodes says of them.
+Makes GRIB2 test messages with ecCodes and records what ecCodes says of them (engine/grib/testdata).
 
 Every message is a real GFS 2.5 deg message (NOAA, public domain; ../shared/data/samples/gfs-2p5-full)
 rewritten by ecCodes' grib_set, which encodes the product definition templates and parameters itself:
   product-templates.grib2   one message per case of PRODUCT_CASES (templates 4.0 to 4.15)
   local-parameters.grib2    one message per case of PARAMETER_CASES (centre-local parameters)
-and testdata/eccodes-expected.json holds, per file, ecCodes' answer for the keys of KEYS per message
-(null where ecCodes has no such key). Needs the ecCodes command line tools (grib_copy, grib_set,
+and testdata/eccodes-expected.json holds, per set, ecCodes' answer for the keys of KEYS per message
+(null where ecCodes has no such key) and what grib_set changed in each (sections 1 and 4, section 0's
+discipline; the rest is a message of the source file), from which the test rebuilds the messages. Needs the ecCodes command line tools (grib_copy, grib_set,
 grib_get; Debian package libeccodes-tools). Run from the repository root:
   engine/grib/eccodes-expected.py
 """
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -129,6 +131,46 @@ def answers(path):
         records.append(record)
     return records
 
+def messages(data):
+    out, i = [], 0
+    while (i := data.find(b'GRIB', i)) >= 0:
+        length = struct.unpack('>Q', data[i + 8:i + 16])[0]
+        out.append(data[i:i + length])
+        i += length
+    return out
+
+def sections(message):
+    out, i = [], 16
+    while i < len(message) - 4:
+        length = struct.unpack('>I', message[i:i + 4])[0]
+        out.append((message[i + 4], message[i:i + length]))
+        i += length
+    return out
+
+def patches(path):
+    """
+    What grib_set changed in each message: sections 1 and 4 (and the discipline of section 0); 3, 5, 6
+    and 7 stay those of a message of SOURCE, named by its index there. The test rebuilds the messages
+    from SOURCE with these, so no GRIB file is kept in the repository.
+    """
+    with open(SOURCE, 'rb') as f:
+        source = messages(f.read())
+    tails = {}
+    for k, m in enumerate(source):
+        tails.setdefault(b''.join(body for n, body in sections(m) if n in (3, 5, 6, 7)), k)
+    with open(path, 'rb') as f:
+        written = messages(f.read())
+    out = []
+    for m in written:
+        parts = dict(sections(m))
+        if sorted(parts) != [1, 3, 4, 5, 6, 7]:
+            sys.exit(f'unexpected sections {sorted(parts)} in a written message')
+        tail = b''.join(parts[n] for n in (3, 5, 6, 7))
+        if tail not in tails:
+            sys.exit('grib_set changed sections 3, 5, 6 or 7 of a message')
+        out.append({'source': tails[tail], 'discipline': m[6], 'section1': parts[1].hex(), 'section4': parts[4].hex()})
+    return out
+
 def main():
     parameter_cases = [
         (INSTANT, f'centre={c},discipline={d},parameterCategory={cat},parameterNumber={n}' + (f',{extra}' if extra else ''))
@@ -137,12 +179,12 @@ def main():
     expected = {}
     with tempfile.TemporaryDirectory() as work:
         for name, cases in (('product-templates.grib2', PRODUCT_CASES), ('local-parameters.grib2', parameter_cases)):
-            path = os.path.join(OUT, name)
+            path = os.path.join(work, name)
             with open(path, 'wb') as f:
                 for part in build(cases, work):
                     with open(part, 'rb') as p:
                         f.write(p.read())
-            expected[name] = {'cases': [keys for _, keys in cases], 'records': answers(path)}
+            expected[name] = {'cases': [keys for _, keys in cases], 'records': answers(path), 'messages': patches(path)}
     with open(os.path.join(OUT, 'eccodes-expected.json'), 'w') as f:
         json.dump({'eccodes': run('grib_get', '-V').strip(), **expected}, f, indent=1)
         f.write('\n')
