@@ -639,3 +639,39 @@ function assertView(view: ParticleView): void {
     throw new RangeError(`Particle view needs west < east, south < north, yTop < yBottom: ${JSON.stringify(view)}`);
   }
 }
+
+/**
+ * The regions of one piece of work in the engine's memory (a GRIB decode, a codec call): allocated
+ * with the engine's allocator, released together. Memory may grow on any alloc, so views into it are
+ * made after the last alloc of a step.
+ */
+export class EngineRegions {
+  readonly exports: WebAssembly.Exports;
+  readonly memory: WebAssembly.Memory;
+  private readonly allocator: LinearAllocator;
+  private readonly pointers: number[] = [];
+
+  constructor(parts: { exports: WebAssembly.Exports; memory: WebAssembly.Memory; allocator: LinearAllocator }) {
+    ({ exports: this.exports, memory: this.memory, allocator: this.allocator } = parts);
+  }
+
+  alloc(bytes: number): number {
+    const ptr = this.allocator.alloc(Math.max(bytes, 1));
+    this.pointers.push(ptr);
+    return ptr;
+  }
+
+  /** Copies `data` in, followed by `slack` zero bytes. */
+  copyIn(data: Uint8Array, slack: number): number {
+    const ptr = this.alloc(data.length + slack);
+    const heap = new Uint8Array(this.memory.buffer);
+    heap.set(data, ptr);
+    heap.fill(0, ptr + data.length, ptr + data.length + slack);
+    return ptr;
+  }
+
+  releaseAll(): void {
+    for (const ptr of this.pointers) this.allocator.release(ptr);
+    this.pointers.length = 0;
+  }
+}

@@ -5,7 +5,7 @@
  * Memory may grow on any alloc, so views into it are made after the last alloc of a step.
  */
 
-import type { Engine, LinearAllocator } from '../engine.ts';
+import { EngineRegions, type Engine } from '../engine.ts';
 
 /** What a codec needs of an Engine (engine/engine.ts): its raw exports, memory and allocator. */
 export type CodecEngine = Pick<Engine, 'extension'>;
@@ -18,33 +18,9 @@ export interface CodecMemory {
   copyIn(data: Uint8Array, slack: number): number;
 }
 
-export class CodecRegions implements CodecMemory {
-  readonly exports: WebAssembly.Exports;
-  readonly memory: WebAssembly.Memory;
-  private readonly allocator: LinearAllocator;
-  private readonly pointers: number[] = [];
-
+/** A codec's own regions, when it is called outside a GRIB decode. */
+export class CodecRegions extends EngineRegions implements CodecMemory {
   constructor(engine: CodecEngine) {
-    ({ exports: this.exports, memory: this.memory, allocator: this.allocator } = engine.extension());
-  }
-
-  alloc(bytes: number): number {
-    const ptr = this.allocator.alloc(Math.max(bytes, 1));
-    this.pointers.push(ptr);
-    return ptr;
-  }
-
-  /** Copies `data` in, followed by `slack` zero bytes. */
-  copyIn(data: Uint8Array, slack: number): number {
-    const ptr = this.alloc(data.length + slack);
-    const heap = new Uint8Array(this.memory.buffer);
-    heap.set(data, ptr);
-    heap.fill(0, ptr + data.length, ptr + data.length + slack);
-    return ptr;
-  }
-
-  releaseAll(): void {
-    for (const ptr of this.pointers) this.allocator.release(ptr);
-    this.pointers.length = 0;
+    super(engine.extension());
   }
 }

@@ -16,7 +16,7 @@
  * engine/codecs first; their integers then take the same scaling path.
  */
 
-import type { Engine, LinearAllocator } from '../engine.ts';
+import { EngineRegions, type Engine } from '../engine.ts';
 import type { GribFieldInfo } from './message.ts';
 import { messageRanges, parseMessage } from './message.ts';
 import { assertDecodable, type Packing } from './packing.ts';
@@ -120,32 +120,7 @@ function sectionPayload(bytes: Uint8Array, at: number, header: number): Uint8Arr
 }
 
 /** The regions of one decode; the codecs (engine/codecs/wasm.ts CodecMemory) lay theirs out here too. */
-class Regions {
-  private readonly pointers: number[] = [];
-  constructor(
-    private readonly allocator: LinearAllocator, readonly memory: WebAssembly.Memory, readonly exports: WebAssembly.Exports,
-  ) {}
-
-  alloc(bytes: number): number {
-    const ptr = this.allocator.alloc(Math.max(bytes, 1));
-    this.pointers.push(ptr);
-    return ptr;
-  }
-
-  /** Copies `data` in, followed by `slack` zero bytes. */
-  copyIn(data: Uint8Array, slack: number): number {
-    const ptr = this.alloc(data.length + slack);
-    const heap = new Uint8Array(this.memory.buffer);
-    heap.set(data, ptr);
-    heap.fill(0, ptr + data.length, ptr + data.length + slack);
-    return ptr;
-  }
-
-  releaseAll(): void {
-    for (const ptr of this.pointers) this.allocator.release(ptr);
-    this.pointers.length = 0;
-  }
-}
+type Regions = EngineRegions;
 
 /** How X reached WASM memory: where, whether to read it as signed, and the missing mask (0: none). */
 interface Unpacked {
@@ -297,7 +272,7 @@ export async function decodeField(engine: Engine, bytes: Uint8Array, info: GribF
 
   const { exports, memory, allocator } = engine.extension();
   const kernels = exports as unknown as GribKernels;
-  const regions = new Regions(allocator, memory, exports);
+  const regions = new EngineRegions({ allocator, memory, exports });
   try {
     const { x, signed, f64, mask } = await unpackX(field, payload, regions, kernels);
     const bitmapPtr = bitmap ? regions.copyIn(bitmap, BIT_READER_SLACK) : 0;
