@@ -7,6 +7,6 @@ import { Renderer } from './renderer.ts';
 // Compile the engine at once, while the page is still starting.
 const engine = WebAssembly.compileStreaming(fetch(wasmUrl)).then((module) => Engine.create(module));
 const renderer = new Renderer(engine, self.location.origin);
-renderer.milestones.workerCreated = performance.timeOrigin;
-renderer.milestones.workerBoot = performance.timeOrigin + performance.now();
+renderer.milestone('workerCreated', performance.timeOrigin);
+renderer.milestone('workerBoot');
 expose(renderer);

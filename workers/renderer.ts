@@ -18,10 +18,9 @@ import { colorLayerOf, overlayByIdent, type Overlay, type RenderLayer } from '..
 import { layerFiles, particleLayerFor } from './layers/particles/gate.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
 import { samplingOf } from '../common/catalogue/metrics.ts';
-import { clampZoom, mercY, MIN_ZOOM, PARTICLE_CAP } from '../common/map.ts';
-import { tilePath } from '../common/api/tiles.ts';
-import { bracketSteps, parseHourStamp, type Calendar } from '../common/minifest.ts';
-import { tileColumns, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
+import { clampZoom, MIN_ZOOM } from '../common/map.ts';
+import type { Calendar } from '../common/minifest.ts';
+import { tileAt, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import type { TileHeader } from '../common/tile.ts';
 import type { Engine} from '../engine/engine.ts';
 import { type DecodedTileHandle } from '../engine/engine.ts';
@@ -34,20 +33,24 @@ import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
-import { createRasterLayer, createTileTexture, type RasterLayer, type RasterTileDraw, type Vec4 } from './layers/raster/raster.ts';
+import { createRasterLayer, createTileTexture, type RasterLayer } from './layers/raster/raster.ts';
+import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
+import { particleCount, particleSpeed, particleStyle, trailFade } from './layers/particles/tuning.ts';
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
-import { tileRangeFor, visibleTiles, byDistanceFrom, fieldColumnOf, fieldColumns, type TileRange, type VisibleTile } from './tiles/tileSet.ts';
+import { HttpTileSource, LocalTileSource, type TileRequest, type TileSource } from './tiles/tileSource.ts';
+import { planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/tilePlan.ts';
+import { fieldColumnOf, fieldColumns } from './tiles/tileSet.ts';
+import { FrameStats, wallClock } from './frameStats.ts';
 import { ParticleSystem } from './particleSystem.ts';
 import { sameShownData } from './layerFiles.ts';
 
-// SPEC §9: data-tile cache 50 entries.
+/** SPEC §9: data-tile cache 50 entries. */
 const TILE_CACHE_ENTRIES = 50;
-/** Base particle speed: CSS pixels per frame per m/s at velocity 1. */
-const PARTICLE_PX_PER_MS = 0.1;
-/** CSS pixels of screen per particle at multiplier 1 (15 000 on a 1280x720 view, the cap). */
-const PX_PER_PARTICLE = 60;
-const STATS_WINDOW = 120;
+/** The map's background (sea) colour, linear RGBA 0..1. */
+const BACKGROUND: [number, number, number, number] = [0.055, 0.09, 0.15, 1];
+/** The offline basemap's finer detail (Natural Earth 50m) from this map zoom. */
+const BASEMAP_50M_FROM_ZOOM = 4;
 
 interface TileData {
   handle: DecodedTileHandle;
@@ -57,8 +60,16 @@ interface TileData {
   bytes: Uint8Array | null;
 }
 
+/** A tile asked of the cache: which source and what. */
+interface SourcedTile {
+  source: TileSource;
+  tile: TileRequest;
+}
+
 interface ResolvedLayer {
   product: Product;
+  /** Where its tiles come from: the server, or a file opened in the browser. */
+  source: TileSource;
   overlay: Overlay;
   level: string;
   color: RenderLayer;
@@ -67,7 +78,6 @@ interface ResolvedLayer {
   acRange: number | undefined;
   calendar: Calendar;
   premium: boolean;
-  token: string | null;
 }
 
 interface Gpu {
@@ -90,12 +100,6 @@ const raf: (cb: () => void) => unknown = typeof requestAnimationFrame === 'funct
   ? (cb) => requestAnimationFrame(cb)
   : (cb) => setTimeout(cb, 16);
 
-function median(values: number[], q = 0.5): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 export class Renderer implements RenderApi {
   private canvas: OffscreenCanvas | null = null;
   private gl: WebGLRenderingContext | null = null;
@@ -115,7 +119,7 @@ export class Renderer implements RenderApi {
   private time = 0;
   private particleParams = DEFAULT_PARTICLES;
   private kernel: Kernel = 'simd';
-  private readonly tiles: TileCache<TileData>;
+  private readonly tiles: TileCache<TileData, SourcedTile>;
   private lost = false;
   private disposed = false;
   private running = false;
@@ -129,7 +133,7 @@ export class Renderer implements RenderApi {
   private staticDirty = true;
   private fieldDirty = true;
   private last: FrameTransform | null = null;
-  private plan: { z: number; range: TileRange; visible: VisibleTile[]; before: number; after: number; t: number } | null = null;
+  private plan: TilePlan | null = null;
   private fieldReady = false;
   /**
    * The step the raster and the particles last showed: while the tiles of a new time load (a step
@@ -139,33 +143,26 @@ export class Renderer implements RenderApi {
   private shownStep: number | null = null;
   private basemapDetail: '110m' | '50m' | null = null;
 
-  // Stats.
-  private frameTimes: number[] = [];
-  private stepTimes: number[] = [];
-  private frameStamps: number[] = [];
-  private rasterMs = 0;
-  private frames = 0;
-  private firstParticlesAt: number | null = null;
-  /** Start-up milestones (RenderStats.milestones). */
-  readonly milestones: Record<string, number> = {};
+  private readonly frameStats = new FrameStats();
 
-  private milestone(name: string): void {
-    this.milestones[name] ??= performance.timeOrigin + performance.now();
+  /** Records a start-up milestone (RenderStats.milestones) the first time it is reached. */
+  milestone(name: string, at = wallClock()): void {
+    this.frameStats.milestone(name, at);
   }
 
-  private createTileCache(): TileCache<TileData> {
-    return new TileCache<TileData>({
+  private createTileCache(): TileCache<TileData, SourcedTile> {
+    return new TileCache<TileData, SourcedTile>({
       capacity: TILE_CACHE_ENTRIES,
-      load: (url, signal) => this.loadTile(url, signal),
+      load: ({ source, tile }, signal) => this.loadTile(source, tile, signal),
       dispose: (data) => {
         this.engine?.releaseTile(data.handle);
         if (!this.lost) data.texture?.destroy();
       },
       onSettled: (entry) => {
         if (entry.state === 'failed') {
-          // SPEC §8: 'Failed to load tile' plus the url.
-          console.warn(`Failed to load tile ${entry.url}: ${entry.error?.message}`);
-          this.onEvent({ type: 'tileFailed', url: entry.url, message: entry.error?.message ?? '' });
+          // SPEC §8: 'Failed to load tile' plus the url (a source's key: the URL of an HTTP tile).
+          console.warn(`Failed to load tile ${entry.key}: ${entry.error?.message}`);
+          this.onEvent({ type: 'tileFailed', url: entry.key, message: entry.error?.message ?? '' });
         }
         this.staticDirty = true;
         this.fieldDirty = true;
@@ -237,7 +234,7 @@ export class Renderer implements RenderApi {
     this.staticDirty = true;
     this.planNow();
     this.wake();
-    if (zoom >= 4 && this.basemapDetail === '110m') void this.loadBasemap('50m');
+    if (zoom >= BASEMAP_50M_FROM_ZOOM && this.basemapDetail === '110m') void this.loadBasemap('50m');
   }
 
   setLayer(params: LayerParams): void {
@@ -259,8 +256,10 @@ export class Renderer implements RenderApi {
       this.shownStep = null;
       this.trailsCleared = true;
     }
+    const premium = params.premium;
     this.layer = {
       product,
+      source: local ? new LocalTileSource(local) : new HttpTileSource(this.origin, product, params.refTime, premium ? params.token ?? null : null),
       overlay,
       level: params.level,
       color,
@@ -270,8 +269,7 @@ export class Renderer implements RenderApi {
       // SPEC §7: accumulation tiles are asked with the range (hours), which the UI has fitted to the calendar (SPEC §4).
       acRange: color.renderer === 'accumulations' ? params.acRange : undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
-      premium: params.premium,
-      token: params.premium ? params.token ?? null : null,
+      premium,
     };
     this.time = params.time;
     if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize, !!color.metric.classes);
@@ -312,7 +310,7 @@ export class Renderer implements RenderApi {
 
   setKernel({ kernel }: { kernel: Kernel }): void {
     this.kernel = kernel;
-    this.stepTimes = [];
+    this.frameStats.resetSteps();
   }
 
   async sampleAt({ lon, lat }: { lon: number; lat: number }): Promise<SampleResult> {
@@ -322,14 +320,8 @@ export class Renderer implements RenderApi {
     const { color } = layer;
     const empty: SampleResult = { value: null, layer: color.ident, metric: color.metric.ident, dataZoom: plan.z };
     // Wait for the tiles of the current data zoom under the point, so the answer is the finest there is.
-    const span = tileSpan(plan.z);
-    const cols = tileColumns(plan.z);
-    const own = {
-      z: plan.z,
-      x: ((Math.floor((lon + 180) / span) % cols) + cols) % cols,
-      y: Math.min(2 ** plan.z - 1, Math.max(0, Math.floor((90 - lat) / span))),
-    };
-    await Promise.all([plan.before, plan.after].map((step) => this.tiles.settled(this.tileUrl(layer, color.file, step, own))));
+    const own = tileAt(plan.z, lon, lat);
+    await Promise.all([plan.before, plan.after].map((step) => this.tiles.settled(this.tileKey(layer, color.file, step, own))));
     const at = (step: number) => this.finestTileAt(color, step, plan.z, lon, lat);
     const a = at(plan.before);
     const b = plan.t > 0 ? at(plan.after) : a;
@@ -353,21 +345,12 @@ export class Renderer implements RenderApi {
   }
 
   stats(): RenderStats {
-    const now = performance.now();
-    const recent = this.frameStamps.filter((t) => now - t <= 1000);
     return {
-      fps: recent.length,
-      frameMsP50: median(this.frameTimes),
-      frameMsP95: median(this.frameTimes, 0.95),
-      stepMsP50: median(this.stepTimes),
-      rasterMs: this.rasterMs,
+      ...this.frameStats.summary(performance.now()),
       particles: this.particleSystem?.count ?? 0,
       kernel: this.kernel,
-      frames: this.frames,
       dataZoom: this.plan?.z ?? 0,
       tiles: { ...this.tiles.counts(), capacity: this.tiles.capacity },
-      firstParticlesAt: this.firstParticlesAt,
-      milestones: { ...this.milestones },
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
     };
@@ -475,21 +458,21 @@ export class Renderer implements RenderApi {
   // ---------------------------------------------------------------------------------------------
   // Tiles
 
-  private tileUrl(layer: ResolvedLayer, file: string, validTime: number, { z, x, y }: TileAddress): string {
-    return this.origin + tilePath({
-      directory: layer.product.directory,
-      refTime: layer.calendar.refTime,
-      validTime,
-      z, x, y,
-      file,
-      level: layer.level,
-      suffix: layer.product.fileSuffix,
-      acRange: file === layer.color.file ? layer.acRange : undefined,
-    });
+  /** A tile of the layer's source; acRange goes with the colour file's tiles only. */
+  private tileRequest(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress): SourcedTile {
+    return {
+      source: layer.source,
+      tile: { file, level: layer.level, validTime, address, acRange: file === layer.color.file ? layer.acRange : undefined },
+    };
   }
 
-  private async loadTile(url: string, signal: AbortSignal): Promise<TileData> {
-    const bytes = this.localTile(url) ?? await fetchTile(url, signal, this.layer?.token);
+  private tileKey(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress): string {
+    const { source, tile } = this.tileRequest(layer, file, validTime, address);
+    return source.key(tile);
+  }
+
+  private async loadTile(source: TileSource, tile: TileRequest, signal: AbortSignal): Promise<TileData> {
+    const bytes = await source.load(tile, signal);
     const engine = await this.engineReady;
     this.milestone('firstTileFetched');
     const handle = engine.decodeTile(bytes);
@@ -501,19 +484,6 @@ export class Renderer implements RenderApi {
   private uploadTexture(data: TileData, texels: Uint8Array): void {
     data.texture = createTileTexture(this.gpu!.regl, texels, data.header.width, data.header.height);
     data.bytes = null;
-  }
-
-  /** A tile of a GRIB file opened in the browser, made here; null when the URL is not one. */
-  private localTile(url: string): Uint8Array | null {
-    const m = LOCAL_TILE.exec(url);
-    if (!m) return null;
-    const [, id, valid, z, x, y, file, level] = m;
-    const local = this.localFiles.get(`local-${id}`);
-    const validTime = parseHourStamp(valid);
-    if (!local || validTime === null) throw new Error(`No opened file for ${url}`);
-    const bytes = local.tile(file, level, validTime, { z: Number(z), x: Number(x), y: Number(y) });
-    if (!bytes) throw new Error(`The file has no ${file} at ${level} for ${valid}`);
-    return bytes;
   }
 
   async openGrib({ name, bytes }: { name: string; bytes: ArrayBuffer }): Promise<LocalGribSummary> {
@@ -549,7 +519,7 @@ export class Renderer implements RenderApi {
   private planNow(): void {
     if (!this.layer || !this.planDirty || this.view.width <= 1) return;
     this.planDirty = false;
-    this.planTiles(frameTransform(this.view, this.view.pixelRatio));
+    this.planTiles();
   }
 
   /** Files the layer needs: the colour layer's and, if different, the particles'. */
@@ -557,51 +527,24 @@ export class Renderer implements RenderApi {
     return layerFiles(layer.color, layer.particles, this.particlesOn());
   }
 
-  private planTiles(t: FrameTransform): void {
+  private planTiles(): void {
     const layer = this.layer;
     if (!layer) return;
-    const z = dataZoomFor(layer.product, t.view.zoom, layer.premium);
-    const range = tileRangeFor(t.view, z);
-    const visible = byDistanceFrom(visibleTiles(range), t.view.lon, t.view.lat);
-    const { before, after, t: blend } = bracketSteps(layer.calendar, this.time);
-    const previous = this.plan?.range;
-    if (!previous || previous.z !== range.z || previous.c0 !== range.c0 || previous.c1 !== range.c1 || previous.r0 !== range.r0 || previous.r1 !== range.r1) {
-      this.fieldDirty = true;
-    }
-    this.plan = { z, range, visible, before, after, t: blend };
-    const steps = blend > 0 ? [before, after] : [before];
-    const keys: string[] = [];
-    const unique = new Map<string, TileAddress>();
-    for (const tile of visible) unique.set(`${tile.z}/${tile.x}/${tile.y}`, tile);
-    for (const step of steps) {
-      for (const file of this.files(layer)) {
-        for (const address of unique.values()) {
-          const url = this.tileUrl(layer, file, step, address);
-          keys.push(url);
-          this.tiles.request(url, url);
-        }
-      }
-    }
-    // Parents of the visible tiles stand in while children load: keep them.
-    for (let pz = z - 1; pz >= 0; pz--) {
-      for (const address of unique.values()) {
-        const parent = { z: pz, x: address.x >> (z - pz), y: address.y >> (z - pz) };
-        for (const step of steps) keys.push(this.tileUrl(layer, layer.color.file, step, parent));
-      }
-    }
-    this.tiles.pin(keys);
+    const view = this.view;
+    const plan = planFor(view, dataZoomFor(layer.product, view.zoom, layer.premium), layer.calendar, this.time);
+    if (!sameRange(this.plan?.range, plan.range)) this.fieldDirty = true;
+    this.plan = plan;
+    const { load, keep } = planTiles(plan, this.files(layer), layer.color.file, (file, step, address) => this.tileRequest(layer, file, step, address));
+    for (const request of load) this.tiles.request(request.source.key(request.tile), request);
+    this.tiles.pin(keep.map((request) => request.source.key(request.tile)));
   }
 
-  /** The finest loaded tile of `file` at `step` covering a point, from data zoom z down to 0. */
+  /** The finest loaded tile of a render layer at `step` covering a point, from data zoom z down to 0. */
   private finestTileAt(render: RenderLayer, step: number, z: number, lon: number, lat: number): { z: number; data: TileData } | null {
     const layer = this.layer!;
-    for (let zz = z; zz >= 0; zz--) {
-      const span = tileSpan(zz);
-      const cols = tileColumns(zz);
-      const x = ((Math.floor((lon + 180) / span) % cols) + cols) % cols;
-      const y = Math.min(2 ** zz - 1, Math.max(0, Math.floor((90 - lat) / span)));
-      const data = this.tiles.data(this.tileUrl(layer, render.file, step, { z: zz, x, y }));
-      if (data) return { z: zz, data };
+    for (const address of tilesAt(z, lon, lat)) {
+      const data = this.tiles.data(this.tileKey(layer, render.file, step, address));
+      if (data) return { z: address.z, data };
     }
     return null;
   }
@@ -647,7 +590,7 @@ export class Renderer implements RenderApi {
     }
     if (this.planDirty) {
       this.planDirty = false;
-      this.planTiles(t);
+      this.planTiles();
     }
     if (this.fieldDirty) {
       this.fieldDirty = false;
@@ -659,7 +602,7 @@ export class Renderer implements RenderApi {
       const r0 = performance.now();
       this.drawStatic(t);
       this.milestone('firstStatic');
-      this.rasterMs = performance.now() - r0;
+      this.frameStats.rasterMs = performance.now() - r0;
     }
 
     const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem;
@@ -675,17 +618,12 @@ export class Renderer implements RenderApi {
     }
     if (animating) {
       const p = this.particleParams;
-      // The fade is a full-screen pass, what a software renderer pays most for: there it runs every
-      // other frame with the squared factor, which leaves the trails' length as they were.
-      const fadeEvery = gpu.software ? 2 : 1;
-      if (keepTrails && !this.skip.has('fade') && this.frames % fadeEvery === 0) {
-        gpu.composite.fade(Math.min(0.985, 0.86 + 0.06 * p.blending) ** fadeEvery);
-      }
+      const fade = trailFade(p, gpu.software);
+      if (keepTrails && !this.skip.has('fade') && this.frameStats.frames % fade.every === 0) gpu.composite.fade(fade.keep);
       const s0 = performance.now();
       const system = this.particleSystem!;
-      const vertices = this.skip.has('step') ? system.vertices() : system.step(t, this.particleSpeed(t), this.kernel);
-      this.stepTimes.push(performance.now() - s0);
-      if (this.stepTimes.length > STATS_WINDOW) this.stepTimes.shift();
+      const vertices = this.skip.has('step') ? system.vertices() : system.step(t, particleSpeed(p, t.worldPx, t.pixelRatio), this.kernel);
+      this.frameStats.step(performance.now() - s0);
       if (!this.skip.has('segments')) {
         gpu.particles.upload(vertices, system.count);
         gpu.particles.draw(
@@ -697,39 +635,15 @@ export class Renderer implements RenderApi {
             merc: mercatorTaylor(t.view.lat),
             copies: particleCopies(t.worldPx, t.width),
           },
-          {
-            width: (0.6 + 0.7 * p.width) * t.pixelRatio * (p.anim === 'intensive' ? 1.4 : 1),
-            alpha: Math.min(1, 0.45 * p.opacity + 0.1),
-          },
+          particleStyle(p, t.pixelRatio),
         );
       }
-      if (this.firstParticlesAt === null) {
-        this.firstParticlesAt = performance.timeOrigin + performance.now();
-        this.onEvent({ type: 'firstParticles', at: this.firstParticlesAt });
-      }
+      if (this.frameStats.particlesDrawn()) this.onEvent({ type: 'firstParticles', at: this.frameStats.firstParticlesAt! });
     }
     this.last = t;
-
-    this.frames++;
-    this.frameTimes.push(performance.now() - started);
-    if (this.frameTimes.length > STATS_WINDOW) this.frameTimes.shift();
-    this.frameStamps.push(started);
-    while (this.frameStamps.length && started - this.frameStamps[0] > 1000) this.frameStamps.shift();
+    this.frameStats.frame(started, performance.now() - started);
     // Keep animating while particles move; otherwise sleep until something changes.
     if (animating) this.wake();
-  }
-
-  private particleSpeed(t: FrameTransform): number {
-    // Degrees per (m/s) per step so that the on-screen speed is the same at every zoom.
-    const cssWorld = t.worldPx / t.pixelRatio;
-    return (PARTICLE_PX_PER_MS * this.particleParams.velocity * 360) / cssWorld;
-  }
-
-  private particleCount(): number {
-    const p = this.particleParams;
-    const area = this.view.width * this.view.height;
-    const factor = p.multiplier * (p.anim === 'intensive' ? 1.5 : 1);
-    return Math.max(0, Math.min(PARTICLE_CAP, Math.round((area / PX_PER_PARTICLE) * factor)));
   }
 
   /** Rebuilds the particle field from the loaded wind tiles of the two steps around the time. */
@@ -761,8 +675,8 @@ export class Renderer implements RenderApi {
       const key = `${tile.x}/${tile.y}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const a = this.tiles.data(this.tileUrl(layer, file, plan.before, tile));
-      const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, tile)) : a;
+      const a = this.tiles.data(this.tileKey(layer, file, plan.before, tile));
+      const b = plan.t > 0 ? this.tiles.data(this.tileKey(layer, file, plan.after, tile)) : a;
       const x = fieldColumnOf(tile, range) * cells;
       const y = (tile.y - range.r0) * cells;
       if (a && b) {
@@ -771,7 +685,7 @@ export class Renderer implements RenderApi {
         continue;
       }
       // The new time's wind has not arrived: the particles keep moving on the step shown before.
-      const shown = this.shownStep !== null && this.shownStep !== plan.before ? this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile)) : null;
+      const shown = this.shownStep !== null && this.shownStep !== plan.before ? this.tiles.data(this.tileKey(layer, file, this.shownStep, tile)) : null;
       if (!shown) continue;
       system.writeTile({ a: shown.handle, b: shown.handle, t: 0, x, y });
       loaded++;
@@ -779,7 +693,7 @@ export class Renderer implements RenderApi {
     system.finishGrid();
     this.fieldReady = loaded > 0;
     if (this.fieldReady) this.milestone('field');
-    const count = this.particleCount();
+    const count = particleCount(this.particleParams, this.view.width, this.view.height);
     if (this.fieldReady && system.count !== count) system.reset(count, this.view);
   }
 
@@ -787,9 +701,9 @@ export class Renderer implements RenderApi {
     const gpu = this.gpu!;
     const { regl } = gpu;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
-      regl.clear({ color: [0.055, 0.09, 0.15, 1] });
+      regl.clear({ color: BACKGROUND });
       gpu.basemap.drawFill(t);
-      const { draws, noData } = this.rasterDraws(t);
+      const { draws, noData } = this.rasterFrame(t);
       gpu.raster.draw(draws, 1);
       if (noData.length) {
         gpu.noData ??= createNoDataLayer(regl);
@@ -799,77 +713,23 @@ export class Renderer implements RenderApi {
     });
   }
 
-  /** Quads of the visible tiles: own data, else a loaded parent's, else "No data!" if it failed. */
-  private rasterDraws(t: FrameTransform): { draws: RasterTileDraw[]; noData: Vec4[] } {
+  /** The colour raster's quads of this frame; once the plan's own data shows, it is the step shown. */
+  private rasterFrame(t: FrameTransform): ReturnType<typeof rasterDraws> {
     const layer = this.layer;
     const plan = this.plan;
-    const draws: RasterTileDraw[] = [];
-    const noData: Vec4[] = [];
-    if (!layer || !plan) return { draws, noData };
+    if (!layer || !plan) return { draws: [], noData: [], ownData: false };
     const file = layer.color.file;
-    let anyOwn = false;
-    for (const tile of plan.visible) {
-      const rect = tileRect(t, tile);
-      const quadY: [number, number] = [mercY(tile.north), mercY(tile.south)];
-      /** One quad of `tile` from the data of a tile covering it whose west edge is `west`, blending a to b by `blend`. */
-      const push = (west: number, a: TileData, textureA: REGL.Texture2D, b: TileData, textureB: REGL.Texture2D, blend: number) => {
-        const h = a.header;
-        draws.push({
-          rect,
-          quadLon: [tile.west, tile.span],
-          quadY,
-          tile: [west, h.north, h.east - h.west, h.north - h.south],
-          grid: [h.width, h.height],
-          a: textureA,
-          b: textureB,
-          qa: quantization(a),
-          qb: quantization(b),
-          t: blend,
-        });
-      };
-      let drawn = false;
-      for (let zz = tile.z; zz >= 0 && !drawn; zz--) {
-        const shiftZ = tile.z - zz;
-        const parent = { z: zz, x: tile.x >> shiftZ, y: tile.y >> shiftZ };
-        const a = this.tiles.data(this.tileUrl(layer, file, plan.before, parent));
-        const textureA = a && this.textureOf(a);
-        if (!a || !textureA) continue;
-        const b = plan.t > 0 ? this.tiles.data(this.tileUrl(layer, file, plan.after, parent)) : a;
-        const textureB = b && this.textureOf(b);
-        // The parent's west edge in the child's unwrapped frame.
-        const west = tile.west - (tile.x * tileSpan(tile.z) - parent.x * tileSpan(zz));
-        // Until the later step arrives, show the earlier one.
-        if (b && textureB) push(west, a, textureA, b, textureB, plan.t);
-        else push(west, a, textureA, a, textureA, 0);
-        drawn = true;
-      }
-      if (drawn) {
-        anyOwn = true;
-        continue;
-      }
-      if (this.tiles.state(this.tileUrl(layer, file, plan.before, tile)) === 'failed') {
-        noData.push(rect);
-        continue;
-      }
-      // Still loading: the step shown before stands in, where its tile is still cached.
-      if (this.shownStep === null || this.shownStep === plan.before) continue;
-      const shown = this.tiles.data(this.tileUrl(layer, file, this.shownStep, tile));
-      const texture = shown && this.textureOf(shown);
-      if (shown && texture) push(tile.west, shown, texture, shown, texture, 0);
-    }
-    // Once this plan's own data shows, it is the step shown.
-    if (anyOwn) this.shownStep = plan.before;
-    return { draws, noData };
+    const frame = rasterDraws(t, plan, {
+      loaded: (step, address): LoadedTile | null => {
+        const data = this.tiles.data(this.tileKey(layer, file, step, address));
+        const texture = data && this.textureOf(data);
+        return data && texture ? { header: data.header, texture } : null;
+      },
+      failed: (step, address) => this.tiles.state(this.tileKey(layer, file, step, address)) === 'failed',
+    }, this.shownStep);
+    if (frame.ownData) this.shownStep = plan.before;
+    return frame;
   }
-}
-
-/** /tiles/v1.0/local/{id}/{ref}/{valid}/{z}/{x}/{y}/{file}-{level}.tile: a tile of an opened file. */
-const LOCAL_TILE = /\/tiles\/v1\.0\/local\/(\d+)\/\d{10}\/(\d{10})\/(\d+)\/(\d+)\/(\d+)\/([A-Za-z0-9]+)-([A-Za-z0-9]+)\.tile$/;
-
-async function fetchTile(url: string, signal: AbortSignal, token?: string | null): Promise<Uint8Array> {
-  const response = await fetch(url, token ? { signal, headers: { Authorization: `Bearer ${token}` } } : { signal });
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 /** Renderer strings of CPU rasterizers. */
@@ -877,27 +737,6 @@ function isSoftwareRenderer(renderer: string): boolean {
   return /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Basic Render/i.test(renderer);
 }
 
-/** A tile's quantization (offset and scale of its two channels) as the raster shader takes it. */
-function quantization(data: TileData): Vec4 {
-  const h = data.header;
-  return [h.offsets[0], h.scales[0], h.offsets[1] ?? 0, h.scales[1] ?? 0];
-}
-
 function channelsOf(data: TileData): Float32Array[] {
   return Array.from({ length: data.header.channels }, (_, c) => data.handle.channel(c));
 }
-
-/** A tile's clip-space rectangle, computed in double precision relative to the view centre. */
-function tileRect(t: FrameTransform, tile: VisibleTile): Vec4 {
-  const x0 = (tile.west + 180) / 360;
-  const x1 = (tile.west + tile.span + 180) / 360;
-  const y0 = mercY(tile.north);
-  const y1 = mercY(tile.south);
-  return [
-    (x0 - t.center[0]) * t.scale[0],
-    -(y0 - t.center[1]) * t.scale[1],
-    (x1 - t.center[0]) * t.scale[0],
-    -(y1 - t.center[1]) * t.scale[1],
-  ];
-}
-

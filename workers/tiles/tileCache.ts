@@ -7,28 +7,29 @@
 
 import type { TileState } from '../api.ts';
 
-export interface TileEntry<T> {
+export interface TileEntry<T, R = string> {
   key: string;
-  url: string;
+  /** What the loader is given: a URL, or a tile source's request (tiles/tileSource.ts). */
+  request: R;
   state: TileState;
   data?: T;
   error?: Error;
   lastUsed: number;
 }
 
-export interface TileCacheOptions<T> {
+export interface TileCacheOptions<T, R = string> {
   capacity: number;
-  load: (url: string, signal: AbortSignal) => Promise<T>;
+  load: (request: R, signal: AbortSignal) => Promise<T>;
   dispose: (data: T) => void;
   /** Called when a load settles, so the owner can redraw. */
-  onSettled?: (entry: TileEntry<T>) => void;
+  onSettled?: (entry: TileEntry<T, R>) => void;
   /** Most loads running at once; the rest queue in request order. */
   concurrency?: number;
 }
 
-export class TileCache<T> {
-  private readonly entries = new Map<string, TileEntry<T>>();
-  private readonly queue: TileEntry<T>[] = [];
+export class TileCache<T, R = string> {
+  private readonly entries = new Map<string, TileEntry<T, R>>();
+  private readonly queue: TileEntry<T, R>[] = [];
   private readonly controllers = new Map<string, AbortController>();
   private readonly waiters = new Map<string, (() => void)[]>();
   private running = 0;
@@ -36,7 +37,7 @@ export class TileCache<T> {
   /** Keys the current view needs: never evicted. */
   private pinned = new Set<string>();
 
-  constructor(private readonly options: TileCacheOptions<T>) {}
+  constructor(private readonly options: TileCacheOptions<T, R>) {}
 
   get capacity(): number {
     return this.options.capacity;
@@ -47,7 +48,7 @@ export class TileCache<T> {
   }
 
   /** The entry if present, marking it used. */
-  get(key: string): TileEntry<T> | undefined {
+  get(key: string): TileEntry<T, R> | undefined {
     const entry = this.entries.get(key);
     if (entry) entry.lastUsed = ++this.clock;
     return entry;
@@ -63,14 +64,14 @@ export class TileCache<T> {
    * Asks for a tile: starts loading it if absent; a failed one is dropped and fetched again.
    * Returns its state after the request.
    */
-  request(key: string, url: string): TileState {
+  request(key: string, request: R): TileState {
     let entry = this.entries.get(key);
     if (entry?.state === 'failed') {
       this.entries.delete(key);
       entry = undefined;
     }
     if (!entry) {
-      entry = { key, url, state: 'loading', lastUsed: ++this.clock };
+      entry = { key, request, state: 'loading', lastUsed: ++this.clock };
       this.entries.set(key, entry);
       this.queue.push(entry);
       this.pump();
@@ -138,11 +139,11 @@ export class TileCache<T> {
     }
   }
 
-  private start(entry: TileEntry<T>): void {
+  private start(entry: TileEntry<T, R>): void {
     const controller = new AbortController();
     this.controllers.set(entry.key, controller);
     this.running++;
-    this.options.load(entry.url, controller.signal).then(
+    this.options.load(entry.request, controller.signal).then(
       (data) => {
         if (this.entries.get(entry.key) === entry) {
           entry.state = 'loaded';
