@@ -5,6 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
+import { IsolinesControl } from './components/IsolinesControl.tsx';
 import { AccumulationRange } from './components/AccumulationRange.tsx';
 import { Legend } from './components/Legend.tsx';
 import { MenuButton } from './components/MenuButton.tsx';
@@ -106,8 +107,11 @@ export function App({ app }: { app: AppState }) {
         <AccountButton app={app} />
       </header>
       <Picker app={app} />
-      <LevelSelector app={app} />
-      <AccumulationRange app={app} />
+      <div className="map-controls-right">
+        <IsolinesControl app={app} />
+        <LevelSelector app={app} />
+        <AccumulationRange app={app} />
+      </div>
       <div className="bottom">
         <OverlayMenu app={app} />
         <Suspense fallback={null}><BottomMessage app={app} /></Suspense>

@@ -3,9 +3,9 @@
  * rewritten, debounced 200 ms (SPEC §9), on map, overlay, product and picker changes; the wind overlay
  * is omitted as the default; utm_ parameters are dropped; the title follows the overlay.
  *
- * The picker writes d:picker and its place as m:{location code}. The isolines (i:) and poi (p:)
- * items, and launchedBy, are carried over from the address the page opened with: there are no
- * isolines or POIs to change them yet, and a shared link must not lose them.
+ * The picker writes d:picker and its place as m:{location code}; the isolines chosen write i:{type}.
+ * The poi (p:) item and launchedBy are carried over from the address the page opened with: there
+ * are no POIs to change them yet, and a shared link must not lose them.
  */
 
 import { effect } from '@preact/signals-core';
@@ -31,7 +31,8 @@ export function urlStateOf(app: AppState): UrlState {
     lon: app.map.lon.peek(),
     zoom: app.map.zoom.peek(),
     pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
-    isolines: app.initialUrl.isolines,
+    // The choice, also where this product draws none: the link keeps it for the next one.
+    isolines: app.isolines.on.peek() ? app.isolines.type.peek() : undefined,
     pois: app.initialUrl.pois,
     pickerOpen: picker ? true : undefined,
     launchedBy: app.initialUrl.launchedBy,
@@ -53,6 +54,8 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.layer.level.value;
     void app.layer.product.value;
     void app.picker.position.value;
+    void app.isolines.on.value;
+    void app.isolines.type.value;
     debounced.poke();
   });
   const stopTitle = effect(() => {

@@ -4,6 +4,7 @@ import { parseSearch, type UrlState } from '../../common/url.ts';
 import { DEFAULT_PRODUCT } from '../../common/catalogue/products.ts';
 import { createAccumulationModel, type AccumulationModel } from './accumulationModel.ts';
 import { createDataModel, type DataModel } from './dataModel.ts';
+import { createIsolinesModel, type IsolinesModel } from './isolinesModel.ts';
 import { createLayerModel, type LayerModel } from './layerModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
@@ -21,6 +22,8 @@ export interface AppState {
   timeline: TimelineModel;
   /** SPEC §3 acRange and §4 Accumulation: the range an accumulation overlay shows. */
   accumulation: AccumulationModel;
+  /** SPEC §3 isolinesOn / isolinesType. */
+  isolines: IsolinesModel;
   units: UnitsModel;
   picker: PickerModel;
   data: DataModel;
@@ -60,6 +63,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const settings = createSettingsStore();
   const units = createUnitsModel(countryOf(languageTag), settings);
   const accumulation = createAccumulationModel(layer, timeline, settings);
+  const isolines = createIsolinesModel(layer, settings, initialUrl.isolines);
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const usage = createUsageLog();
@@ -67,7 +71,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, accumulation, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, isolines, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
       accumulation.dispose();
