@@ -63,7 +63,7 @@ export function App({ app }: { app: AppState }) {
     // Then, idle again, the point forecast's code and language bundles: the window a map click or a
     // label opens most, whose first opening would otherwise parse its chunk on the spot (~120 ms
     // of a phone's main thread at 4x CPU).
-    let layer: { dispose(): void } | null = null;
+    let layers: { dispose(): void }[] = [];
     let stopped = false;
     let idle = 0;
     const whenIdle = (run: () => void) => {
@@ -73,9 +73,9 @@ export function App({ app }: { app: AppState }) {
       const detail = PANELS.detail;
       void Promise.all([detail.load(), detail.prepare?.()]).catch(() => undefined);
     };
-    const start = () => void import('./labels/cityLabels.ts').then((m) => {
+    const start = () => void Promise.all([import('./labels/cityLabels.ts'), import('./labels/isolineLabels.ts')]).then(([cities, isolines]) => {
       if (stopped) return;
-      layer = m.startCityLabels(app);
+      layers = [cities.startCityLabels(app), isolines.startIsolineLabels(app)];
       whenIdle(warmDetail);
     });
     whenIdle(start);
@@ -83,7 +83,7 @@ export function App({ app }: { app: AppState }) {
       stopped = true;
       if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
       else window.clearTimeout(idle);
-      layer?.dispose();
+      layers.forEach((layer) => layer.dispose());
     };
   }, [app]);
 

@@ -6,6 +6,8 @@
  */
 
 import type { Product } from '../common/catalogue/products.ts';
+import type { IsolineType } from '../common/isolines.ts';
+import type { IsolineLabelPlace, IsolineMarker } from './layers/isolines/isolineBuilder.ts';
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
 export type DebugPass = 'fade' | 'segments' | 'step';
@@ -105,8 +107,16 @@ export interface RenderStats {
   renderer: string;
 }
 
+/** Isolines to draw (SPEC §3 isolinesType), with the user's unit of their metric (SPEC §9). */
+export interface IsolineParams {
+  type: IsolineType;
+  unit: string;
+}
+
 export type RenderEvent =
   | { type: 'firstParticles'; at: number }
+  /** The isolines' label places and H/L markers for the view's zoom (the page places them: ui/labels/isolineLabels.ts). */
+  | { type: 'isolineLabels'; labels: IsolineLabelPlace[]; markers: IsolineMarker[] }
   | { type: 'tileFailed'; url: string; message: string }
   | { type: 'contextLost' }
   | { type: 'contextRestored' }
@@ -132,6 +142,8 @@ export interface RenderApi {
   setLayer(params: LayerParams): void;
   setTime(params: { time: number }): void;
   setParticles(params: ParticleParams): void;
+  /** Isolines over the colour layer; null: none. */
+  setIsolines(params: IsolineParams | null): void;
   /** Basemap options (SPEC §2 Map: graticule toggle). */
   setBasemap(params: { graticule: boolean }): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;

@@ -25,8 +25,9 @@ import type { TileHeader } from '../common/tile.ts';
 import type { Engine} from '../engine/engine.ts';
 import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
+import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  DebugPass, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -34,6 +35,8 @@ import { createCompositeLayer, type CompositeLayer } from './layers/composite/co
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
 import { createRasterLayer, createTileTexture, type RasterLayer } from './layers/raster/raster.ts';
+import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
+import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
 import { particleCount, particleSpeed, particleStyle, trailFade } from './layers/particles/tuning.ts';
 import { sampleTile, windDirection } from './tiles/sample.ts';
@@ -49,6 +52,11 @@ import { sameShownData } from './layerFiles.ts';
 const TILE_CACHE_ENTRIES = 50;
 /** The map's background (sea) colour, linear RGBA 0..1. */
 const BACKGROUND: [number, number, number, number] = [0.055, 0.09, 0.15, 1];
+/**
+ * Isolines follow the time blend in steps of this share of a forecast step: contouring again on
+ * every frame of a playback would cost more than a frame.
+ */
+const ISOLINE_BLEND_STEP = 1 / 8;
 /** The offline basemap's finer detail (Natural Earth 50m) from this map zoom. */
 const BASEMAP_50M_FROM_ZOOM = 4;
 
@@ -87,6 +95,7 @@ interface Gpu {
   /** Made on the first failed tile: most sessions never need it. */
   noData: NoDataLayer | null;
   particles: ParticleLayer;
+  isolines: IsolineLayer;
   composite: CompositeLayer;
   maxTextureSize: number;
   renderer: string;
@@ -118,6 +127,11 @@ export class Renderer implements RenderApi {
   private layer: ResolvedLayer | null = null;
   private time = 0;
   private particleParams = DEFAULT_PARTICLES;
+  private isolineParams: IsolineParams | null = null;
+  /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
+  private isolinesMade = '';
+  private isolineSet: IsolineSet | null = null;
+  private isolineLabelsZoom: number | null = null;
   private kernel: Kernel = 'simd';
   private readonly tiles: TileCache<TileData, SourcedTile>;
   private lost = false;
@@ -300,6 +314,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setIsolines(params: IsolineParams | null): void {
+    this.isolineParams = params;
+    this.planDirty = this.staticDirty = true;
+    this.planNow();
+    this.wake();
+  }
+
   setDebug({ skip, instanced }: { skip: DebugPass[]; instanced?: boolean }): void {
     this.skip = new Set(skip);
     if (instanced !== undefined && this.gpu) {
@@ -396,6 +417,7 @@ export class Renderer implements RenderApi {
       raster: createRasterLayer(regl),
       noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
+      isolines: createIsolineLayer(regl),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
@@ -404,6 +426,8 @@ export class Renderer implements RenderApi {
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
+    // The new GPU has no lines yet.
+    this.isolinesMade = '';
   }
 
   private destroyGpu(): void {
@@ -458,17 +482,24 @@ export class Renderer implements RenderApi {
   // ---------------------------------------------------------------------------------------------
   // Tiles
 
-  /** A tile of the layer's source; acRange goes with the colour file's tiles only. */
-  private tileRequest(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress): SourcedTile {
+  /** A tile of the layer's source (at the layer's level unless said); acRange goes with the colour file's tiles only. */
+  private tileRequest(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress, level = layer.level): SourcedTile {
     return {
       source: layer.source,
-      tile: { file, level: layer.level, validTime, address, acRange: file === layer.color.file ? layer.acRange : undefined },
+      tile: { file, level, validTime, address, acRange: file === layer.color.file && level === layer.level ? layer.acRange : undefined },
     };
   }
 
-  private tileKey(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress): string {
-    const { source, tile } = this.tileRequest(layer, file, validTime, address);
+  private tileKey(layer: ResolvedLayer, file: string, validTime: number, address: TileAddress, level = layer.level): string {
+    const { source, tile } = this.tileRequest(layer, file, validTime, address, level);
     return source.key(tile);
+  }
+
+  /** The field the isolines contour, where they are on and the layer's product offers them. */
+  private isolineField(layer: ResolvedLayer): IsolineSource | null {
+    const params = this.isolineParams;
+    if (!params || !layer.product.isolines.includes(params.type)) return null;
+    return isolineSource(params.type, layer.level);
   }
 
   private async loadTile(source: TileSource, tile: TileRequest, signal: AbortSignal): Promise<TileData> {
@@ -535,6 +566,12 @@ export class Renderer implements RenderApi {
     if (!sameRange(this.plan?.range, plan.range)) this.fieldDirty = true;
     this.plan = plan;
     const { load, keep } = planTiles(plan, this.files(layer), layer.color.file, (file, step, address) => this.tileRequest(layer, file, step, address));
+    const iso = this.isolineField(layer);
+    if (iso) {
+      const lines = planTiles(plan, [iso.file], iso.file, (file, step, address) => this.tileRequest(layer, file, step, address, iso.level)).load;
+      load.push(...lines);
+      keep.push(...lines);
+    }
     for (const request of load) this.tiles.request(request.source.key(request.tile), request);
     this.tiles.pin(keep.map((request) => request.source.key(request.tile)));
   }
@@ -709,8 +746,59 @@ export class Renderer implements RenderApi {
         gpu.noData ??= createNoDataLayer(regl);
         gpu.noData.draw(noData, t.pixelRatio);
       }
+      this.drawIsolines(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule });
     });
+  }
+
+  /**
+   * Isolines over the colour layer: contoured again when what they are made of changed (the tiles
+   * in view, the steps and the blend, the type, the unit), their labels placed again on a new zoom.
+   */
+  private drawIsolines(t: FrameTransform): void {
+    const gpu = this.gpu!;
+    const layer = this.layer;
+    const plan = this.plan;
+    const params = this.isolineParams;
+    const iso = layer && plan && params ? this.isolineField(layer) : null;
+    if (!layer || !plan || !params || !iso || !this.engine) {
+      if (this.isolinesMade) {
+        this.isolinesMade = '';
+        this.isolineSet = null;
+        gpu.isolines.setLines(null);
+        this.isolineLabelsZoom = null;
+        this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
+      }
+      return;
+    }
+    const blend = Math.round(plan.t / ISOLINE_BLEND_STEP) * ISOLINE_BLEND_STEP;
+    const values = (address: TileAddress): Float32Array | null => {
+      const a = this.tiles.data(this.tileKey(layer, iso.file, plan.before, address, iso.level));
+      if (!a) return null;
+      const b = blend > 0 ? this.tiles.data(this.tileKey(layer, iso.file, plan.after, address, iso.level)) ?? a : a;
+      const va = a.handle.channel(0);
+      if (b === a) return va;
+      const vb = b.handle.channel(0);
+      const out = new Float32Array(va.length);
+      for (let i = 0; i < va.length; i++) out[i] = va[i] + (vb[i] - va[i]) * blend;
+      return out;
+    };
+    const loaded = plan.visible.filter((tile) => this.tiles.data(this.tileKey(layer, iso.file, plan.before, tile, iso.level))).length;
+    const { range } = plan;
+    const made = [params.type, params.unit, iso.file, iso.level, range.z, range.c0, range.c1, range.r0, range.r1, plan.before, plan.after, blend, loaded].join('|');
+    if (made !== this.isolinesMade) {
+      this.isolinesMade = made;
+      this.isolineSet = buildIsolines(this.engine, assembleGrid(plan, values), params.type, params.unit);
+      gpu.isolines.setLines(this.isolineSet);
+      this.isolineLabelsZoom = null;
+    }
+    // Placed again each half zoom level: in between, the spacing on screen changes little.
+    const labelZoom = Math.round(t.view.zoom * 2) / 2;
+    if (this.isolineSet && this.isolineLabelsZoom !== labelZoom) {
+      this.isolineLabelsZoom = labelZoom;
+      this.onEvent({ type: 'isolineLabels', labels: labelPlaces(this.isolineSet, labelZoom), markers: this.isolineSet.extrema });
+    }
+    gpu.isolines.draw(t);
   }
 
   /** The colour raster's quads of this frame; once the plan's own data shows, it is the step shown. */

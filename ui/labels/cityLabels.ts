@@ -29,7 +29,8 @@ import { pointPath } from '../../common/routes.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
-import { labelFits, watchObstacles } from './labelObstacles.ts';
+import { labelFits, watchObstacles, type Box } from './labelObstacles.ts';
+import { labelPlane } from './collisionPlane.ts';
 import './cityLabels.css';
 import { HOUR_MS } from '../../common/time.ts';
 
@@ -386,6 +387,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const inTime = (budget: number, full: number) => budget > 0 && (budget === full || performance.now() < deadline);
     let more = false;
     const covered = obstacles.boxes();
+    /** The drawn labels' boxes in world pixels: other labels keep clear of them (collisionPlane.ts). */
+    const drawn: Box[] = [];
     for (const { key, tile } of ready) {
       const cityEntry = source ? cityTiles.get(cityKey(source, key)) : undefined;
       for (const label of tile.labels) {
@@ -393,6 +396,8 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         // Wholly in view and under no control: never cut at an edge, never under the top bar or the timeline.
         if (!labelFits(x, y, drawnWidth(label), LABEL_HEIGHT_PX, view, covered)) continue;
         seen.add(label.id);
+        const half = drawnWidth(label) / 2;
+        drawn.push({ left: x + left - half, top: y + top - LABEL_HEIGHT_PX / 2, right: x + left + half, bottom: y + top + LABEL_HEIGHT_PX / 2 });
         let node = nodes.get(label.id);
         if (!node) {
           if (!inTime(newBudget, NEW_LABELS_PER_FRAME)) {
@@ -430,6 +435,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
       }
     }
     for (const [id, node] of nodes) if (!seen.has(id)) release(id, node);
+    labelPlane.publish('cities', view.zoom, drawn);
     if (more) schedule();
     pumpSoon();
   }

@@ -1,7 +1,7 @@
 /**
  * Where a city label may be drawn (issue 12 §3 item 2): wholly inside the map's view, and clear of
  * the controls drawn over the map — the top bar, the timeline and what sits above it, the overlay
- * menu and the level selector. A label that would be cut by the view's edge or hidden
+ * menu and the right column (isolines, level selector, accumulation range). A label that would be cut by the view's edge or hidden
  * under a control is left out instead.
  *
  * The controls' boxes are measured when something may have moved them (a control appears, goes,
@@ -20,7 +20,7 @@ export interface Box {
  * The map's own controls: each matching element's box is an obstacle for labels. Windows (panes)
  * and banners are not: they come and go over the map, and the labels under them stay put.
  */
-const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .level-selector';
+const LABEL_OBSTACLES = 'header.topbar > *, .bottom > *, .overlay-menu, .map-controls-right > *';
 
 /** Whether a label box centred at (x, y) lies wholly in the view and touches no obstacle. */
 export function labelFits(x: number, y: number, width: number, height: number, view: { width: number; height: number }, obstacles: readonly Box[]): boolean {

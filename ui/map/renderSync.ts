@@ -6,6 +6,7 @@
 
 import { effect } from '@preact/signals-core';
 import type { ParticleSettings } from '../../common/settings.ts';
+import { isolineMetric } from '../../common/isolines.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 
@@ -51,6 +52,11 @@ export function startRenderSync(app: AppState): () => void {
       const particles = app.settings.get('particles') as ParticleSettings;
       const anim = app.settings.get('particlesAnim') as 'on' | 'off' | 'intensive';
       void api.setParticles({ ...particles, anim });
+    }),
+    effect(() => {
+      // SPEC §3 isolinesType / isolinesOn, in the user's unit of their metric (SPEC §9).
+      const type = app.isolines.shown.value;
+      void api.setIsolines(type ? { type, unit: app.units.unitOf(isolineMetric(type).ident) } : null);
     }),
     effect(() => {
       void api.setBasemap({ graticule: app.settings.get('graticule') as boolean });

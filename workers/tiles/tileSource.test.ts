@@ -66,7 +66,7 @@ describeWithFixtures('local tile source: a GRIB file opened in the browser', () 
     const validTime = local.summary.timestamps[0];
     const tile = { file: 'wind', level: 'surface', validTime, address: { z: 0, x: 1, y: 0 } };
     expect(source.key(tile)).toBe('local-7:wind-surface/2019010618/0/1/0');
-    const decoded = decodeDataTile(await source.load(tile, new AbortController().signal));
+    const decoded = decodeDataTile(await source.load(tile));
     expect(decoded.header).toMatchObject({ west: 0, north: 90, east: 180, south: -90, channels: 2 });
   });
 
