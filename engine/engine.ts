@@ -81,6 +81,8 @@ interface EngineExports {
   ): void;
   particlesSpawnTable(): number;
   particlesSpawnTableBytes(): number;
+  isolinesPrepare(job: number): number;
+  isolinesBucket(job: number): void;
   isolinesClassify(job: number): number;
   isolinesTrace(job: number): void;
   isolinesExtrema(values: number, nx: number, ny: number, radius: number, wrap: number, hi: number, lo: number, out: number): number;
@@ -207,7 +209,7 @@ export interface ContourLine {
 /**
  * Isolines in grid units: vertex k at (points[2k], points[2k + 1]) = (column, row), row 0 north.
  * With wrap, x is continuous along a line across the seam and may leave [0, nx) by whole turns
- * (x mod nx is the column). Lines of a level come in one run, levels in the order asked; the
+ * (x mod nx is the column). Lines of a level come in one run, levels by ascending value; the
  * direction of a line is unspecified. A copy: nothing stays in the engine's memory.
  */
 export interface Contours {
@@ -231,9 +233,11 @@ export interface Extremum {
 
 /** Contour job descriptor: byte offsets, as drawn in engine/assembly/isolines.ts. */
 const CONTOUR_JOB = {
-  values: 0, nx: 4, ny: 8, flags: 12, cells: 16, active: 20, activeCount: 24, points: 28, pointCount: 32,
-  lines: 36, lineCount: 40, smooth: 44, level: 48, levelIndex: 56,
+  values: 0, nx: 4, ny: 8, flags: 12, cells: 16, lists: 20, offsets: 24, points: 28, pointCount: 32,
+  lines: 36, lineCount: 40, smooth: 44, levels: 48, levelCount: 52, levelIndex: 56,
 } as const;
+/** Most (cell, level) crossings one call may list: 64 Mi (256 MiB of lists). */
+const MAX_CONTOUR_CROSSINGS = 1 << 26;
 const CONTOUR_JOB_BYTES = 64;
 const CONTOUR_WRAP = 1;
 const LINE_CLOSED = 1;
@@ -712,26 +716,41 @@ export class Engine {
       if (!Number.isFinite(levels[k])) throw new RangeError(`Contour level ${k} is ${levels[k]}: levels must be finite`);
     }
     const cellCount = (wrap ? nx : nx - 1) * (ny - 1);
+    // The kernel takes the levels ascending; the lines table names them by their place in `levels`.
+    const order = Array.from({ length: levels.length }, (_, k) => k).sort((a, b) => levels[a] - levels[b]);
     const regions = new EngineRegions(this.extension());
     const output = { points: 0, pointCapacity: 0, lines: 0, lineCapacity: 0 };
     try {
+      if (levels.length === 0) return { points: new Float32Array(0), lines: [] };
       const job = regions.alloc(CONTOUR_JOB_BYTES);
       const valuesPtr = regions.alloc(values.byteLength);
       const cells = regions.alloc(cellCount);
-      const active = regions.alloc(cellCount * 4);
+      const levelsPtr = regions.alloc(levels.length * 8);
+      const offsets = regions.alloc((levels.length + 1) * 8);
       new Float32Array(this.memory.buffer, valuesPtr, values.length).set(values);
+      new Float64Array(this.memory.buffer, levelsPtr, levels.length).set(order.map((k) => levels[k]));
+      new Int32Array(this.memory.buffer, offsets, (levels.length + 1) * 2).fill(0);
       let d = new DataView(this.memory.buffer, job, CONTOUR_JOB_BYTES);
       d.setUint32(CONTOUR_JOB.values, valuesPtr, true);
       d.setInt32(CONTOUR_JOB.nx, nx, true);
       d.setInt32(CONTOUR_JOB.ny, ny, true);
       d.setInt32(CONTOUR_JOB.flags, wrap ? CONTOUR_WRAP : 0, true);
       d.setUint32(CONTOUR_JOB.cells, cells, true);
-      d.setUint32(CONTOUR_JOB.active, active, true);
+      d.setUint32(CONTOUR_JOB.offsets, offsets, true);
+      d.setUint32(CONTOUR_JOB.levels, levelsPtr, true);
+      d.setInt32(CONTOUR_JOB.levelCount, levels.length, true);
       d.setInt32(CONTOUR_JOB.pointCount, 0, true);
       d.setInt32(CONTOUR_JOB.lineCount, 0, true);
       d.setInt32(CONTOUR_JOB.smooth, smooth ? 1 : 0, true);
+      const crossings = this.exports.isolinesPrepare(job);
+      if (crossings > MAX_CONTOUR_CROSSINGS) {
+        throw new RangeError(`${levels.length} levels cross ${crossings} cells of the ${nx}x${ny} grid: at most ${MAX_CONTOUR_CROSSINGS}`);
+      }
+      const lists = regions.alloc(crossings * 4);
+      d = new DataView(this.memory.buffer, job, CONTOUR_JOB_BYTES);
+      d.setUint32(CONTOUR_JOB.lists, lists, true);
+      this.exports.isolinesBucket(job);
       for (let k = 0; k < levels.length; k++) {
-        d.setFloat64(CONTOUR_JOB.level, levels[k], true);
         d.setInt32(CONTOUR_JOB.levelIndex, k, true);
         const bound = this.exports.isolinesClassify(job);
         if (bound === 0) continue;
@@ -756,7 +775,7 @@ export class Engine {
         lines.push({
           start: table[l * LINE_INTS],
           count: table[l * LINE_INTS + 1],
-          level: table[l * LINE_INTS + 2],
+          level: order[table[l * LINE_INTS + 2]],
           closed: (flags & LINE_CLOSED) !== 0,
           xShift: flags & LINE_AROUND_EAST ? nx : flags & LINE_AROUND_WEST ? -nx : 0,
         });

@@ -13,9 +13,10 @@
  *   +16  u32  cells  --> u8[(ny - 1) * ncx] per cell (i, j) of nodes (i, j) (i+1, j) (i+1, j+1)
  *                        (i, j+1): bits 0-3 the edges the level crosses and no line has taken yet
  *                        (0 top, 1 right, 2 bottom, 3 left), bit 4 PAIR_A for a saddle, bit 7
- *                        MISSING (a NaN corner). Written by isolinesClassify.
- *   +20  u32  active --> i32[(ny - 1) * ncx]: the cells with a crossing, in row-major order
- *   +24  i32  activeCount   written by isolinesClassify
+ *                        MISSING (a NaN corner). Every edge bit is 0 between two levels.
+ *   +20  u32  lists  --> i32[total]: per level, the cells it crosses, in row-major order
+ *   +24  u32  offsets -> i32[2 * (levelCount + 1)]: where each level's list starts (the last:
+ *                        total), then the bucketing cursors
  *   +28  u32  points --> f32[2 * capacity] output vertices (x, y) in grid units: x = column,
  *                        y = row. With WRAP, x stays continuous along a line across the seam, so
  *                        it may leave [0, nx) by whole turns (x mod nx is the column).
@@ -26,12 +27,16 @@
  *                        vertex after the last is the first one turn east / west, x + nx / x - nx)
  *   +40  i32  lineCount     polylines written so far (in / out)
  *   +44  i32  smoothPasses  passes of the 1-2-1 filter over each polyline (0: the raw crossings)
- *   +48  f64  level
- *   +56  i32  levelIndex    stored in the lines table
+ *   +48  u32  levels --> f64[levelCount], ascending
+ *   +52  i32  levelCount
+ *   +56  i32  levelIndex    the level isolinesClassify / isolinesTrace work on
  *
- * A level is done in two calls: isolinesClassify marks the cells and returns a bound on the
- * vertices the level can give (the sum of the crossed edges over the cells: each vertex takes
- * one edge of one cell or two); the wrapper makes room for that many and calls isolinesTrace.
+ * Calls: isolinesPrepare (one pass over the cells: marks the NaN cells, counts the cells each
+ * level crosses: a cell crosses the levels L with min < L <= max of its corners; returns the
+ * total), isolinesBucket (a second pass: the lists), then per level isolinesClassify (the states
+ * of the level's cells; returns a bound on its vertices: the sum of the crossed edges over the
+ * cells, each vertex takes one edge of one cell or two) and, once the wrapper has made room for
+ * that many, isolinesTrace. A level only ever visits the cells it crosses.
  *
  * Marching squares (Lorensen & Cline's table in two dimensions): a node is above when
  * value >= level, as d3-contour does. Each crossed edge gets one vertex, by linear interpolation
@@ -51,14 +56,15 @@ export const JOB_NX: usize = 4;
 export const JOB_NY: usize = 8;
 export const JOB_FLAGS: usize = 12;
 export const JOB_CELLS: usize = 16;
-export const JOB_ACTIVE: usize = 20;
-export const JOB_ACTIVE_COUNT: usize = 24;
+export const JOB_LISTS: usize = 20;
+export const JOB_OFFSETS: usize = 24;
 export const JOB_POINTS: usize = 28;
 export const JOB_POINT_COUNT: usize = 32;
 export const JOB_LINES: usize = 36;
 export const JOB_LINE_COUNT: usize = 40;
 export const JOB_SMOOTH: usize = 44;
-export const JOB_LEVEL: usize = 48;
+export const JOB_LEVELS: usize = 48;
+export const JOB_LEVEL_COUNT: usize = 52;
 export const JOB_LEVEL_INDEX: usize = 56;
 export const JOB_BYTES: usize = 64;
 
@@ -75,61 +81,144 @@ const AROUND_WEST: i32 = 4;
   return <f64>load<f32>(values + (<usize>(j * nx + i) << 2));
 }
 
+/** The first index of the ascending levels whose level is above `v` (count when none is). */
+@inline function firstAbove(levels: usize, count: i32, v: f64): i32 {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<f64>(levels + (<usize>mid << 3)) > v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
- * Marks every cell for `level` and lists the cells with a crossing. Returns the bound on the
- * vertices of the level (sum over cells of the edges crossed).
+ * One pass over the cells: with `fill` false, marks the NaN cells (every other cell 0) and counts
+ * the cells each level crosses; with `fill` true, appends each cell to the lists of its levels.
  */
-export function isolinesClassify(job: usize): i32 {
+function bucketCells(job: usize, fill: bool): i32 {
   const values = <usize>load<u32>(job, JOB_VALUES);
   const nx = load<i32>(job, JOB_NX);
   const ny = load<i32>(job, JOB_NY);
   const wrap = (load<i32>(job, JOB_FLAGS) & WRAP) != 0;
   const cells = <usize>load<u32>(job, JOB_CELLS);
-  const active = <usize>load<u32>(job, JOB_ACTIVE);
-  const level = load<f64>(job, JOB_LEVEL);
+  const lists = <usize>load<u32>(job, JOB_LISTS);
+  const offsets = <usize>load<u32>(job, JOB_OFFSETS);
+  const levels = <usize>load<u32>(job, JOB_LEVELS);
+  const count = load<i32>(job, JOB_LEVEL_COUNT);
+  const cursors = offsets + (<usize>(count + 1) << 2);
+  const lowest = load<f64>(levels);
+  const highest = load<f64>(levels + (<usize>(count - 1) << 3));
   const ncx = wrap ? nx : nx - 1;
-  let count = 0;
-  let bound = 0;
+  let total = 0;
   for (let j = 0; j < ny - 1; j++) {
     const top = values + (<usize>(j * nx) << 2);
     const bottom = top + (<usize>nx << 2);
     const row = cells + <usize>(j * ncx);
-    // Left column of the first cell, then each cell reads its right column.
     let tl = <f64>load<f32>(top);
     let bl = <f64>load<f32>(bottom);
     for (let i = 0; i < ncx; i++) {
       const east = i + 1 == nx ? 0 : i + 1;
       const tr = <f64>load<f32>(top + (<usize>east << 2));
       const br = <f64>load<f32>(bottom + (<usize>east << 2));
-      let state: u8 = 0;
-      if (tl != tl || tr != tr || br != br || bl != bl) {
-        state = MISSING;
-      } else {
-        const a = <i32>(tl >= level);
-        const b = <i32>(tr >= level);
-        const c = <i32>(br >= level);
-        const d = <i32>(bl >= level);
-        const edges = (a ^ b) | ((b ^ c) << 1) | ((c ^ d) << 2) | ((d ^ a) << 3);
-        if (edges != 0) {
-          state = <u8>edges;
-          if (edges == 15) {
-            // Saddle: the centre's side decides which corners are joined (pairOf).
-            const centreAbove = <i32>((tl + tr + br + bl) * 0.25 >= level);
-            if (a == centreAbove) state |= PAIR_A;
-            bound += 4;
-          } else {
-            bound += 2;
-          }
-          store<i32>(active + (<usize>count << 2), j * ncx + i);
-          count++;
-        }
-      }
-      store<u8>(row + <usize>i, state);
+      const low = min(min(tl, tr), min(bl, br));
+      const high = max(max(tl, tr), max(bl, br));
       tl = tr;
       bl = br;
+      // NaN corners: min and max of a NaN are NaN, and every compare with it is false.
+      if (!(low == low)) {
+        if (!fill) store<u8>(row + <usize>i, MISSING);
+        continue;
+      }
+      if (!fill) store<u8>(row + <usize>i, 0);
+      if (high < lowest || low >= highest) continue;
+      const from = firstAbove(levels, count, low);
+      if (from == count || load<f64>(levels + (<usize>from << 3)) > high) continue;
+      const to = firstAbove(levels, count, high);
+      const cell = j * ncx + i;
+      for (let k = from; k < to; k++) {
+        const at = offsets + (<usize>k << 2);
+        if (fill) {
+          const cursor = cursors + (<usize>k << 2);
+          const n = load<i32>(cursor);
+          store<i32>(lists + (<usize>n << 2), cell);
+          store<i32>(cursor, n + 1);
+        } else {
+          store<i32>(at, load<i32>(at) + 1);
+        }
+      }
+      total += to - from;
     }
   }
-  store<i32>(job, count, JOB_ACTIVE_COUNT);
+  return total;
+}
+
+/**
+ * Marks the NaN cells and counts the cells each level crosses, then turns the counts into the
+ * lists' offsets. Returns the total length of the lists. Offsets must be zero on entry.
+ */
+export function isolinesPrepare(job: usize): i32 {
+  const offsets = <usize>load<u32>(job, JOB_OFFSETS);
+  const count = load<i32>(job, JOB_LEVEL_COUNT);
+  const total = bucketCells(job, false);
+  let sum = 0;
+  for (let k = 0; k <= count; k++) {
+    const n = k < count ? load<i32>(offsets + (<usize>k << 2)) : 0;
+    store<i32>(offsets + (<usize>k << 2), sum);
+    store<i32>(offsets + (<usize>(count + 1 + k) << 2), sum);
+    sum += n;
+  }
+  return total;
+}
+
+/** Fills the lists (after isolinesPrepare, into a lists region of its total). */
+export function isolinesBucket(job: usize): void {
+  bucketCells(job, true);
+}
+
+/**
+ * The states of the cells of level levelIndex. Returns the bound on the vertices of the level
+ * (sum over its cells of the edges crossed).
+ */
+export function isolinesClassify(job: usize): i32 {
+  const values = <usize>load<u32>(job, JOB_VALUES);
+  const nx = load<i32>(job, JOB_NX);
+  const wrap = (load<i32>(job, JOB_FLAGS) & WRAP) != 0;
+  const cells = <usize>load<u32>(job, JOB_CELLS);
+  const lists = <usize>load<u32>(job, JOB_LISTS);
+  const offsets = <usize>load<u32>(job, JOB_OFFSETS);
+  const k = load<i32>(job, JOB_LEVEL_INDEX);
+  const level = load<f64>(<usize>load<u32>(job, JOB_LEVELS) + (<usize>k << 3));
+  const ncx = wrap ? nx : nx - 1;
+  const first = load<i32>(offsets + (<usize>k << 2));
+  const end = load<i32>(offsets + (<usize>(k + 1) << 2));
+  let bound = 0;
+  for (let n = first; n < end; n++) {
+    const cell = load<i32>(lists + (<usize>n << 2));
+    const i = cell % ncx;
+    const j = cell / ncx;
+    const east = i + 1 == nx ? 0 : i + 1;
+    const tl = value(values, nx, i, j);
+    const tr = value(values, nx, east, j);
+    const br = value(values, nx, east, j + 1);
+    const bl = value(values, nx, i, j + 1);
+    const a = <i32>(tl >= level);
+    const b = <i32>(tr >= level);
+    const c = <i32>(br >= level);
+    const d = <i32>(bl >= level);
+    const edges = (a ^ b) | ((b ^ c) << 1) | ((c ^ d) << 2) | ((d ^ a) << 3);
+    let state = <u8>edges;
+    if (edges == 15) {
+      // Saddle: the centre's side decides which corners are joined (pairOf).
+      const centreAbove = <i32>((tl + tr + br + bl) * 0.25 >= level);
+      if (a == centreAbove) state |= PAIR_A;
+      bound += 4;
+    } else {
+      bound += 2;
+    }
+    store<u8>(cells + <usize>cell, state);
+  }
   return bound;
 }
 
@@ -175,8 +264,10 @@ export function isolinesTrace(job: usize): void {
   const ny = load<i32>(job, JOB_NY);
   const wrap = (load<i32>(job, JOB_FLAGS) & WRAP) != 0;
   const cells = <usize>load<u32>(job, JOB_CELLS);
-  const active = <usize>load<u32>(job, JOB_ACTIVE);
-  const count = load<i32>(job, JOB_ACTIVE_COUNT);
+  const offsets = <usize>load<u32>(job, JOB_OFFSETS);
+  const level = load<i32>(job, JOB_LEVEL_INDEX);
+  const active = <usize>load<u32>(job, JOB_LISTS) + (<usize>load<i32>(offsets + (<usize>level << 2)) << 2);
+  const count = load<i32>(offsets + (<usize>(level + 1) << 2)) - load<i32>(offsets + (<usize>level << 2));
   const ncx = wrap ? nx : nx - 1;
   const ncy = ny - 1;
   // Open lines: from each crossing whose edge has no cell on its other side.
@@ -197,6 +288,8 @@ export function isolinesTrace(job: usize): void {
     if ((state & EDGES) == 0) continue;
     traceLine(job, cell % ncx, cell / ncx, <i32>ctz(<i32>(state & EDGES)));
   }
+  // Every crossing is taken; a saddle's PAIR_A goes too, so the next level finds 0 or MISSING.
+  for (let k = 0; k < count; k++) store<u8>(cells + <usize>load<i32>(active + (<usize>k << 2)), 0);
 }
 
 /** The cell across `edge` of cell (i, j), or -1 outside the grid. */
@@ -219,7 +312,7 @@ function traceLine(job: usize, i0: i32, j0: i32, edge0: i32): void {
   const wrap = (load<i32>(job, JOB_FLAGS) & WRAP) != 0;
   const cells = <usize>load<u32>(job, JOB_CELLS);
   const points = <usize>load<u32>(job, JOB_POINTS);
-  const level = load<f64>(job, JOB_LEVEL);
+  const level = load<f64>(<usize>load<u32>(job, JOB_LEVELS) + (<usize>load<i32>(job, JOB_LEVEL_INDEX) << 3));
   const ncx = wrap ? nx : nx - 1;
   const ncy = ny - 1;
   const first = load<i32>(job, JOB_POINT_COUNT);
