@@ -20,6 +20,8 @@
  *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place.
  *   9. Live data (bench/liveFirstStep.ts): the first real step served after a cold start against the
  *      fixture server at 50 Mbit/s.
+ *  10. Isolines (bench/isolines.ts): the GFS 0.25° gh500 field every 40 m, Engine.contour against
+ *      d3-contour in the same run.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -42,6 +44,7 @@ import { benchLoad, loadChecks, loadSection } from './load.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
+import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
@@ -333,6 +336,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
@@ -341,6 +345,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...accountsSection(accounts),
     ...loadSection(load),
     ...searchSection(search),
+    ...isolinesSection(isolines),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -369,6 +374,8 @@ const load = await benchLoad();
 console.log(loadSection(load).join('\n'));
 const search = benchSearch();
 console.log(searchSection(search).join('\n'));
+const isolines = await benchIsolines();
+console.log(isolinesSection(isolines).join('\n'));
 const live = await benchLiveFirstStep();
 console.log(liveFirstStepCheck(live));
 const browserReport = await browserKernels();

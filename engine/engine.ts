@@ -81,6 +81,11 @@ interface EngineExports {
   ): void;
   particlesSpawnTable(): number;
   particlesSpawnTableBytes(): number;
+  isolinesPrepare(job: number): number;
+  isolinesBucket(job: number): void;
+  isolinesClassify(job: number): number;
+  isolinesTrace(job: number): void;
+  isolinesExtrema(values: number, nx: number, ny: number, radius: number, wrap: number, hi: number, lo: number, out: number): number;
 }
 
 /** A decoded tile whose channels live in WASM memory until releaseTile. */
@@ -167,6 +172,87 @@ export interface ParticlePositions {
   lat: Float64Array;
   /** Steps since (re)spawn. */
   age: Int32Array;
+}
+
+/** A float32 grid to contour: nx * ny values, row-major, row 0 north (tiles, fields), NaN = missing. */
+export interface ContourGrid {
+  values: Float32Array;
+  nx: number;
+  ny: number;
+  /** The columns go all the way round (a global field): the last column joins column 0. */
+  wrap?: boolean;
+}
+
+export interface ContourParams extends ContourGrid {
+  /** The values to draw lines at, in the field's unit (common/isolines.ts isolineLevels). */
+  levels: ArrayLike<number>;
+  /** One pass of the 1-2-1 filter over each line, ends kept (default true); false: raw crossings. */
+  smooth?: boolean;
+}
+
+/** One polyline of `Contours.points`. */
+export interface ContourLine {
+  /** First vertex (index into points / 2) and the vertex count. */
+  start: number;
+  count: number;
+  /** Index into the levels asked for. */
+  level: number;
+  /** A ring: the last vertex joins the first (which is not repeated). */
+  closed: boolean;
+  /**
+   * 0, or for a ring around the globe (wrap grids only) +nx / -nx: the vertex after the last is
+   * the first one shifted by this many columns.
+   */
+  xShift: number;
+}
+
+/**
+ * Isolines in grid units: vertex k at (points[2k], points[2k + 1]) = (column, row), row 0 north.
+ * With wrap, x is continuous along a line across the seam and may leave [0, nx) by whole turns
+ * (x mod nx is the column). Lines of a level come in one run, levels by ascending value; the
+ * direction of a line is unspecified. A copy: nothing stays in the engine's memory.
+ */
+export interface Contours {
+  points: Float32Array;
+  lines: ContourLine[];
+}
+
+export interface ExtremaParams extends ContourGrid {
+  /** Half-width in nodes of the square a node must be the largest or smallest of (>= 1). */
+  radius: number;
+}
+
+/** An H or L marker: a local maximum or minimum; a plateau gives one, at the middle of its nodes. */
+export interface Extremum {
+  kind: 'max' | 'min';
+  /** Grid units, as Contours' points (x in [0, nx) for a wrap grid). */
+  x: number;
+  y: number;
+  value: number;
+}
+
+/** Contour job descriptor: byte offsets, as drawn in engine/assembly/isolines.ts. */
+const CONTOUR_JOB = {
+  values: 0, nx: 4, ny: 8, flags: 12, cells: 16, lists: 20, offsets: 24, points: 28, pointCount: 32,
+  lines: 36, lineCount: 40, smooth: 44, levels: 48, levelCount: 52, levelIndex: 56,
+} as const;
+/** Most (cell, level) crossings one call may list: 64 Mi (256 MiB of lists). */
+const MAX_CONTOUR_CROSSINGS = 1 << 26;
+const CONTOUR_JOB_BYTES = 64;
+const CONTOUR_WRAP = 1;
+const LINE_CLOSED = 1;
+const LINE_AROUND_EAST = 2;
+const LINE_AROUND_WEST = 4;
+/** Ints per row of the lines table: first vertex, count, level index, flags. */
+const LINE_INTS = 4;
+
+function assertContourGrid({ values, nx, ny }: ContourGrid): void {
+  if (!(values instanceof Float32Array)) throw new TypeError('Contour values must be a Float32Array');
+  if (!Number.isInteger(nx) || !Number.isInteger(ny) || nx < 2 || ny < 2) {
+    throw new RangeError(`Contour grid ${nx}x${ny} must be whole numbers of at least 2x2 nodes`);
+  }
+  if (nx * ny > MAX_FIELD_NODES) throw new RangeError(`Contour grid ${nx}x${ny} exceeds ${MAX_FIELD_NODES} nodes`);
+  if (values.length !== nx * ny) throw new RangeError(`${values.length} values for a ${nx}x${ny} grid`);
 }
 
 function alignUp(n: number): number {
@@ -613,6 +699,200 @@ export class Engine {
     if (!this.particles) throw new Error('No particles: call initParticles first');
     return this.particles;
   }
+
+  // ---- isolines ----
+
+  /**
+   * Isolines of a grid at each level (engine/assembly/isolines.ts: marching squares, saddles by
+   * the cell-centre mean, vertices by linear interpolation on the edges, segments traced into
+   * polylines, open at the border or a NaN, rings flagged closed), copied out of the engine.
+   */
+  contour(params: ContourParams): Contours {
+    assertContourGrid(params);
+    const { values, nx, ny, levels } = params;
+    const wrap = params.wrap ?? false;
+    const smooth = params.smooth ?? true;
+    for (let k = 0; k < levels.length; k++) {
+      if (!Number.isFinite(levels[k])) throw new RangeError(`Contour level ${k} is ${levels[k]}: levels must be finite`);
+    }
+    const cellCount = (wrap ? nx : nx - 1) * (ny - 1);
+    // The kernel takes the levels ascending; the lines table names them by their place in `levels`.
+    const order = Array.from({ length: levels.length }, (_, k) => k).sort((a, b) => levels[a] - levels[b]);
+    const regions = new EngineRegions(this.extension());
+    const output = { points: 0, pointCapacity: 0, lines: 0, lineCapacity: 0 };
+    try {
+      if (levels.length === 0) return { points: new Float32Array(0), lines: [] };
+      const job = regions.alloc(CONTOUR_JOB_BYTES);
+      const valuesPtr = regions.alloc(values.byteLength);
+      const cells = regions.alloc(cellCount);
+      const levelsPtr = regions.alloc(levels.length * 8);
+      const offsets = regions.alloc((levels.length + 1) * 8);
+      new Float32Array(this.memory.buffer, valuesPtr, values.length).set(values);
+      new Float64Array(this.memory.buffer, levelsPtr, levels.length).set(order.map((k) => levels[k]));
+      new Int32Array(this.memory.buffer, offsets, (levels.length + 1) * 2).fill(0);
+      let d = new DataView(this.memory.buffer, job, CONTOUR_JOB_BYTES);
+      d.setUint32(CONTOUR_JOB.values, valuesPtr, true);
+      d.setInt32(CONTOUR_JOB.nx, nx, true);
+      d.setInt32(CONTOUR_JOB.ny, ny, true);
+      d.setInt32(CONTOUR_JOB.flags, wrap ? CONTOUR_WRAP : 0, true);
+      d.setUint32(CONTOUR_JOB.cells, cells, true);
+      d.setUint32(CONTOUR_JOB.offsets, offsets, true);
+      d.setUint32(CONTOUR_JOB.levels, levelsPtr, true);
+      d.setInt32(CONTOUR_JOB.levelCount, levels.length, true);
+      d.setInt32(CONTOUR_JOB.pointCount, 0, true);
+      d.setInt32(CONTOUR_JOB.lineCount, 0, true);
+      d.setInt32(CONTOUR_JOB.smooth, smooth ? 1 : 0, true);
+      const crossings = this.exports.isolinesPrepare(job);
+      if (crossings > MAX_CONTOUR_CROSSINGS) {
+        throw new RangeError(`${levels.length} levels cross ${crossings} cells of the ${nx}x${ny} grid: at most ${MAX_CONTOUR_CROSSINGS}`);
+      }
+      const lists = regions.alloc(crossings * 4);
+      d = new DataView(this.memory.buffer, job, CONTOUR_JOB_BYTES);
+      d.setUint32(CONTOUR_JOB.lists, lists, true);
+      this.exports.isolinesBucket(job);
+      for (let k = 0; k < levels.length; k++) {
+        d.setInt32(CONTOUR_JOB.levelIndex, k, true);
+        const bound = this.exports.isolinesClassify(job);
+        if (bound === 0) continue;
+        const points = d.getInt32(CONTOUR_JOB.pointCount, true);
+        const lines = d.getInt32(CONTOUR_JOB.lineCount, true);
+        // Room for the level's vertices (at most `bound`) and lines (2 vertices each at least).
+        if (points + bound > output.pointCapacity || lines + bound / 2 > output.lineCapacity) {
+          this.growContourOutput(output, points, lines, Math.max(2 * output.pointCapacity, points + bound), Math.max(2 * output.lineCapacity, lines + bound / 2));
+          d = new DataView(this.memory.buffer, job, CONTOUR_JOB_BYTES);
+          d.setUint32(CONTOUR_JOB.points, output.points, true);
+          d.setUint32(CONTOUR_JOB.lines, output.lines, true);
+        }
+        this.exports.isolinesTrace(job);
+      }
+      const pointCount = d.getInt32(CONTOUR_JOB.pointCount, true);
+      const lineCount = d.getInt32(CONTOUR_JOB.lineCount, true);
+      const points = pointCount ? new Float32Array(this.memory.buffer, output.points, pointCount * 2).slice() : new Float32Array(0);
+      const table = lineCount ? new Int32Array(this.memory.buffer, output.lines, lineCount * LINE_INTS) : new Int32Array(0);
+      const lines: ContourLine[] = [];
+      for (let l = 0; l < lineCount; l++) {
+        const flags = table[l * LINE_INTS + 3];
+        lines.push({
+          start: table[l * LINE_INTS],
+          count: table[l * LINE_INTS + 1],
+          level: order[table[l * LINE_INTS + 2]],
+          closed: (flags & LINE_CLOSED) !== 0,
+          xShift: flags & LINE_AROUND_EAST ? nx : flags & LINE_AROUND_WEST ? -nx : 0,
+        });
+      }
+      return { points, lines };
+    } finally {
+      if (output.points) this.allocator.release(output.points);
+      if (output.lines) this.allocator.release(output.lines);
+      regions.releaseAll();
+    }
+  }
+
+  /** Moves the contour output to larger regions, keeping what is written. */
+  private growContourOutput(
+    output: { points: number; pointCapacity: number; lines: number; lineCapacity: number },
+    pointsUsed: number, linesUsed: number, pointCapacity: number, lineCapacity: number,
+  ): void {
+    const points = this.allocator.alloc(pointCapacity * 8);
+    let lines: number;
+    try {
+      lines = this.allocator.alloc(Math.ceil(lineCapacity) * LINE_INTS * 4);
+    } catch (error) {
+      this.allocator.release(points);
+      throw error;
+    }
+    const heap = new Uint8Array(this.memory.buffer);
+    if (output.points) {
+      heap.copyWithin(points, output.points, output.points + pointsUsed * 8);
+      heap.copyWithin(lines, output.lines, output.lines + linesUsed * LINE_INTS * 4);
+      this.allocator.release(output.points);
+      this.allocator.release(output.lines);
+    }
+    output.points = points;
+    output.pointCapacity = pointCapacity;
+    output.lines = lines;
+    output.lineCapacity = Math.ceil(lineCapacity);
+  }
+
+  /**
+   * H and L markers: nodes no value of the (2 radius + 1)² square around them exceeds (maxima) or
+   * undercuts (minima), the square not flat; nodes whose square the border cuts are left out (the
+   * seam of a wrap grid is no border). Equal candidates within the radius of each other (a
+   * plateau) give one marker at the mean of their positions. Maxima first, then minima, each in
+   * row-major order of their first node.
+   */
+  extrema(params: ExtremaParams): Extremum[] {
+    assertContourGrid(params);
+    const { values, nx, ny, radius } = params;
+    const wrap = params.wrap ?? false;
+    if (!Number.isInteger(radius) || radius < 1 || 2 * radius + 1 > (wrap ? ny : Math.min(nx, ny))) {
+      throw new RangeError(`Extrema radius ${radius} must be a whole number >= 1 whose square fits the ${nx}x${ny} grid`);
+    }
+    const regions = new EngineRegions(this.extension());
+    try {
+      const n = nx * ny;
+      const valuesPtr = regions.alloc(n * 4);
+      const hi = regions.alloc(n * 4);
+      const lo = regions.alloc(n * 4);
+      const out = regions.alloc(n * 4);
+      new Float32Array(this.memory.buffer, valuesPtr, n).set(values);
+      const count = this.exports.isolinesExtrema(valuesPtr, nx, ny, radius, wrap ? 1 : 0, hi, lo, out);
+      const candidates = new Int32Array(this.memory.buffer, out, count).slice();
+      return [...groupExtrema(candidates, values, nx, radius, wrap, 'max'), ...groupExtrema(candidates, values, nx, radius, wrap, 'min')];
+    } finally {
+      regions.releaseAll();
+    }
+  }
+}
+
+/**
+ * One marker per group of equal candidates of a kind lying within `radius` nodes of each other
+ * (Chebyshev distance, across the seam of a wrap grid): a plateau's nodes, or two equal peaks the
+ * square could not tell apart. The marker sits at the mean of the group's positions.
+ */
+function groupExtrema(candidates: Int32Array, values: Float32Array, nx: number, radius: number, wrap: boolean, kind: 'max' | 'min'): Extremum[] {
+  const nodes: number[] = [];
+  for (const c of candidates) if ((c >= 0) === (kind === 'max')) nodes.push(c >= 0 ? c : -1 - c);
+  const parent = nodes.map((_, k) => k);
+  const root = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]];
+    return k;
+  };
+  const byValue = new Map<number, number[]>();
+  nodes.forEach((node, k) => {
+    const same = byValue.get(values[node]);
+    if (same) same.push(k);
+    else byValue.set(values[node], [k]);
+  });
+  const dx = (a: number, b: number): number => {
+    const d = Math.abs((a % nx) - (b % nx));
+    return wrap ? Math.min(d, nx - d) : d;
+  };
+  for (const group of byValue.values()) {
+    for (let p = 0; p < group.length; p++) {
+      for (let q = p + 1; q < group.length; q++) {
+        const a = nodes[group[p]];
+        const b = nodes[group[q]];
+        if (dx(a, b) <= radius && Math.abs(Math.floor(a / nx) - Math.floor(b / nx)) <= radius) parent[root(group[q])] = root(group[p]);
+      }
+    }
+  }
+  const markers = new Map<number, { sx: number; sy: number; n: number; first: number }>();
+  nodes.forEach((node, k) => {
+    const r = root(k);
+    let m = markers.get(r);
+    if (!m) markers.set(r, (m = { sx: 0, sy: 0, n: 0, first: node }));
+    let x = node % nx;
+    // Positions of a group across the seam are taken on the side of its first node.
+    if (wrap) x += nx * Math.round(((m.first % nx) - x) / nx);
+    m.sx += x;
+    m.sy += Math.floor(node / nx);
+    m.n++;
+  });
+  return [...markers.values()].map((m) => {
+    const x = m.sx / m.n;
+    return { kind, x: wrap ? ((x % nx) + nx) % nx : x, y: m.sy / m.n, value: values[m.first] };
+  });
 }
 
 function assertSameGrid(a: TileHeader, b: TileHeader): void {

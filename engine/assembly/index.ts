@@ -34,3 +34,4 @@ export { regridBilinear, regridNearest, quantizeRows } from './regrid';
 export { aecDecode, AEC_SLACK } from './codecs/aec';
 export { j2kDecodeBlock, j2kSynthesize, j2kStoreTile } from './codecs/jpeg2000';
 export { pngAdler32, pngUnfilter, pngUnpack, pngInflate, INFLATE_SLACK } from './codecs/png';
+export { isolinesPrepare, isolinesBucket, isolinesClassify, isolinesTrace, isolinesExtrema } from './isolines';
