@@ -7,7 +7,6 @@
 
 import type { Product } from '../common/catalogue/products.ts';
 import type { IsolineType } from '../common/isolines.ts';
-import type { IsolineLabelPlace, IsolineMarker } from './layers/isolines/isolineBuilder.ts';
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
 export type DebugPass = 'fade' | 'segments' | 'step';
@@ -105,6 +104,24 @@ export interface RenderStats {
   milestones: Record<string, number>;
   contextLost: boolean;
   renderer: string;
+}
+
+/** An H or L marker at a pressure extremum, its value in the user's unit. */
+export interface IsolineMarker {
+  kind: 'H' | 'L';
+  lon: number;
+  lat: number;
+  text: string;
+}
+
+/** Where an isoline may carry its value. */
+export interface IsolineLabelPlace {
+  lon: number;
+  lat: number;
+  /** Screen angle of the text, degrees clockwise, kept upright (-90..90). */
+  angle: number;
+  text: string;
+  heavy: boolean;
 }
 
 /** Isolines to draw (SPEC §3 isolinesType), with the user's unit of their metric (SPEC §9). */

@@ -8,7 +8,7 @@
  */
 
 import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
-import type { IsolineLabelPlace, IsolineMarker } from '../../workers/layers/isolines/isolineBuilder.ts';
+import type { IsolineLabelPlace, IsolineMarker } from '../../workers/api.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';

@@ -7,15 +7,9 @@
  */
 
 import { computed, type ReadonlySignal } from '@preact/signals-core';
+import { isIsolineType, productIsolines, type IsolineType } from '../../common/isolines.ts';
 import type { LayerModel } from './layerModel.ts';
 import type { SettingsStore } from './settingsStore.ts';
-
-export const ISOLINE_TYPES = ['pressure', 'gh', 'temp', 'deg0'] as const;
-export type IsolineType = (typeof ISOLINE_TYPES)[number];
-
-export function isIsolineType(v: unknown): v is IsolineType {
-  return (ISOLINE_TYPES as readonly unknown[]).includes(v);
-}
 
 export interface IsolinesModel {
   /** The types the shown product offers (its model definition's isolines list). */
@@ -37,7 +31,7 @@ export function createIsolinesModel(layer: LayerModel, settings: SettingsStore, 
     settings.set('isolinesType', fromUrl);
     settings.set('isolinesOn', true);
   }
-  const offered = computed(() => layer.productDef.value.isolines.filter(isIsolineType));
+  const offered = computed(() => productIsolines(layer.productDef.value));
   return {
     offered,
     on,

@@ -11,6 +11,7 @@ import { isolineLabel, isolineLevels, isolineMetric, type IsolineLevel, type Iso
 import { latFromMercY, mercY, worldSize } from '../../../common/map.ts';
 import { TILE_NODES, tileSpan, type TileAddress } from '../../../common/tiling.ts';
 import type { Engine } from '../../../engine/engine.ts';
+import type { IsolineLabelPlace, IsolineMarker } from '../../api.ts';
 import type { TilePlan } from '../../tiles/tilePlan.ts';
 import { fieldColumnOf, fieldColumns } from '../../tiles/tileSet.ts';
 
@@ -94,22 +95,6 @@ export interface IsolineSet {
   extrema: IsolineMarker[];
   /** The grid went all the way round: the lines are drawn in every copy of the world. */
   wrap: boolean;
-}
-
-export interface IsolineMarker {
-  kind: 'H' | 'L';
-  lon: number;
-  lat: number;
-  text: string;
-}
-
-export interface IsolineLabelPlace {
-  lon: number;
-  lat: number;
-  /** Screen angle of the text, degrees clockwise, kept upright (-90..90). */
-  angle: number;
-  text: string;
-  heavy: boolean;
 }
 
 /** Min and max of the finite values; null for none. */
