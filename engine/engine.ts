@@ -15,6 +15,8 @@
  *   (TILE_NODES x TILE_NODES, common/tiling.ts). Larger tiles are refused.
  * - Texels (u8[w*h*4]) of the last decoded tile live in one scratch: read them with texels(handle)
  *   right after decodeTile; the next decodeTile overwrites them.
+ * - contour and extrema take their regions (engine/assembly/isolines.ts) for the call only and
+ *   return copies: nothing of theirs stays in linear memory.
  * - Every Float32Array / Float64Array / Int32Array / Uint8Array this class returns is a view into
  *   linear memory. memory.grow detaches the old buffer, so a view is only good until the next call
  *   that may allocate (decodeTile, blendTiles, setFieldGrid, initParticles): ask again each time.
@@ -85,7 +87,7 @@ interface EngineExports {
   isolinesBucket(job: number): void;
   isolinesClassify(job: number): number;
   isolinesTrace(job: number): void;
-  isolinesExtrema(values: number, nx: number, ny: number, radius: number, wrap: number, hi: number, lo: number, out: number): number;
+  isolinesExtrema(values: number, nx: number, ny: number, radius: number, wrap: number, hi: number, lo: number, out: number, pad: number): number;
 }
 
 /** A decoded tile whose channels live in WASM memory until releaseTile. */
@@ -835,8 +837,9 @@ export class Engine {
       const hi = regions.alloc(n * 4);
       const lo = regions.alloc(n * 4);
       const out = regions.alloc(n * 4);
+      const pad = regions.alloc(2 * (nx + 2 * radius + 4) * 4);
       new Float32Array(this.memory.buffer, valuesPtr, n).set(values);
-      const count = this.exports.isolinesExtrema(valuesPtr, nx, ny, radius, wrap ? 1 : 0, hi, lo, out);
+      const count = this.exports.isolinesExtrema(valuesPtr, nx, ny, radius, wrap ? 1 : 0, hi, lo, out, pad);
       const candidates = new Int32Array(this.memory.buffer, out, count).slice();
       return [...groupExtrema(candidates, values, nx, radius, wrap, 'max'), ...groupExtrema(candidates, values, nx, radius, wrap, 'min')];
     } finally {

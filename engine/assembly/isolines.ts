@@ -427,6 +427,7 @@ function smoothLine(line: usize, count: i32, closed: bool, turn: f32): void {
  *
  *   values  f32[ny * nx] as for the isolines
  *   hi, lo  f32[ny * nx] scratch: the largest / smallest value over each node's row window
+ *   pad     f32[2 * (nx + 2r + 4)] scratch: one row padded by r each side, for each of the two
  *   out     i32[ny * nx]: the candidates, node index (j * nx + i) for a maximum, -1 - index for
  *           a minimum; returns how many
  *
@@ -436,29 +437,53 @@ function smoothLine(line: usize, count: i32, closed: bool, turn: f32): void {
  * extremum may lie beyond the border), except across the seam of a WRAP grid. A plateau gives
  * several equal candidates: the wrapper joins them into one marker.
  */
-export function isolinesExtrema(values: usize, nx: i32, ny: i32, radius: i32, wrap: bool, hi: usize, lo: usize, out: usize): i32 {
+export function isolinesExtrema(values: usize, nx: i32, ny: i32, radius: i32, wrap: bool, hi: usize, lo: usize, out: usize, pad: usize): i32 {
   const r = radius;
   const inf = f32.POSITIVE_INFINITY;
-  // Row windows (a NaN counts as -inf for the maximum, +inf for the minimum).
+  // Row windows, four nodes at a time over a padded copy of the row (a NaN, or a node beyond the
+  // border, counts as -inf for the maximum and +inf for the minimum; across the seam of a WRAP
+  // grid the row goes on from its other end).
+  const width = nx + 2 * r;
+  const padHi = pad;
+  const padLo = pad + (<usize>(width + 4) << 2);
   for (let j = 0; j < ny; j++) {
     const row = values + (<usize>(j * nx) << 2);
-    for (let i = 0; i < nx; i++) {
+    for (let t = 0; t < width; t++) {
+      let c = t - r;
+      let v: f32 = NaN;
+      if (wrap) {
+        c %= nx;
+        if (c < 0) c += nx;
+        v = load<f32>(row + (<usize>c << 2));
+      } else if (c >= 0 && c < nx) {
+        v = load<f32>(row + (<usize>c << 2));
+      }
+      const ok = v == v;
+      store<f32>(padHi + (<usize>t << 2), ok ? v : -inf);
+      store<f32>(padLo + (<usize>t << 2), ok ? v : inf);
+    }
+    const base = <usize>(j * nx) << 2;
+    let i = 0;
+    for (; i + 4 <= nx; i += 4) {
+      let high = f32x4.splat(-inf);
+      let low = f32x4.splat(inf);
+      for (let k = 0; k <= 2 * r; k++) {
+        const at = <usize>(i + k) << 2;
+        high = f32x4.max(high, v128.load(padHi + at));
+        low = f32x4.min(low, v128.load(padLo + at));
+      }
+      v128.store(hi + base + (<usize>i << 2), high);
+      v128.store(lo + base + (<usize>i << 2), low);
+    }
+    for (; i < nx; i++) {
       let high = -inf;
       let low = inf;
-      const from = wrap ? i - r : max(0, i - r);
-      const to = wrap ? i + r : min(nx - 1, i + r);
-      for (let k = from; k <= to; k++) {
-        let c = k;
-        if (c < 0) c += nx;
-        else if (c >= nx) c -= nx;
-        const v = load<f32>(row + (<usize>c << 2));
-        if (v == v) {
-          high = max(high, v);
-          low = min(low, v);
-        }
+      for (let k = 0; k <= 2 * r; k++) {
+        high = max(high, load<f32>(padHi + (<usize>(i + k) << 2)));
+        low = min(low, load<f32>(padLo + (<usize>(i + k) << 2)));
       }
-      store<f32>(hi + (<usize>(j * nx + i) << 2), high);
-      store<f32>(lo + (<usize>(j * nx + i) << 2), low);
+      store<f32>(hi + base + (<usize>i << 2), high);
+      store<f32>(lo + base + (<usize>i << 2), low);
     }
   }
   // Column windows of the row windows: four nodes at a time, then the last few one by one.
