@@ -75,8 +75,8 @@ describe('isolines (SPEC §3 isolinesType)', () => {
   });
 
   it('offers the types of the product\'s model definition, and every product lists known types only', () => {
-    expect(productIsolines(PRODUCTS.gfs)).toEqual(['pressure', 'gh']);
-    expect(productIsolines(PRODUCTS.demo)).toEqual(['pressure']);
+    expect(productIsolines(PRODUCTS.gfs)).toEqual(['pressure', 'gh', 'temp', 'deg0']);
+    expect(productIsolines(PRODUCTS.demo)).toEqual(['pressure', 'temp']);
     expect(productIsolines(PRODUCTS.gfsWave)).toEqual([]);
     for (const product of Object.values(PRODUCTS)) expect(productIsolines(product)).toEqual(product.isolines);
   });

@@ -5,7 +5,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { motionSettled, openMap, pickOverlay, stats } from './testing.ts';
+import { motionSettled, openMap, pickOverlay, stats, settled } from './testing.ts';
 
 const SAMPLE = 'gfs2p5-20170322';
 
@@ -14,10 +14,6 @@ async function waitForProduct(page: Page, ident: string): Promise<void> {
     const body = await (await page.request.get('/metadata/v1.0/products.json')).json() as { products: { ident: string }[] };
     return body.products.some((p) => p.ident === ident);
   }, { timeout: 90_000, intervals: [1000] }).toBe(true);
-}
-
-async function settled(page: Page): Promise<void> {
-  await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
 }
 
 test.describe('journeys', () => {

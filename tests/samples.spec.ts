@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats } from './testing.ts';
+import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats, settled } from './testing.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
 const present = existsSync(SAMPLES);
@@ -21,10 +21,6 @@ async function waitForSamples(request: APIRequestContext, idents: string[]): Pro
     const body = await (await request.get('/metadata/v1.0/products.json')).json() as { products: { ident: string }[] };
     return idents.every((i) => body.products.some((p) => p.ident === i));
   }, { timeout: 90_000, intervals: [1000] }).toBe(true);
-}
-
-async function settled(page: Page): Promise<void> {
-  await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
 }
 
 type Sampler = { sampleAt(p: { lon: number; lat: number }): Promise<{ layer: string; value: number | null }> };

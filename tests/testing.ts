@@ -57,6 +57,11 @@ export async function stats(page: Page): Promise<RenderStats> {
 }
 
 /** Opens the app and waits until particles are on screen and the tiles in view have loaded. */
+/** Waits until the map has no tile loading. */
+export async function settled(page: Page): Promise<void> {
+  await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 20_000 }).toBe(0);
+}
+
 export async function openMap(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
   await expect.poll(async () => {

@@ -12,7 +12,7 @@ import type { IsolineLabelPlace, IsolineMarker } from '../../workers/api.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
-import { renderClient } from '../map/renderClient.ts';
+import { isolineLabels } from '../map/renderClient.ts';
 import { boxesOverlap, labelPlane } from './collisionPlane.ts';
 import { labelFits, watchObstacles, type Box } from './labelObstacles.ts';
 import './isolineLabels.css';
@@ -46,8 +46,6 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
   layer.className = 'isoline-labels';
   layer.dataset.testid = 'isoline-labels';
   host.appendChild(layer);
-  let labels: IsolineLabelPlace[] = [];
-  let markers: IsolineMarker[] = [];
   const pool: HTMLElement[] = [];
   let used = 0;
   let frame = 0;
@@ -78,6 +76,8 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
     // World pixels of the view's top-left corner: boxes on the collision plane are in world pixels.
     const left = mercX(view.lon) * size - view.width / 2;
     const top = mercY(view.lat) * size - view.height / 2;
+    const shown = app.isolines.shown.peek() !== null;
+    const { labels, markers } = shown ? isolineLabels.peek() : { labels: [] as IsolineLabelPlace[], markers: [] as IsolineMarker[] };
     const placed: Box[] = [];
     const world: Box[] = [];
     const tryPlace = (x: number, y: number, box: Box, fitWidth: number, fitHeight: number): boolean => {
@@ -119,10 +119,8 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
   }
 
   const stops = [
-    renderClient.on((event) => {
-      if (event.type !== 'isolineLabels') return;
-      labels = event.labels;
-      markers = event.markers;
+    effect(() => {
+      void isolineLabels.value;
       schedule();
     }),
     effect(() => {
@@ -132,11 +130,9 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
     labelPlane.subscribe((kind) => {
       if (kind === 'cities') schedule();
     }),
-    // Isolines off: the worker sends no more labels; the ones shown go at once.
+    // Isolines off: the labels shown go at once, before the worker's next frame says so.
     effect(() => {
-      if (app.isolines.shown.value) return;
-      labels = [];
-      markers = [];
+      void app.isolines.shown.value;
       schedule();
     }),
   ];

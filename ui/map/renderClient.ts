@@ -6,7 +6,7 @@
 
 import { signal } from '@preact/signals-core';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { InitResult, RenderApi, RenderEvent } from '../../workers/api.ts';
+import type { InitResult, IsolineLabelPlace, IsolineMarker, RenderApi, RenderEvent } from '../../workers/api.ts';
 import { renderWorker } from './renderWorker.ts';
 
 type Listener = (event: RenderEvent) => void;
@@ -16,10 +16,13 @@ let remote: Remote<RenderApi> | null = null;
 
 const renderInfo = signal<InitResult | null>(null);
 export const renderError = signal<string | null>(null);
+/** The isolines' label places and markers the worker sent last (the labels' layer may start later). */
+export const isolineLabels = signal<{ labels: IsolineLabelPlace[]; markers: IsolineMarker[] }>({ labels: [], markers: [] });
 
 function emit(event: RenderEvent): void {
   // The worker draws to its OffscreenCanvas without this thread: the particles are on screen at
   // the worker's time, however late a busy main thread reads the message.
+  if (event.type === 'isolineLabels') isolineLabels.value = { labels: event.labels, markers: event.markers };
   if (event.type === 'firstParticles') performance.mark('isobar:first-particles', { startTime: Math.max(0, event.at - performance.timeOrigin) });
   listeners.forEach((l) => l(event));
 }

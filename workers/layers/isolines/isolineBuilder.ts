@@ -136,11 +136,13 @@ export function buildIsolines(engine: Engine, grid: IsolineGrid, type: IsolineTy
     const level = levels[line.level];
     lines.push({ start, count, closed: line.closed, heavy: level.heavy, label: isolineLabel(type, unit, level) });
   }
-  return { points, lines, extrema: type === 'pressure' ? markers(engine, grid, type, unit) : [], wrap: grid.wrap };
+  // A marker stands out from its surroundings by a line's spacing at least: no H on a flat ridge.
+  const prominence = levels.length > 1 ? Math.abs(levels[1].value - levels[0].value) : Infinity;
+  return { points, lines, extrema: type === 'pressure' ? markers(engine, grid, type, unit, prominence) : [], wrap: grid.wrap };
 }
 
 /** H and L at the extrema of a coarse copy of the grid (every n-th node, n from EXTREMUM_GRID_DEG). */
-function markers(engine: Engine, grid: IsolineGrid, type: IsolineType, unit: string): IsolineMarker[] {
+function markers(engine: Engine, grid: IsolineGrid, type: IsolineType, unit: string, prominence: number): IsolineMarker[] {
   const n = Math.max(1, Math.floor(EXTREMUM_GRID_DEG / grid.spacing));
   const nx = grid.wrap ? Math.floor(grid.nx / n) : Math.floor((grid.nx - 1) / n) + 1;
   const ny = Math.floor((grid.ny - 1) / n) + 1;
@@ -155,11 +157,30 @@ function markers(engine: Engine, grid: IsolineGrid, type: IsolineType, unit: str
     // Near an open edge of the grid an extremum may only be the edge of the view's data: left out.
     if (!grid.wrap && (e.x < radius || e.x > nx - 1 - radius)) continue;
     if (e.y < radius || e.y > ny - 1 - radius) continue;
+    if (depth(coarse, nx, ny, grid.wrap, e, radius) < prominence) continue;
     // The extremum's own value in the user's unit (the label rounds it to the unit's decimals).
     const text = isolineLabel(type, unit, { display: isolineMetric(type).conv[unit].to(e.value) });
     out.push({ kind: e.kind === 'max' ? 'H' : 'L', lon: grid.lon0 + e.x * spacing, lat: grid.lat0 - e.y * spacing, text });
   }
   return out;
+}
+
+/** How far an extremum stands above (max) or below (min) the lowest / highest value of its window. */
+function depth(values: Float32Array, nx: number, ny: number, wrap: boolean, e: { kind: 'max' | 'min'; x: number; y: number; value: number }, radius: number): number {
+  const cx = Math.round(e.x);
+  const cy = Math.round(e.y);
+  let other = e.value;
+  for (let y = Math.max(0, cy - radius); y <= Math.min(ny - 1, cy + radius); y++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      let x = cx + dx;
+      if (wrap) x = ((x % nx) + nx) % nx;
+      else if (x < 0 || x >= nx) continue;
+      const v = values[y * nx + x];
+      if (Number.isNaN(v)) continue;
+      other = e.kind === 'max' ? Math.min(other, v) : Math.max(other, v);
+    }
+  }
+  return Math.abs(e.value - other);
 }
 
 /**

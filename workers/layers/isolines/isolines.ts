@@ -16,8 +16,8 @@ type Rgba = [number, number, number, number];
 
 /** Line widths in CSS px and colours (straight alpha) of ordinary and heavy lines. */
 export const ISOLINE_STYLE = {
-  normal: { widthPx: 1, color: [1, 1, 1, 0.5] as Rgba },
-  heavy: { widthPx: 2, color: [1, 1, 1, 0.8] as Rgba },
+  normal: { widthPx: 1.25, color: [1, 1, 1, 0.75] as Rgba },
+  heavy: { widthPx: 2.25, color: [1, 1, 1, 0.95] as Rgba },
 };
 
 /** The six corners (along, side) of a segment's two triangles. */
