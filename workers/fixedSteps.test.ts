@@ -27,6 +27,13 @@ describe('FixedSteps', () => {
     expect(new FixedSteps({ seed: 1, steps: 0 }).state(true).held).toBe(true);
   });
 
+  it('holds without a step where the picture has no particles to draw', () => {
+    const fixed = new FixedSteps({ seed: 1, steps: 40 });
+    expect(fixed.state(true, false).held).toBe(true);
+    expect(fixed.state(true, true).held).toBe(false);
+    expect(fixed.state(false, false).held).toBe(false);
+  });
+
   it.each([
     ['a fractional seed', { seed: 1.5, steps: 1 }, /seed 1.5/],
     ['a negative seed', { seed: -1, steps: 1 }, /seed -1/],

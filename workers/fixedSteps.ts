@@ -56,7 +56,11 @@ export class FixedSteps {
     return !this.done;
   }
 
-  state(idle: boolean): FixedStepsState {
-    return { seed: this.seed, steps: this.steps, drawn: this.drawn, held: idle && this.done };
+  /**
+   * `idle`: no frame waits and nothing loads; `particles`: the picture has particles to draw (an
+   * overlay without them, or with no wind data, holds without any step).
+   */
+  state(idle: boolean, particles = true): FixedStepsState {
+    return { seed: this.seed, steps: this.steps, drawn: this.drawn, held: idle && (this.done || !particles) };
   }
 }

@@ -398,7 +398,7 @@ export class Renderer implements RenderApi {
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
       fixedSteps: this.fixed?.state(!this.running && !this.planDirty && !this.staticDirty && !this.fieldDirty
-        && this.tiles.counts().loading === 0 && this.basemapLoads === 0) ?? null,
+        && this.tiles.counts().loading === 0 && this.basemapLoads === 0, this.particlesOn() && this.fieldReady) ?? null,
     };
   }
 
