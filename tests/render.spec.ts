@@ -24,8 +24,11 @@ const UPDATE = process.env.ISOBAR_RENDER_UPDATE === '1';
 
 interface RenderCase {
   description: string;
-  /** The URL items (common/url.ts): `time` as YYYY-MM-DD-HH UTC. */
-  url: { overlay?: string; product: string; level?: string; time: string; lat: number; lon: number; zoom: number };
+  /**
+   * The URL items (common/url.ts): `time` as YYYY-MM-DD-HH UTC; `isolines` the isolines type
+   * (`i:` item), whose labels and H/L markers are then in the picture.
+   */
+  url: { overlay?: string; product: string; level?: string; time: string; lat: number; lon: number; zoom: number; isolines?: string };
   /** Accumulation overlays: the range in hours (SPEC §3 acRange). */
   acRange?: number;
   viewport: { width: number; height: number };
@@ -76,7 +79,7 @@ function readCase(path: string): RenderCase {
 
 /** The app's URL of a case: ?[level,][overlay,]product,time,lat,lon,zoom (common/url.ts). */
 function caseUrl({ url }: RenderCase): string {
-  const items = [url.level, url.overlay, url.product, url.time, url.lat.toFixed(3), url.lon.toFixed(3), String(url.zoom)];
+  const items = [url.level, url.overlay, url.product, url.time, url.lat.toFixed(3), url.lon.toFixed(3), String(url.zoom), url.isolines && `i:${url.isolines}`];
   return `/?${items.filter((i) => i !== undefined).join(',')}`;
 }
 
@@ -92,10 +95,11 @@ type IsobarWindow = {
 
 /** Hides the page's own chrome (top bar, timeline, menus, badges): the map and its city labels stay. */
 const HIDE_CHROME = `
-  body > :not(.map), .map > :not(canvas):not(.city-labels) { visibility: hidden !important; }
+  body > :not(.map), .map > :not(canvas):not(.city-labels):not(.isoline-labels) { visibility: hidden !important; }
 `;
-/** Cases without labels leave the city labels out too: the picture is the worker's alone. */
-const HIDE_LABELS = '.city-labels { visibility: hidden !important; }';
+/** Cases without labels leave the city labels out too, those without isolines their labels. */
+const HIDE_CITY_LABELS = '.city-labels { visibility: hidden !important; }';
+const HIDE_ISOLINE_LABELS = '.isoline-labels { visibility: hidden !important; }';
 
 async function fixedSteps(page: Page): Promise<FixedStepsState | null> {
   return (await stats(page)).fixedSteps;
@@ -112,13 +116,17 @@ async function showCase(page: Page, c: RenderCase): Promise<void> {
     const { app } = (window as unknown as IsobarWindow).isobar;
     return app.layer.product.value === product && app.timeline.timestamp.value === ms;
   }, [c.url.product, time] as const);
-  await page.addStyleTag({ content: c.labels ? HIDE_CHROME : HIDE_CHROME + HIDE_LABELS });
+  await page.addStyleTag({ content: HIDE_CHROME + (c.labels ? '' : HIDE_CITY_LABELS) + (c.url.isolines ? '' : HIDE_ISOLINE_LABELS) });
   await expect.poll(async () => {
     const s = await stats(page);
     return s.tiles.loaded > 0 && s.tiles.failed === 0 && !!s.fixedSteps?.held;
   }, { timeout: 30_000 }).toBe(true);
+  // Isolines: their labels or H/L markers are placed (where the page's controls leave room).
+  if (c.url.isolines) await expect(page.locator('.isoline-labels > :not([hidden])').first()).toBeAttached();
   if (c.labels) {
     await expect.poll(() => page.locator('.city-label-value').evaluateAll((els) => els.filter((e) => /\d/.test(e.textContent ?? '')).length)).toBeGreaterThanOrEqual(c.labels);
+  }
+  if (c.labels || c.url.isolines) {
     // The lazily loaded UI places the labels and the fonts arrive: then the labels stand still.
     await mainThreadQuiet(page);
     await motionSettled(page);
@@ -156,28 +164,20 @@ function compare(actual: PNG, expected: PNG, channel: number): Comparison {
 }
 
 const CASES = findCases();
-/** One browser context per viewport and pixel ratio; each case opens its own page in it. */
-const contexts = new Map<string, Promise<BrowserContext>>();
 
-function contextFor(browser: Browser, baseURL: string, c: RenderCase) {
-  const key = `${c.viewport.width}x${c.viewport.height}@${c.pixelRatio}`;
-  let context = contexts.get(key);
-  if (!context) {
-    context = browser.newContext({
-      baseURL, viewport: c.viewport, deviceScaleFactor: c.pixelRatio, locale: 'en-GB', timezoneId: 'UTC',
-      // The pages' service worker would outlive the case's page: each case starts from the network.
-      serviceWorkers: 'block',
-    });
-    contexts.set(key, context);
-  }
-  return context;
+/**
+ * A context of its own for each case (the browser is shared): settings the URL sets are stored in
+ * the context (IndexedDB, e.g. isolines on) and would show in the next case.
+ */
+function contextFor(browser: Browser, baseURL: string, c: RenderCase): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL, viewport: c.viewport, deviceScaleFactor: c.pixelRatio, locale: 'en-GB', timezoneId: 'UTC',
+    // No service worker: each case starts from the network.
+    serviceWorkers: 'block',
+  });
 }
 
 test.describe('render', () => {
-  test.afterAll(async () => {
-    for (const context of contexts.values()) await (await context).close();
-    contexts.clear();
-  });
 
   test('every case directory has a case.json and an expected.png', () => {
     expect(CASES.length).toBeGreaterThan(0);
@@ -217,7 +217,7 @@ test.describe('render', () => {
           throw new Error(`${line}; allowed ${(c.spec.tolerance.share * 100).toFixed(3)} %. Actual: ${a}, diff: ${d}`);
         }
       } finally {
-        await page.close();
+        await context.close();
       }
     });
   }
