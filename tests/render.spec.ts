@@ -4,7 +4,7 @@
  * Debian Chromium (software GL). Deterministic: a fixed product time and view, the particles spawned
  * from the case's seed and exactly its number of steps drawn, then the worker holds the frame
  * (RenderApi.setFixedSteps). A failing case writes actual.png and diff.png into its test's output
- * directory (test-results/render-<case>-.../); ISOBAR_RENDER_UPDATE=1 writes expected.png from what
+ * directory (test-results/render-render-<layer>-<case>/); ISOBAR_RENDER_UPDATE=1 writes expected.png from what
  * the map shows now, for a deliberate change (tests/README.md).
  */
 
