@@ -6,6 +6,7 @@
  */
 
 import type { Product } from '../common/catalogue/products.ts';
+import type { FixedStepsParams, FixedStepsState } from './fixedSteps.ts';
 import type { IsolineType } from '../common/isolines.ts';
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
@@ -104,6 +105,8 @@ export interface RenderStats {
   milestones: Record<string, number>;
   contextLost: boolean;
   renderer: string;
+  /** The render tests' fixed particle steps (setFixedSteps), or null while the map animates freely. */
+  fixedSteps: FixedStepsState | null;
 }
 
 /** An H or L marker at a pressure extremum, its value in the user's unit. */
@@ -172,6 +175,11 @@ export interface RenderApi {
    * the particle drawing of real GPUs (quads) or of software GL (lines).
    */
   setDebug(params: { skip: DebugPass[]; instanced?: boolean }): void;
+  /**
+   * Render tests (tests/render): particles from `seed`, exactly `steps` particle steps drawn after
+   * each change of the picture, then the loop holds (stats().fixedSteps.held); null animates again.
+   */
+  setFixedSteps(params: FixedStepsParams | null): void;
   /** Test hook: loses the WebGL context through WEBGL_lose_context, restores it after `restoreAfterMs`. */
   simulateContextLoss(params: { restoreAfterMs: number }): void;
   /** Decodes a GRIB2 file in the worker (the bytes are transferred, never uploaded). */

@@ -42,9 +42,9 @@ export class ParticleSystem {
   }
 
   /** (Re)spawns `count` particles over the view. */
-  reset(count: number, view: View): void {
+  reset(count: number, view: View, seed = SEED): void {
     this.count = count;
-    const params = { ...particleView(view), count, seed: SEED, maxAge: PARTICLE_MAX_AGE };
+    const params = { ...particleView(view), count, seed, maxAge: PARTICLE_MAX_AGE };
     this.engine.initParticles(params);
     this.reference = this.kernel === 'ts' ? new ReferenceParticles(params) : null;
   }

@@ -46,6 +46,7 @@ import { planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/t
 import { fieldColumnOf, fieldColumns } from './tiles/tileSet.ts';
 import { FrameStats, wallClock } from './frameStats.ts';
 import { ParticleSystem } from './particleSystem.ts';
+import { FixedSteps, type FixedStepsParams } from './fixedSteps.ts';
 import { sameShownData } from './layerFiles.ts';
 
 /** SPEC §9: data-tile cache 50 entries. */
@@ -156,6 +157,9 @@ export class Renderer implements RenderApi {
    */
   private shownStep: number | null = null;
   private basemapDetail: '110m' | '50m' | null = null;
+  /** Render tests: fixed particle steps, then hold (setFixedSteps); basemap fetches under way. */
+  private fixed: FixedSteps | null = null;
+  private basemapLoads = 0;
 
   private readonly frameStats = new FrameStats();
 
@@ -230,6 +234,9 @@ export class Renderer implements RenderApi {
     this.createGpu();
     this.milestone('gl');
     void this.loadBasemap('110m');
+    // A map opened at zoom 4 or more: the setView above ran before the basemap had a detail, so it
+    // asked for no 50m coastlines; without this the map kept the coarse ones until the view moved.
+    if (this.view.zoom >= BASEMAP_50M_FROM_ZOOM) void this.loadBasemap('50m');
     this.wake();
     const engine = await this.engineReady;
     if (generation !== this.generation) throw new Error('The map was closed while it started');
@@ -329,6 +336,22 @@ export class Renderer implements RenderApi {
     }
   }
 
+  setFixedSteps(params: FixedStepsParams | null): void {
+    this.fixed = params && new FixedSteps(params);
+    this.staticDirty = this.fieldDirty = this.trailsCleared = true;
+    this.wake();
+  }
+
+  /** Fixed steps: the picture changed, so the particles spawn again from the seed over clean trails. */
+  private restartFixedSteps(): void {
+    if (!this.fixed) return;
+    this.fixed.restart();
+    this.trailsCleared = true;
+    if (this.fieldReady && this.particleSystem) {
+      this.particleSystem.reset(particleCount(this.particleParams, this.view.width, this.view.height), this.view, this.fixed.seed);
+    }
+  }
+
   setKernel({ kernel }: { kernel: Kernel }): void {
     this.kernel = kernel;
     this.frameStats.resetSteps();
@@ -374,6 +397,8 @@ export class Renderer implements RenderApi {
       tiles: { ...this.tiles.counts(), capacity: this.tiles.capacity },
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
+      fixedSteps: this.fixed?.state(!this.running && !this.planDirty && !this.staticDirty && !this.fieldDirty
+        && this.tiles.counts().loading === 0 && this.basemapLoads === 0, this.particlesOn() && this.fieldReady) ?? null,
     };
   }
 
@@ -466,6 +491,7 @@ export class Renderer implements RenderApi {
   private async loadBasemap(detail: '110m' | '50m'): Promise<void> {
     if (this.basemapDetail === detail || (this.basemapDetail === '50m' && detail === '110m')) return;
     this.basemapDetail = detail;
+    this.basemapLoads++;
     try {
       const response = await fetch(`${this.origin}/generated/basemap/${detail}.bin`);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -476,6 +502,8 @@ export class Renderer implements RenderApi {
       this.wake();
     } catch (error) {
       this.onEvent({ type: 'error', message: `Basemap ${detail} failed to load: ${(error as Error).message}` });
+    } finally {
+      this.basemapLoads--;
     }
   }
 
@@ -629,11 +657,13 @@ export class Renderer implements RenderApi {
       this.planDirty = false;
       this.planTiles();
     }
+    const fieldChanged = this.fieldDirty;
     if (this.fieldDirty) {
       this.fieldDirty = false;
       this.buildField();
     }
     const staticChanged = this.staticDirty;
+    if (staticChanged || fieldChanged) this.restartFixedSteps();
     if (this.staticDirty) {
       this.staticDirty = false;
       const r0 = performance.now();
@@ -642,7 +672,10 @@ export class Renderer implements RenderApi {
       this.frameStats.rasterMs = performance.now() - r0;
     }
 
-    const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem;
+    // Fixed steps all drawn and nothing changed: the canvas holds its pixels until the next change.
+    if (this.fixed?.done && !staticChanged && !fieldChanged) return;
+    // (With 0 fixed steps the picture shows no particles.)
+    const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem && !this.fixed?.done;
     // The canvas holds last frame's trails; they survive a pan (moved along) or a change of the
     // layer under them (they fade into it), not a zoom or a resize.
     const keepTrails = animating && !!last && !this.trailsCleared && isPanOnly(last, t);
@@ -656,7 +689,7 @@ export class Renderer implements RenderApi {
     if (animating) {
       const p = this.particleParams;
       const fade = trailFade(p, gpu.software);
-      if (keepTrails && !this.skip.has('fade') && this.frameStats.frames % fade.every === 0) gpu.composite.fade(fade.keep);
+      if (keepTrails && !this.skip.has('fade') && (this.fixed?.drawn ?? this.frameStats.frames) % fade.every === 0) gpu.composite.fade(fade.keep);
       const s0 = performance.now();
       const system = this.particleSystem!;
       const vertices = this.skip.has('step') ? system.vertices() : system.step(t, particleSpeed(p, t.worldPx, t.pixelRatio), this.kernel);
@@ -680,7 +713,7 @@ export class Renderer implements RenderApi {
     this.last = t;
     this.frameStats.frame(started, performance.now() - started);
     // Keep animating while particles move; otherwise sleep until something changes.
-    if (animating) this.wake();
+    if (animating && (!this.fixed || this.fixed.stepDrawn())) this.wake();
   }
 
   /** Rebuilds the particle field from the loaded wind tiles of the two steps around the time. */

@@ -63,6 +63,8 @@ export function createCompositeLayer(regl: REGL.Regl, width: number, height: num
       copy.resize(w, h);
     },
     reset() {
+      // The dither starts over with the trails: the same frames after a reset give the same pixels.
+      frame = 0;
       blit({ source: staticTarget, shift: [0, 0] });
     },
     shift([dx, dy]) {
