@@ -5,7 +5,7 @@ import { latFromMercY } from '../../../common/map.ts';
 import type { Engine } from '../../../engine/engine.ts';
 import { createEngine } from '../../../engine/testing.ts';
 import { planFor } from '../../tiles/tilePlan.ts';
-import { assembleGrid, buildIsolines, FULL_RESOLUTION_MAX_NODES, labelPlaces, LABEL_SPACING_PX } from './isolineBuilder.ts';
+import { assembleGrid, buildIsolines, FULL_RESOLUTION_MAX_NODES, labelPlaces, LABEL_SPACING_PX, MIN_RING_CELLS } from './isolineBuilder.ts';
 
 const T0 = Date.UTC(2026, 10, 27, 0);
 const calendar = { refTime: T0, timestamps: [T0, T0 + 3 * HOUR_MS], start: T0, end: T0 + 3 * HOUR_MS };
@@ -109,5 +109,18 @@ describe('isolines of the view', () => {
     expect(rings).toHaveLength(1);
     expect(rings[0].closed).toBe(true);
     expect(set.extrema.map((e) => e.kind)).toEqual(['L']);
+  });
+});
+
+describe('isoline noise', () => {
+  it('leaves out rings smaller than MIN_RING_CELLS across: a bump of one node is not a line', async () => {
+    const engine = await createEngine();
+    const view = { lon: 10, lat: 50, zoom: 3, width: 800, height: 600 };
+    const plan = planFor(view, 1, calendar, T0);
+    const grid = assembleGrid(plan, (a) => tileOf(a, () => 101000));
+    // One node 1 hPa up: a ring about one cell across round it at 1012 hPa.
+    grid.values[Math.floor(grid.ny / 2) * grid.nx + Math.floor(grid.nx / 2)] = 101300;
+    expect(buildIsolines(engine, grid, 'pressure', 'hPa').lines).toEqual([]);
+    expect(MIN_RING_CELLS).toBeGreaterThan(1);
   });
 });

@@ -25,6 +25,8 @@ export const EXTREMUM_GRID_DEG = 0.5;
 export const LABEL_SPACING_PX = 320;
 /** Lines shorter than this on screen get no label. */
 export const LABEL_MIN_LINE_PX = 80;
+/** Closed rings smaller than this many grid cells across (both ways) are noise of the data, not drawn. */
+export const MIN_RING_CELLS = 2;
 /** At most this many label places go to the page (it keeps those clear of each other and the city labels). */
 export const MAX_LABELS = 400;
 
@@ -117,11 +119,12 @@ export function buildIsolines(engine: Engine, grid: IsolineGrid, type: IsolineTy
   if (!levels.length) return empty;
   const contours = engine.contour({ values: grid.values, nx: grid.nx, ny: grid.ny, wrap: grid.wrap, levels: levels.map((l) => l.value), smooth: true });
   let total = 0;
-  for (const line of contours.lines) total += line.count + (line.closed ? 1 : 0);
+  const kept = contours.lines.filter((line) => !line.closed || line.xShift !== 0 || ringSpan(contours.points, line) >= MIN_RING_CELLS);
+  for (const line of kept) total += line.count + (line.closed ? 1 : 0);
   const points = new Float64Array(total * 2);
   const lines: IsolineSet['lines'] = [];
   let k = 0;
-  for (const line of contours.lines) {
+  for (const line of kept) {
     const start = k;
     const count = line.count + (line.closed ? 1 : 0);
     for (let i = 0; i < count; i++) {
@@ -163,6 +166,21 @@ function markers(engine: Engine, grid: IsolineGrid, type: IsolineType, unit: str
     out.push({ kind: e.kind === 'max' ? 'H' : 'L', lon: grid.lon0 + e.x * spacing, lat: grid.lat0 - e.y * spacing, text });
   }
   return out;
+}
+
+/** The larger of a ring's width and height, grid units. */
+function ringSpan(points: Float32Array, line: { start: number; count: number }): number {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let i = line.start; i < line.start + line.count; i++) {
+    x0 = Math.min(x0, points[2 * i]);
+    x1 = Math.max(x1, points[2 * i]);
+    y0 = Math.min(y0, points[2 * i + 1]);
+    y1 = Math.max(y1, points[2 * i + 1]);
+  }
+  return Math.max(x1 - x0, y1 - y0);
 }
 
 /** How far an extremum stands above (max) or below (min) the lowest / highest value of its window. */
