@@ -1,27 +1,18 @@
 /**
  * The offline basemap: land and sea fill, coastlines, country borders and a graticule, from the
- * Natural Earth meshes of common/basemap.ts. Drawn into the static layer, under and over the
- * weather raster (fill under, lines over), once per view change.
+ * Natural Earth meshes of common/basemap.ts, in the colours of the chosen style (gray, simple,
+ * landmask: common/basemapStyles.ts). Drawn into the static layer, under and over the weather
+ * raster (fill under, lines over), once per view change.
  */
 
 import type REGL from 'regl';
 import type { Basemap } from '../../../common/basemap.ts';
+import { BASEMAP_PALETTES, type BasemapPalette, type OfflineBasemapStyle, type Rgba } from '../../../common/basemapStyles.ts';
 import { mercX, mercY } from '../../../common/map.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
 import vertex from './basemap.vertex.glsl?raw';
 import fragment from './basemap.fragment.glsl?raw';
 import graticuleVertex from './graticule.vertex.glsl?raw';
-
-type Rgba = [number, number, number, number];
-
-const BASEMAP_COLORS = {
-  /** Sea and land as seen where the weather layer is transparent. */
-  sea: [0.055, 0.09, 0.15, 1] as Rgba,
-  land: [0.17, 0.19, 0.21, 1] as Rgba,
-  coast: [1, 1, 1, 0.55] as Rgba,
-  borders: [1, 1, 1, 0.3] as Rgba,
-  graticule: [1, 1, 1, 0.1] as Rgba,
-};
 
 /** Graticule spacing in degrees by map zoom: a handful of lines on screen at every zoom. */
 function graticuleStep(zoom: number): number {
@@ -55,11 +46,15 @@ export interface BasemapLayer {
   hasData(): boolean;
   drawFill(transform: FrameTransform): void;
   drawLines(transform: FrameTransform, options: { graticule: boolean }): void;
+  /** The style's colours (SPEC §2 base maps gray, simple, landmask). */
+  setStyle(style: OfflineBasemapStyle): void;
+  palette(): BasemapPalette;
   destroy(): void;
 }
 
 export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
   let xRange: [number, number] = [0, 1];
+  let colors = BASEMAP_PALETTES.gray;
   let land: MeshBuffers | null = null;
   let coast: MeshBuffers | null = null;
   let borders: MeshBuffers | null = null;
@@ -134,11 +129,15 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
       borders = upload(basemap.borders, 'lines');
     },
     hasData: () => land !== null,
+    setStyle(style) {
+      colors = BASEMAP_PALETTES[style];
+    },
+    palette: () => colors,
     drawFill(t) {
       if (!land) return;
       // A polygon crossing the antimeridian lies in world copy k and spills into k + 1: draw one copy more to the west.
       const copies = [t.copies[0] - 1, ...t.copies];
-      drawTriangles(copies.map((copy) => ({ vertices: land!.vertices, elements: land!.indices, color: BASEMAP_COLORS.land, copy, t })));
+      drawTriangles(copies.map((copy) => ({ vertices: land!.vertices, elements: land!.indices, color: colors.land, copy, t })));
     },
     drawLines(t, { graticule }) {
       const copies = [t.copies[0] - 1, ...t.copies];
@@ -151,10 +150,10 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
           graticuleCount = lines.length / 2;
           graticuleFor = step;
         }
-        drawGraticule(t.copies.map((copy) => ({ copy, t, color: BASEMAP_COLORS.graticule })));
+        drawGraticule(t.copies.map((copy) => ({ copy, t, color: colors.graticule })));
       }
-      if (borders) drawLineMesh(copies.map((copy) => ({ vertices: borders!.vertices, elements: borders!.indices, color: BASEMAP_COLORS.borders, copy, t })));
-      if (coast) drawLineMesh(copies.map((copy) => ({ vertices: coast!.vertices, elements: coast!.indices, color: BASEMAP_COLORS.coast, copy, t })));
+      if (borders) drawLineMesh(copies.map((copy) => ({ vertices: borders!.vertices, elements: borders!.indices, color: colors.borders, copy, t })));
+      if (coast) drawLineMesh(copies.map((copy) => ({ vertices: coast!.vertices, elements: coast!.indices, color: colors.coast, copy, t })));
     },
     destroy() {
       free(land);
