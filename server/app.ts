@@ -53,7 +53,7 @@ import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
 import { geoRoutes } from './routes/geo.ts';
 import { labelRoutes } from './routes/labels.ts';
-import { basemapConfigFromEnv, basemapRoutes, type BasemapConfig } from './routes/basemaps.ts';
+import { basemapConfigFromEnv, basemapOrigins, basemapRoutes, type BasemapConfig } from './routes/basemaps.ts';
 import { lazyGazetteer } from './geo/gazetteer.ts';
 import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
@@ -198,7 +198,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.decorate('liveSources', { getter: () => null });
   }
 
-  addSecurityHeaders(app);
+  const basemaps = options.basemaps ?? await basemapConfigFromEnv();
+  // The render worker fetches configured base map tiles from their own hosts.
+  addSecurityHeaders(app, basemapOrigins(basemaps));
   refuseNulCharacters(app);
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed). Answers
   // made per request prefer gzip to brotli where the client takes both: on a point forecast's
@@ -207,7 +209,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
   await app.register(metadataRoutes, { served });
-  await app.register(basemapRoutes, { config: options.basemaps ?? await basemapConfigFromEnv() });
+  await app.register(basemapRoutes, { config: basemaps });
   await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
   await app.register(tileRoutes, { served });
   await app.register(forecastRoutes, { served });

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASEMAPS_ANSWER, BASEMAPS_PATH, basemapArchivePath } from '../../common/api/basemaps.ts';
 import { schemaProblem } from '../../common/api/schema.ts';
-import { buildVectorArchive, sampleBasemapLayers } from '../../workers/tiles/testing.ts';
-import { VectorArchive } from '../../workers/tiles/vectorTile.ts';
+import { buildVectorArchive, sampleBasemapLayers } from '../../tests/pmtilesArchive.ts';
+import { PMTiles } from 'pmtiles';
 import { buildApp } from '../app.ts';
 import { basemapConfigFromEnv, parseByteRange } from './basemaps.ts';
 
@@ -69,6 +69,12 @@ describe('tile base map configuration', () => {
       expect(body.sources.outdoor.url).toBe(basemapArchivePath('outdoor'));
     });
 
+    it('lets the worker fetch the configured hosts (Content-Security-Policy connect-src), nothing more', async () => {
+      const csp = String((await app.inject({ url: BASEMAPS_PATH })).headers['content-security-policy']);
+      expect(csp).toContain("connect-src 'self' https://tiles.example;");
+      expect(csp.match(/https?:\/\/[^\s;']+/g)).toEqual(['https://tiles.example']);
+    });
+
     it('serves a local archive by byte range, uncompressed', async () => {
       const response = await app.inject({ url: basemapArchivePath('outdoor'), headers: { range: 'bytes=7-126', 'accept-encoding': 'gzip' } });
       expect(response.statusCode).toBe(206);
@@ -89,11 +95,11 @@ describe('tile base map configuration', () => {
       expect((await app.inject({ url: '/basemap/v1/..%2Fetc.pmtiles' })).statusCode).toBe(400);
     });
 
-    it('is read by the worker\'s archive reader through the server', async () => {
+    it('is read by a PMTiles reader through the server', async () => {
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
-      const reader = new VectorArchive(`${address}${basemapArchivePath('outdoor')}`);
-      expect(await reader.zooms()).toEqual({ minZoom: 1, maxZoom: 3 });
-      expect((await reader.tile(2, 2, 1))?.length).toBeGreaterThan(100);
+      const reader = new PMTiles(`${address}${basemapArchivePath('outdoor')}`);
+      expect(await reader.getHeader()).toMatchObject({ minZoom: 1, maxZoom: 3, tileType: 1 });
+      expect((await reader.getZxy(2, 2, 1))?.data.byteLength).toBeGreaterThan(100);
     });
   });
 });

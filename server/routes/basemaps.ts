@@ -91,6 +91,15 @@ export async function basemapConfigFromEnv(env: NodeJS.ProcessEnv = process.env)
   return config;
 }
 
+/** The origins of the configured sources on other hosts (the Content-Security-Policy's connect-src lets the worker fetch them). */
+export function basemapOrigins(config: BasemapConfig): string[] {
+  const origins = new Set<string>();
+  for (const entry of Object.values(config)) {
+    if (entry && /^https?:\/\//i.test(entry.source.url)) origins.add(new URL(entry.source.url.replace(/[{}]/g, '')).origin);
+  }
+  return [...origins];
+}
+
 /** The byte range of a `Range: bytes=a-b` header (one range; a suffix `bytes=-n` too) within size bytes, else null. */
 export function parseByteRange(header: string, size: number): { start: number; end: number } | null {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());

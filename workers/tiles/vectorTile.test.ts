@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mercX, mercY } from '../../common/map.ts';
 import { vectorRules } from '../layers/basemap/vectorStyle.ts';
-import { buildVectorArchive, sampleBasemapLayers, serveBytes } from './testing.ts';
+import { buildVectorArchive, sampleBasemapLayers, serveBytes } from '../../tests/pmtilesArchive.ts';
 import { decodeVectorTile, FILL_STRIDE, LINE_STRIDE, VectorArchive, type TileMesh } from './vectorTile.ts';
 
 /** Tile 2/2/1 holds every sample feature (lon 10..20, lat 40..50). */

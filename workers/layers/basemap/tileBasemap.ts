@@ -70,6 +70,8 @@ export interface TileBasemapLayer {
 export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: string; onChange: () => void; onError: (message: string) => void }): TileBasemapLayer {
   let sourceKey = '';
   let archive: VectorArchive | null = null;
+  /** A vector archive's zooms, from its header once read (the server may not know them: an archive elsewhere). */
+  let archiveZooms: { minZoom: number; maxZoom: number } | null = null;
   let rules: { background: Rgba; rules: VectorRule[] } | null = null;
   const entries = new Map<string, Entry>();
   let clock = 0;
@@ -221,11 +223,24 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
         clear();
         sourceKey = key;
         archive = source.kind === 'pmtiles' ? new VectorArchive(absolute(source.url)) : null;
+        archiveZooms = null;
         rules = vectorRules(style);
+        const forKey = key;
+        archive?.zooms().then(
+          (zooms) => {
+            if (sourceKey !== forKey) return;
+            archiveZooms = zooms;
+            options.onChange();
+          },
+          (error: unknown) => report(`Base map archive ${source.url} cannot be read: ${(error as Error).message}`),
+        );
       }
+      // A vector map waits for its archive's header (its zooms); the offline map shows meanwhile.
+      if (source.kind === 'pmtiles' && !archiveZooms) return false;
+      const zooms = archiveZooms ?? source;
       clock++;
       const tilePx = source.kind === 'raster' ? RASTER_TILE_PX : VECTOR_TILE_PX;
-      const z = mapTileZoom(t.view.zoom, tilePx, source.minZoom, source.maxZoom);
+      const z = mapTileZoom(t.view.zoom, tilePx, zooms.minZoom, zooms.maxZoom);
       const wanted = mapTilesFor(t, z);
       const keep = new Set<string>();
       const parents = new Map<string, MapTile>();
@@ -240,7 +255,7 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
           own.push(tile);
           continue;
         }
-        for (let up = 1; up <= PARENT_LEVELS && tile.z - up >= source.minZoom; up++) {
+        for (let up = 1; up <= PARENT_LEVELS && tile.z - up >= zooms.minZoom; up++) {
           const pz = tile.z - up;
           const px = tile.x >> up;
           const py = tile.y >> up;

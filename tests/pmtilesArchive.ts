@@ -1,5 +1,5 @@
 /**
- * Test helpers for the tile base maps: a small PMTiles v3 archive of Mapbox vector tiles built from
+ * Test helpers for the tile base maps (unit tests of workers/ and server/, tests/basemaps.spec.ts): a small PMTiles v3 archive of Mapbox vector tiles built from
  * hand-made GeoJSON features (geojson-vt cuts them into tiles, vt-pbf writes each tile), and a local
  * HTTP server that serves it by byte range as a PMTiles reader asks.
  *
@@ -111,13 +111,21 @@ export function buildVectorArchive(layers: Record<string, FeatureCollection>, mi
   return bytes;
 }
 
-/** Serves `bytes` at every path, answering Range requests (206) as a static file server does; CORS open. */
-export async function serveBytes(bytes: Uint8Array): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+/**
+ * Serves `bytes` at every path, answering Range requests (206) as a static file server does, to
+ * any origin (CORS, with the preflight a Range header may need); port 0 picks a free one.
+ */
+export async function serveBytes(bytes: Uint8Array, port = 0): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer((request, response) => {
+    response.setHeader('access-control-allow-origin', '*');
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET, HEAD' });
+      response.end();
+      return;
+    }
     const range = request.headers.range;
     requests.push(range ?? 'whole');
-    response.setHeader('access-control-allow-origin', '*');
     response.setHeader('accept-ranges', 'bytes');
     const match = range && /^bytes=(\d+)-(\d+)$/.exec(range);
     if (!match) {
@@ -130,10 +138,13 @@ export async function serveBytes(bytes: Uint8Array): Promise<{ url: string; requ
     response.writeHead(206, { 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'content-length': end - start + 1 });
     response.end(bytes.subarray(start, end + 1));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/test.pmtiles`,
+    url: `http://127.0.0.1:${bound}/test.pmtiles`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
