@@ -31,6 +31,7 @@ import type {
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
+import { createBasemapDetail, type BasemapDetail } from './layers/basemap/basemapDetail.ts';
 import { createTileBasemapLayer, type TileBasemapChoice, type TileBasemapLayer } from './layers/basemap/tileBasemap.ts';
 import { BASEMAP_50M_FROM_ZOOM, type OfflineBasemapStyle } from '../common/basemapStyles.ts';
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
@@ -163,6 +164,8 @@ export class Renderer implements RenderApi {
   /** Render tests: fixed particle steps, then hold (setFixedSteps); basemap fetches under way. */
   private fixed: FixedSteps | null = null;
   private basemapLoads = 0;
+  /** The 10m cells of the offline map from zoom 5. */
+  private readonly basemap10m: BasemapDetail;
 
   private readonly frameStats = new FrameStats();
 
@@ -199,6 +202,14 @@ export class Renderer implements RenderApi {
   constructor(engine: Promise<Engine>, origin: string) {
     this.origin = origin.replace(/\/$/, '');
     this.tiles = this.createTileCache();
+    this.basemap10m = createBasemapDetail({
+      origin: this.origin,
+      onChange: () => {
+        this.staticDirty = true;
+        this.wake();
+      },
+      onError: (message) => this.onEvent({ type: 'error', message }),
+    });
     this.engineReady = engine.then((e) => {
       this.engine = e;
       this.particleSystem = new ParticleSystem(e);
@@ -403,7 +414,7 @@ export class Renderer implements RenderApi {
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
       fixedSteps: this.fixed?.state(!this.running && !this.planDirty && !this.staticDirty && !this.fieldDirty
-        && this.tiles.counts().loading === 0 && this.basemapLoads === 0, this.particlesOn() && this.fieldReady) ?? null,
+        && this.tiles.counts().loading === 0 && this.basemapLoads === 0 && this.basemap10m.loading() === 0, this.particlesOn() && this.fieldReady) ?? null,
     };
   }
 
@@ -786,7 +797,8 @@ export class Renderer implements RenderApi {
     const { regl } = gpu;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
       regl.clear({ color: [...gpu.basemap.palette().sea] });
-      gpu.basemap.drawFill(t);
+      const cells = this.basemap10m.cellsFor(t);
+      gpu.basemap.drawFill(t, cells);
       const tileMap = gpu.tileBasemap.draw(t, this.tileBasemap);
       const { draws, noData } = this.rasterFrame(t);
       gpu.raster.draw(draws, tileMap ? WEATHER_OVER_TILE_MAP_OPACITY : 1);
@@ -795,7 +807,7 @@ export class Renderer implements RenderApi {
         gpu.noData.draw(noData, t.pixelRatio);
       }
       this.drawIsolines(t);
-      gpu.basemap.drawLines(t, { graticule: this.graticule });
+      gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
     });
   }
 
