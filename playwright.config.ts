@@ -14,6 +14,13 @@ const LAST_SAMPLE_DIRECTORY = 'gfswave-20260819';
  */
 export const E2E_PUSH_SERVICE_ORIGIN = `http://127.0.0.1:${Number(process.env.ISOBAR_E2E_PUSH_PORT ?? PORT + 1000)}`;
 
+/**
+ * tests/basemaps.spec.ts serves a small PMTiles archive of its own on this origin; the server is
+ * configured with it as the outdoor base map (ISOBAR_BASEMAP_OUTDOOR, server/routes/basemaps.ts).
+ */
+export const E2E_BASEMAP_PORT = Number(process.env.ISOBAR_E2E_BASEMAP_PORT ?? PORT + 2000);
+export const E2E_BASEMAP_URL = `http://127.0.0.1:${E2E_BASEMAP_PORT}/outdoor.pmtiles`;
+
 /** The webhook secret of the end-to-end server (not a real one). */
 export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_isobar_end_to_end';
 
@@ -58,6 +65,7 @@ export default defineConfig({
       ISOBAR_AUTH_RATE_LIMIT_SCALE: '25',
       // No live sources: the tests never probe the internet (there is none; server/live/config.ts).
       ISOBAR_SOURCES: 'none',
+      ISOBAR_BASEMAP_OUTDOOR: E2E_BASEMAP_URL,
     },
     // With the samples there, the server is ready once it has loaded the last of them (the first
     // start ingests them, ~30 s): tests then run on a quiet machine rather than beside the ingest.

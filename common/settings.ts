@@ -11,6 +11,7 @@
  * is a programming error: settingDef throws.
  */
 
+import { OFFLINE_BASEMAP_STYLES, type OfflineBasemapStyle } from './basemapStyles.ts';
 import { AC_RANGE_MIN_HOURS, isValidAcRange } from './catalogue/accumulations.ts';
 import { LEVEL_IDENTS } from './catalogue/levels.ts';
 import { METRICS } from './catalogue/metrics.ts';
@@ -107,6 +108,8 @@ export const SETTINGS = {
   map: def('sznmap', oneOf('sznmap', 'sat', 'winter'), 'sync'),
   mapLibrary: def('leaflet', oneOf('leaflet', 'maplibre', 'globe')),
   graticule: def(false, isBoolean, 'sync'),
+  // SPEC §2 base maps gray, simple, landmask: the offline map's colours (common/basemapStyles.ts).
+  basemapStyle: def<OfflineBasemapStyle>('gray', oneOf(...OFFLINE_BASEMAP_STYLES), 'sync'),
   latlon: def(false, isBoolean, 'sync'),
   // Start-up.
   startUp: def('ip', oneOf('ip', 'gps', 'location', 'last'), 'sync'),

@@ -8,6 +8,7 @@
  *   GET /forecast/point/{product}/v2.9/{lat}/{lon}
  *   GET /search/v1/{query}, /reverse/v3/{lat}/{lon}/{zoom} (routes/geo.ts)
  *   GET /labels/v1/{lang}/{z}/{x}/{y}.json, /citytile/v1.0/{product}/{z}/{x}/{y} (routes/labels.ts): city labels and their values
+ *   GET /metadata/v1.0/basemaps.json, /basemap/v1/{style}.pmtiles (routes/basemaps.ts): the configured tile base maps
  *   GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}
  *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/clientReports.ts): client error reports, page-view beacons
  *   GET /services/umisteni (routes/startupLocation.ts): the approximate location for the start-up position
@@ -52,6 +53,7 @@ import { tileRoutes } from './routes/tiles.ts';
 import { forecastRoutes } from './routes/forecast.ts';
 import { geoRoutes } from './routes/geo.ts';
 import { labelRoutes } from './routes/labels.ts';
+import { basemapConfigFromEnv, basemapOrigins, basemapRoutes, type BasemapConfig } from './routes/basemaps.ts';
 import { lazyGazetteer } from './geo/gazetteer.ts';
 import { meteogramRoutes } from './routes/meteogram.ts';
 import { registerStaticApp } from './routes/staticApp.ts';
@@ -92,6 +94,8 @@ export interface AppOptions {
   stripe?: Pick<StripeRouteOptions, 'config' | 'client'>;
   /** Take the client's address from X-Forwarded-For (http/trustProxy.ts); default ISOBAR_TRUST_PROXY, else off. */
   trustProxy?: TrustProxy;
+  /** Tile base maps (routes/basemaps.ts): default the ISOBAR_BASEMAP_* settings of the environment. */
+  basemaps?: BasemapConfig;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -194,7 +198,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.decorate('liveSources', { getter: () => null });
   }
 
-  addSecurityHeaders(app);
+  const basemaps = options.basemaps ?? await basemapConfigFromEnv();
+  // The render worker fetches configured base map tiles from their own hosts.
+  addSecurityHeaders(app, basemapOrigins(basemaps));
   refuseNulCharacters(app);
   // JSON, HTML, JS, CSS and WASM; the tiles opt out (they are stored gzip-compressed). Answers
   // made per request prefer gzip to brotli where the client takes both: on a point forecast's
@@ -203,6 +209,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
   await app.register(metadataRoutes, { served });
+  await app.register(basemapRoutes, { config: basemaps });
   await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
   await app.register(tileRoutes, { served });
   await app.register(forecastRoutes, { served });

@@ -5,6 +5,8 @@
  * cache and the layers.
  */
 
+import type { OfflineBasemapStyle } from '../common/basemapStyles.ts';
+import type { TileBasemapChoice } from './layers/basemap/tileBasemap.ts';
 import type { Product } from '../common/catalogue/products.ts';
 import type { FixedStepsParams, FixedStepsState } from './fixedSteps.ts';
 import type { IsolineType } from '../common/isolines.ts';
@@ -153,6 +155,15 @@ export interface LocalGribSummary {
   skipped: string[];
 }
 
+/** The base map (SPEC §2 Map, common/basemapStyles.ts): fields left out keep their value. */
+export interface BasemapParams {
+  graticule: boolean;
+  /** The offline Natural Earth map's colours. */
+  style?: OfflineBasemapStyle;
+  /** The tile base map of the map setting (drawn above DETAIL_MAP_ZOOM), the topoMap overlay, the configured sources, the label language. */
+  tiles?: TileBasemapChoice;
+}
+
 export interface RenderApi {
   /** Attaches the canvas; layer and view may be set before, tiles start loading at once. */
   init(params: InitParams): Promise<InitResult>;
@@ -164,8 +175,8 @@ export interface RenderApi {
   setParticles(params: ParticleParams): void;
   /** Isolines over the colour layer; null: none. */
   setIsolines(params: IsolineParams | null): void;
-  /** Basemap options (SPEC §2 Map: graticule toggle). */
-  setBasemap(params: { graticule: boolean }): void;
+  /** Basemap options (SPEC §2 Map: graticule toggle, base maps). */
+  setBasemap(params: BasemapParams): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
   stats(): RenderStats;
   /** Switches the particle kernel (the /debug window and the bench compare them). */

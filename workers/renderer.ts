@@ -27,10 +27,13 @@ import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
 import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  BasemapParams, DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
+import { createBasemapDetail, type BasemapDetail } from './layers/basemap/basemapDetail.ts';
+import { createTileBasemapLayer, type TileBasemapChoice, type TileBasemapLayer } from './layers/basemap/tileBasemap.ts';
+import { BASEMAP_50M_FROM_ZOOM, type OfflineBasemapStyle } from '../common/basemapStyles.ts';
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
@@ -51,15 +54,13 @@ import { sameShownData } from './layerFiles.ts';
 
 /** SPEC §9: data-tile cache 50 entries. */
 const TILE_CACHE_ENTRIES = 50;
-/** The map's background (sea) colour, linear RGBA 0..1. */
-const BACKGROUND: [number, number, number, number] = [0.055, 0.09, 0.15, 1];
 /**
  * Isolines follow the time blend in steps of this share of a forecast step: contouring again on
  * every frame of a playback would cost more than a frame.
  */
 const ISOLINE_BLEND_STEP = 1 / 8;
-/** The offline basemap's finer detail (Natural Earth 50m) from this map zoom. */
-const BASEMAP_50M_FROM_ZOOM = 4;
+/** Opacity of the weather colours over a tile base map (outdoor, winter, satellite, topoMap), so the map shows through. */
+const WEATHER_OVER_TILE_MAP_OPACITY = 0.55;
 
 interface TileData {
   handle: DecodedTileHandle;
@@ -92,6 +93,7 @@ interface ResolvedLayer {
 interface Gpu {
   regl: REGL.Regl;
   basemap: BasemapLayer;
+  tileBasemap: TileBasemapLayer;
   raster: RasterLayer;
   /** Made on the first failed tile: most sessions never need it. */
   noData: NoDataLayer | null;
@@ -139,6 +141,8 @@ export class Renderer implements RenderApi {
   private disposed = false;
   private running = false;
   private graticule = true;
+  private basemapStyle: OfflineBasemapStyle = 'gray';
+  private tileBasemap: TileBasemapChoice = { map: 'outdoor', topoMap: false, sources: {}, lang: 'en' };
   private skip = new Set<DebugPass>();
   /** The canvas shows no trails (first frame, after a zoom, after particles were off). */
   private trailsCleared = true;
@@ -160,6 +164,8 @@ export class Renderer implements RenderApi {
   /** Render tests: fixed particle steps, then hold (setFixedSteps); basemap fetches under way. */
   private fixed: FixedSteps | null = null;
   private basemapLoads = 0;
+  /** The 10m cells of the offline map from zoom 5. */
+  private readonly basemap10m: BasemapDetail;
 
   private readonly frameStats = new FrameStats();
 
@@ -196,6 +202,14 @@ export class Renderer implements RenderApi {
   constructor(engine: Promise<Engine>, origin: string) {
     this.origin = origin.replace(/\/$/, '');
     this.tiles = this.createTileCache();
+    this.basemap10m = createBasemapDetail({
+      origin: this.origin,
+      onChange: () => {
+        this.staticDirty = true;
+        this.wake();
+      },
+      onError: (message) => this.onEvent({ type: 'error', message }),
+    });
     this.engineReady = engine.then((e) => {
       this.engine = e;
       this.particleSystem = new ParticleSystem(e);
@@ -307,9 +321,11 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
-  setBasemap({ graticule }: { graticule: boolean }): void {
-    if (this.graticule === graticule) return;
+  setBasemap({ graticule, style, tiles }: BasemapParams): void {
     this.graticule = graticule;
+    if (style) this.basemapStyle = style;
+    if (tiles) this.tileBasemap = tiles;
+    this.gpu?.basemap.setStyle(this.basemapStyle);
     this.staticDirty = true;
     this.wake();
   }
@@ -398,7 +414,7 @@ export class Renderer implements RenderApi {
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
       fixedSteps: this.fixed?.state(!this.running && !this.planDirty && !this.staticDirty && !this.fieldDirty
-        && this.tiles.counts().loading === 0 && this.basemapLoads === 0, this.particlesOn() && this.fieldReady) ?? null,
+        && this.tiles.counts().loading === 0 && this.basemapLoads === 0 && this.basemap10m.loading() === 0, this.particlesOn() && this.fieldReady) ?? null,
     };
   }
 
@@ -439,6 +455,14 @@ export class Renderer implements RenderApi {
     this.gpu = {
       regl,
       basemap: createBasemapLayer(regl),
+      tileBasemap: createTileBasemapLayer(regl, {
+        origin: this.origin,
+        onChange: () => {
+          this.staticDirty = true;
+          this.wake();
+        },
+        onError: (message) => this.onEvent({ type: 'error', message }),
+      }),
       raster: createRasterLayer(regl),
       noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
@@ -448,6 +472,7 @@ export class Renderer implements RenderApi {
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,
     };
+    this.gpu.basemap.setStyle(this.basemapStyle);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -771,16 +796,18 @@ export class Renderer implements RenderApi {
     const gpu = this.gpu!;
     const { regl } = gpu;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
-      regl.clear({ color: BACKGROUND });
-      gpu.basemap.drawFill(t);
+      regl.clear({ color: [...gpu.basemap.palette().sea] });
+      const cells = this.basemap10m.cellsFor(t);
+      gpu.basemap.drawFill(t, cells);
+      const tileMap = gpu.tileBasemap.draw(t, this.tileBasemap);
       const { draws, noData } = this.rasterFrame(t);
-      gpu.raster.draw(draws, 1);
+      gpu.raster.draw(draws, tileMap ? WEATHER_OVER_TILE_MAP_OPACITY : 1);
       if (noData.length) {
         gpu.noData ??= createNoDataLayer(regl);
         gpu.noData.draw(noData, t.pixelRatio);
       }
       this.drawIsolines(t);
-      gpu.basemap.drawLines(t, { graticule: this.graticule });
+      gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
     });
   }
 

@@ -94,6 +94,8 @@ const FORECAST_VALUE_ROUTES: Record<string, Ask[]> = {
 const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /metadata/v1.0/products.json': 'the served products and their run calendars (times, not values)',
   'GET /metadata/v1.0/:dir/minifest.json': 'a run calendar (times, not values)',
+  'GET /metadata/v1.0/basemaps.json': 'which tile base maps are configured (map sources, not values)',
+  'GET /basemap/v1/:file': 'a base map archive (map tiles, not values)',
   'GET /metadata/v1.0/progress.json': 'how many steps of the runs being fetched are in (counts, not values)',
   'GET /search/v1': 'a 400: the query is empty',
   'GET /search/v1/*': 'place names and coordinates',

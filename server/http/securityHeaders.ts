@@ -14,7 +14,12 @@
 
 import type { FastifyInstance } from 'fastify';
 
-const CONTENT_SECURITY_POLICY = [
+/** The policy; connectOrigins are other hosts the render worker fetches from (configured base map tiles, routes/basemaps.ts). */
+export function contentSecurityPolicy(connectOrigins: readonly string[] = []): string {
+  return CSP_DIRECTIVES.map((d) => (d === "connect-src 'self'" && connectOrigins.length ? `${d} ${connectOrigins.join(' ')}` : d)).join('; ');
+}
+
+const CSP_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
   "worker-src 'self' blob:",
@@ -26,13 +31,12 @@ const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
-].join('; ');
+];
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-embedder-policy': 'require-corp',
   'cross-origin-resource-policy': 'same-origin',
-  'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
@@ -41,9 +45,11 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /** Adds the headers on the root instance, so they reach every route, 404 and error. */
-export function addSecurityHeaders(app: FastifyInstance): void {
+export function addSecurityHeaders(app: FastifyInstance, connectOrigins: readonly string[] = []): void {
+  const csp = contentSecurityPolicy(connectOrigins);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    reply.header('content-security-policy', csp);
     if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     done();
   });

@@ -19,6 +19,7 @@ import {
   ALERT_TIMESTAMPS_ANSWER, alertTimestampsPath, INTERACTION_ANSWER, interactionPath, NOTIFICATION, NOTIFICATIONS_ANSWER, NOTIFICATIONS_PATH,
   REMOVED_ANSWER, SEND_TEST_PATH,
 } from '../../common/api/notifications.ts';
+import { BASEMAPS_ANSWER, BASEMAPS_PATH } from '../../common/api/basemaps.ts';
 import { LIVE_PROGRESS_ANSWER, LIVE_PROGRESS_PATH } from '../../common/api/liveProgress.ts';
 import { MINIFEST_ANSWER, minifestPath, PRODUCTS_ANSWER, PRODUCTS_PATH } from '../../common/api/products.ts';
 import { schemaProblem, type JsonSchema } from '../../common/api/schema.ts';
@@ -63,6 +64,8 @@ describe('the server answers what common/api/ says', () => {
     await answer(MINIFEST_ANSWER, 'GET', minifestPath('demo'));
     // No live source here: nothing arriving (server/live/live.test.ts checks a run on its way).
     expect(await answer(LIVE_PROGRESS_ANSWER, 'GET', LIVE_PROGRESS_PATH)).toEqual({ pending: false, runs: [] });
+    // No ISOBAR_BASEMAP_* here: no tile base map (server/routes/basemaps.test.ts configures some).
+    expect(await answer(BASEMAPS_ANSWER, 'GET', BASEMAPS_PATH)).toEqual({ sources: {} });
   });
 
   it('point forecasts and meteograms, free and with a step', async () => {

@@ -12,7 +12,7 @@ import fastifyStatic from '@fastify/static';
 import { notFound } from '../http/httpError.ts';
 
 /** Paths that belong to the HTTP API, never to the client router. */
-const API_PREFIXES = ['/tiles/', '/metadata/', '/forecast/', '/api/', '/search/', '/reverse/', '/users/', '/notif/', '/labels/', '/citytile/', '/sedlina/', '/services/'] as const;
+const API_PREFIXES = ['/tiles/', '/metadata/', '/forecast/', '/api/', '/search/', '/reverse/', '/users/', '/notif/', '/labels/', '/citytile/', '/sedlina/', '/services/', '/basemap/'] as const;
 const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const REVALIDATE_CACHE_CONTROL = 'no-cache';
 

@@ -9,9 +9,12 @@ import type { ParticleSettings } from '../../common/settings.ts';
 import { isolineMetric } from '../../common/isolines.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
+import { basemapSources, loadBasemapSources } from './basemapSources.ts';
+import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
 
 export function startRenderSync(app: AppState): () => void {
   const api = renderClient.api();
+  void loadBasemapSources();
   let frame = 0;
   const disposers = [
     effect(() => {
@@ -59,7 +62,17 @@ export function startRenderSync(app: AppState): () => void {
       void api.setIsolines(type ? { type, unit: app.units.unitOf(isolineMetric(type).ident) } : null);
     }),
     effect(() => {
-      void api.setBasemap({ graticule: app.settings.get('graticule') as boolean });
+      // SPEC §2 base maps: the offline map's colours, the tile map of the map setting, the topoMap overlay.
+      void api.setBasemap({
+        graticule: app.settings.get('graticule') as boolean,
+        style: app.settings.get('basemapStyle') as OfflineBasemapStyle,
+        tiles: {
+          map: MAP_SETTING_STYLES[app.settings.get('map') as keyof typeof MAP_SETTING_STYLES],
+          topoMap: app.layer.overlay.value === 'topoMap',
+          sources: basemapSources.value,
+          lang: app.settings.get('usedLang') as string,
+        },
+      });
     }),
   ];
   return () => {

@@ -4,9 +4,11 @@
  * (SPEC §9 map-selector zoom check).
  */
 
+import { DETAIL_MAP_ZOOM } from '../../common/basemapStyles.ts';
 import type { AppState } from '../state/appState.ts';
 
-const MAP_SELECTOR_ZOOM = 11;
+/** The tile base maps are drawn above the same zoom (workers/layers/basemap/tileBasemap.ts). */
+const MAP_SELECTOR_ZOOM = DETAIL_MAP_ZOOM;
 const MAP_SELECTOR_CHECK_MS = 200;
 
 export function mapSelectorWanted(zoom: number, overlay: string, mapLibrary: string, open: boolean): boolean {

@@ -79,6 +79,10 @@ export default function SettingsPanel({ app, close }: PanelProps) {
         options={[{ value: 'on', label: t('particlesOn') }, { value: 'intensive', label: t('particlesIntensive') }, { value: 'off', label: t('particlesOff') }]}
         onChange={(v) => s.set('particlesAnim', v as never)} />
 
+      <Choice name="basemapStyle" label={t('basemapStyle')} value={s.get('basemapStyle') as string}
+        options={[{ value: 'gray', label: t('basemapGray') }, { value: 'simple', label: t('basemapSimple') }, { value: 'landmask', label: t('basemapLandmask') }]}
+        onChange={(v) => s.set('basemapStyle', v as never)} />
+
       <Choice name="startUp" label={t('startUp')} value={s.get('startUp') as string}
         options={[
           { value: 'last', label: t('startUpLast') }, { value: 'location', label: t('startUpHome') },

@@ -1,27 +1,18 @@
 /**
  * The offline basemap: land and sea fill, coastlines, country borders and a graticule, from the
- * Natural Earth meshes of common/basemap.ts. Drawn into the static layer, under and over the
- * weather raster (fill under, lines over), once per view change.
+ * Natural Earth meshes of common/basemap.ts, in the colours of the chosen style (gray, simple,
+ * landmask: common/basemapStyles.ts). Drawn into the static layer, under and over the weather
+ * raster (fill under, lines over), once per view change.
  */
 
 import type REGL from 'regl';
 import type { Basemap } from '../../../common/basemap.ts';
+import { BASEMAP_PALETTES, type BasemapPalette, type OfflineBasemapStyle, type Rgba } from '../../../common/basemapStyles.ts';
 import { mercX, mercY } from '../../../common/map.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
 import vertex from './basemap.vertex.glsl?raw';
 import fragment from './basemap.fragment.glsl?raw';
 import graticuleVertex from './graticule.vertex.glsl?raw';
-
-type Rgba = [number, number, number, number];
-
-const BASEMAP_COLORS = {
-  /** Sea and land as seen where the weather layer is transparent. */
-  sea: [0.055, 0.09, 0.15, 1] as Rgba,
-  land: [0.17, 0.19, 0.21, 1] as Rgba,
-  coast: [1, 1, 1, 0.55] as Rgba,
-  borders: [1, 1, 1, 0.3] as Rgba,
-  graticule: [1, 1, 1, 0.1] as Rgba,
-};
 
 /** Graticule spacing in degrees by map zoom: a handful of lines on screen at every zoom. */
 function graticuleStep(zoom: number): number {
@@ -53,16 +44,27 @@ interface MeshBuffers {
 export interface BasemapLayer {
   setData(basemap: Basemap): void;
   hasData(): boolean;
-  drawFill(transform: FrameTransform): void;
-  drawLines(transform: FrameTransform, options: { graticule: boolean }): void;
+  /** Fill under the weather: land (and lakes), of the whole-world map or, where given, of the 10m cells of the view. */
+  drawFill(transform: FrameTransform, cells?: readonly Basemap[] | null): void;
+  drawLines(transform: FrameTransform, options: { graticule: boolean }, cells?: readonly Basemap[] | null): void;
+  /** The style's colours (SPEC §2 base maps gray, simple, landmask). */
+  setStyle(style: OfflineBasemapStyle): void;
+  palette(): BasemapPalette;
   destroy(): void;
 }
 
+interface MeshSet {
+  xRange: [number, number];
+  yRange: [number, number];
+  meshes: Record<'land' | 'coast' | 'borders' | 'lakes' | 'rivers' | 'admin1', MeshBuffers | null>;
+}
+
 export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
-  let xRange: [number, number] = [0, 1];
-  let land: MeshBuffers | null = null;
-  let coast: MeshBuffers | null = null;
-  let borders: MeshBuffers | null = null;
+  let colors = BASEMAP_PALETTES.gray;
+  let base: MeshSet | null = null;
+  /** GPU buffers of the 10m cells, made on their first draw. */
+  let cellSets = new WeakMap<Basemap, MeshSet>();
+  const allCellSets = new Set<MeshSet>();
   let graticuleFor = 0;
   let graticuleBuffer: REGL.Buffer | null = null;
   let graticuleCount = 0;
@@ -72,6 +74,8 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
     elements: REGL.Elements;
     color: Rgba;
     copy: number;
+    xRange: [number, number];
+    yRange: [number, number];
     t: FrameTransform;
   }
 
@@ -84,7 +88,8 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
     },
     elements: regl.prop<Props, 'elements'>('elements'),
     uniforms: {
-      u_xRange: () => xRange,
+      u_xRange: regl.prop<Props, 'xRange'>('xRange'),
+      u_yRange: regl.prop<Props, 'yRange'>('yRange'),
       u_center: (_: unknown, p: Props) => p.t.center,
       u_scale: (_: unknown, p: Props) => p.t.scale,
       u_copy: regl.prop<Props, 'copy'>('copy'),
@@ -114,34 +119,68 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
     blend: { enable: true, func: { src: 'one', dst: 'one minus src alpha' } },
   });
 
-  const upload = (m: Basemap['land'], primitive: 'triangles' | 'lines'): MeshBuffers => ({
+  const upload = (m: Basemap['land'], primitive: 'triangles' | 'lines'): MeshBuffers | null => (m.indices.length === 0 ? null : {
     vertices: regl.buffer({ data: m.vertices, type: 'uint16', usage: 'static' }),
     indices: regl.elements({ data: m.indices, type: 'uint16', primitive, usage: 'static' }),
   });
-  const free = (m: MeshBuffers | null) => {
-    m?.vertices.destroy();
-    m?.indices.destroy();
+  const uploadSet = (map: Basemap): MeshSet => ({
+    xRange: [map.x0, map.x1],
+    yRange: [map.y0, map.y1],
+    meshes: {
+      land: upload(map.land, 'triangles'),
+      lakes: upload(map.lakes, 'triangles'),
+      coast: upload(map.coast, 'lines'),
+      borders: upload(map.borders, 'lines'),
+      rivers: upload(map.rivers, 'lines'),
+      admin1: upload(map.admin1, 'lines'),
+    },
+  });
+  const freeSet = (set: MeshSet | null) => {
+    for (const m of Object.values(set?.meshes ?? {})) {
+      m?.vertices.destroy();
+      m?.indices.destroy();
+    }
+  };
+  const setsFor = (cells: readonly Basemap[] | null | undefined): MeshSet[] => {
+    if (!cells) return base ? [base] : [];
+    return cells.map((cell) => {
+      let set = cellSets.get(cell);
+      if (!set) {
+        set = uploadSet(cell);
+        cellSets.set(cell, set);
+        allCellSets.add(set);
+      }
+      return set;
+    });
+  };
+  const draw = (command: typeof drawTriangles, sets: MeshSet[], part: keyof MeshSet['meshes'], color: Rgba, t: FrameTransform) => {
+    if (color[3] === 0) return;
+    // A polygon crossing the antimeridian lies in world copy k and spills into k + 1: draw one copy more to the west.
+    const copies = [t.copies[0] - 1, ...t.copies];
+    const props: Props[] = [];
+    for (const set of sets) {
+      const m = set.meshes[part];
+      if (m) for (const copy of copies) props.push({ vertices: m.vertices, elements: m.indices, color, copy, xRange: set.xRange, yRange: set.yRange, t });
+    }
+    if (props.length) command(props);
   };
 
   return {
     setData(basemap) {
-      free(land);
-      free(coast);
-      free(borders);
-      xRange = [basemap.x0, basemap.x1];
-      land = upload(basemap.land, 'triangles');
-      coast = upload(basemap.coast, 'lines');
-      borders = upload(basemap.borders, 'lines');
+      freeSet(base);
+      base = uploadSet(basemap);
     },
-    hasData: () => land !== null,
-    drawFill(t) {
-      if (!land) return;
-      // A polygon crossing the antimeridian lies in world copy k and spills into k + 1: draw one copy more to the west.
-      const copies = [t.copies[0] - 1, ...t.copies];
-      drawTriangles(copies.map((copy) => ({ vertices: land!.vertices, elements: land!.indices, color: BASEMAP_COLORS.land, copy, t })));
+    hasData: () => base !== null,
+    setStyle(style) {
+      colors = BASEMAP_PALETTES[style];
     },
-    drawLines(t, { graticule }) {
-      const copies = [t.copies[0] - 1, ...t.copies];
+    palette: () => colors,
+    drawFill(t, cells) {
+      const sets = setsFor(cells);
+      draw(drawTriangles, sets, 'land', colors.land, t);
+      draw(drawTriangles, sets, 'lakes', colors.lakes, t);
+    },
+    drawLines(t, { graticule }, cells) {
       if (graticule) {
         const step = graticuleStep(t.view.zoom);
         if (step !== graticuleFor || !graticuleBuffer) {
@@ -151,17 +190,21 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
           graticuleCount = lines.length / 2;
           graticuleFor = step;
         }
-        drawGraticule(t.copies.map((copy) => ({ copy, t, color: BASEMAP_COLORS.graticule })));
+        drawGraticule(t.copies.map((copy) => ({ copy, t, color: colors.graticule })));
       }
-      if (borders) drawLineMesh(copies.map((copy) => ({ vertices: borders!.vertices, elements: borders!.indices, color: BASEMAP_COLORS.borders, copy, t })));
-      if (coast) drawLineMesh(copies.map((copy) => ({ vertices: coast!.vertices, elements: coast!.indices, color: BASEMAP_COLORS.coast, copy, t })));
+      const sets = setsFor(cells);
+      draw(drawLineMesh, sets, 'rivers', colors.rivers, t);
+      draw(drawLineMesh, sets, 'admin1', colors.admin1, t);
+      draw(drawLineMesh, sets, 'borders', colors.borders, t);
+      draw(drawLineMesh, sets, 'coast', colors.coast, t);
     },
     destroy() {
-      free(land);
-      free(coast);
-      free(borders);
+      freeSet(base);
+      for (const set of allCellSets) freeSet(set);
+      allCellSets.clear();
+      cellSets = new WeakMap();
       graticuleBuffer?.destroy();
-      land = coast = borders = null;
+      base = null;
       graticuleBuffer = null;
     },
   };
