@@ -24,7 +24,7 @@ const BASEMAP_COLORS = {
 };
 
 /** Graticule spacing in degrees by map zoom: a handful of lines on screen at every zoom. */
-function graticuleStep(zoom: number): number {
+export function graticuleStep(zoom: number): number {
   if (zoom < 4) return 30;
   if (zoom < 6) return 10;
   if (zoom < 8) return 5;
@@ -50,9 +50,18 @@ interface MeshBuffers {
   indices: REGL.Elements;
 }
 
+/** The uploaded meshes, for other projections' draws (the globe, workers/layers/globe). */
+export interface BasemapMeshes {
+  xRange: [number, number];
+  land: MeshBuffers;
+  coast: MeshBuffers;
+  borders: MeshBuffers;
+}
+
 export interface BasemapLayer {
   setData(basemap: Basemap): void;
   hasData(): boolean;
+  meshes(): BasemapMeshes | null;
   drawFill(transform: FrameTransform): void;
   drawLines(transform: FrameTransform, options: { graticule: boolean }): void;
   destroy(): void;
@@ -134,6 +143,7 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
       borders = upload(basemap.borders, 'lines');
     },
     hasData: () => land !== null,
+    meshes: () => (land && coast && borders ? { xRange, land, coast, borders } : null),
     drawFill(t) {
       if (!land) return;
       // A polygon crossing the antimeridian lies in world copy k and spills into k + 1: draw one copy more to the west.
