@@ -159,7 +159,11 @@ export function particleSegment(view: GlobeView, from: [number, number], to: [nu
   return [a, b];
 }
 
-/** The view rotated by a drag of (dx, dy) CSS pixels: the point under the centre follows the pointer. */
+/**
+ * The view turned by a drag of (dx, dy) CSS pixels: by the drag's length over the radius in
+ * longitude and in latitude, so the globe turns at the same rate wherever it is held (on the
+ * equator, the point under the centre follows the pointer).
+ */
 export function rotateGlobe<V extends GlobeView>(view: V, dx: number, dy: number): V {
   const r = globeRadius(view.zoom);
   return constrainGlobeView({ ...view, lon: view.lon - dx / r / DEG, lat: view.lat + dy / r / DEG });

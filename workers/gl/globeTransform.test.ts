@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { globeRadius, globeUnproject, type GlobeView } from '../../common/globe.ts';
-import { HOUR_MS } from '../../common/time.ts';
 import { globePlanFor } from '../tiles/globePlan.ts';
 import { globeFrame, globeTileRect, sameGlobe } from './globeTransform.ts';
 
