@@ -129,6 +129,6 @@ describe('globe camera', () => {
 
   it('fits the globe to the viewport', () => {
     const z = globeZoomToFit(1280, 720);
-    expect(globeRadius(z) * 2).toBeCloseTo(0.9 * 720, 6);
+    expect(globeRadius(z) * 2).toBeCloseTo(0.8 * 720, 6);
   });
 });

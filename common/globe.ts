@@ -62,7 +62,7 @@ export function globeRadius(zoom: number): number {
 }
 
 /** The zoom whose globe fills `share` of the smaller side of a viewport. */
-export function globeZoomToFit(width: number, height: number, share = 0.9): number {
+export function globeZoomToFit(width: number, height: number, share = 0.8): number {
   return clampGlobeZoom(Math.log2((share * Math.min(width, height) * Math.PI) / 256));
 }
 
