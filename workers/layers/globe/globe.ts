@@ -17,7 +17,7 @@ import discFragment from './disc.fragment.glsl?raw';
 import particlesSource from './particles.vertex.glsl?raw';
 import linesSource from './lines.vertex.glsl?raw';
 import basemapFragment from '../basemap/basemap.fragment.glsl?raw';
-import particleFragment from '../particles/particles.fragment.glsl?raw';
+import particleFragment from './particles.fragment.glsl?raw';
 
 type Rgba = [number, number, number, number];
 

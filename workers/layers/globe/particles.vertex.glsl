@@ -9,6 +9,7 @@ uniform float u_radius;    // globe radius, device pixels
 uniform vec2 u_canvas;     // drawing buffer, device pixels
 uniform float u_centerLat; // degrees
 varying float v_along;
+varying float v_facing;
 
 vec3 toScreen(vec2 rel) {
   vec3 p = globeXYZ(rel.x, u_centerLat + rel.y);
@@ -21,6 +22,7 @@ void main() {
   vec2 d = b.xy - a.xy;
   float len = length(d);
   v_along = a_corner.x;
+  v_facing = smoothstep(0.0, 0.35, min(a.z, b.z));
   if (len < 1e-3 || a.z < 0.0 || b.z < 0.0) {
     gl_Position = vec4(2.0, 2.0, 0.0, 1.0);
     return;
