@@ -960,6 +960,12 @@ export class Renderer implements RenderApi {
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
     });
+    // The isolines are drawn on the flat map only: their labels leave the page while the globe shows
+    // (and are placed again when the flat map comes back, drawIsolines).
+    if (this.isolineLabelsZoom !== null) {
+      this.isolineLabelsZoom = null;
+      this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
+    }
   }
 }
 
