@@ -41,6 +41,16 @@ test('the globe: opens with weather colours and moving particles, turns under a 
   await expect.poll(async () => (await view(page)).lon - before.lon).toBeGreaterThan(10);
   expect((await view(page)).globe).toBe(true);
 
+  // A click on the disc picks the point under it (the globe's inverse projection), shown where it was clicked.
+  await expect.poll(async () => { const a = (await view(page)).lon; await page.waitForTimeout(100); return (await view(page)).lon - a; }).toBe(0);
+  const turned = await view(page);
+  await page.mouse.click(cx, cy);
+  const picker = page.getByTestId('picker');
+  await expect(picker).toHaveAttribute('data-value', /\d/);
+  expect(Number(await picker.getAttribute('data-lat'))).toBeCloseTo(turned.lat, 0);
+  const box = (await picker.boundingBox())!;
+  expect(Math.abs(box.x - cx)).toBeLessThan(40);
+
   await page.getByTestId('globe-close').click();
   await expect(page.getByTestId('globe-open')).toBeVisible();
   const after = await view(page);
