@@ -36,6 +36,7 @@ import { buildApp, DEFAULT_DIST_DIR } from '../server/app.ts';
 import { launchChromium } from './chromium.ts';
 import { messageKey, runEccodesBench, type EccodesFileResult, type EccodesReport } from './eccodes.ts';
 import { measureFrames, type FrameResult } from './frames.ts';
+import { measureGlobe, type GlobeBenchResult } from './globe.ts';
 import { measureInitialJs, type InitialJs } from './initialJs.ts';
 import { runGribBench, type GribBenchResult } from './grib.ts';
 import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
@@ -135,7 +136,7 @@ async function browserKernels(): Promise<BrowserKernelReport> {
   }
 }
 
-async function frameHarness(): Promise<FrameResult[]> {
+async function frameHarness(): Promise<{ frames: FrameResult[]; globe: GlobeBenchResult }> {
   // No background prewarm: it would share the CPU with the browser being measured. The warm-up
   // load below generates the tiles the measured view needs.
   const app = await buildApp({ logger: false, prewarm: false, liveSources: null });
@@ -146,7 +147,9 @@ async function frameHarness(): Promise<FrameResult[]> {
     await measureFrames(browser, url, 1, { quick: true });
     const results: FrameResult[] = [];
     for (const throttle of [1, 4]) results.push(await measureFrames(browser, url, throttle));
-    return results;
+    // The globe against the flat map, in one page (bench/globe.ts).
+    const globe = await measureGlobe(browser, url);
+    return { frames: results, globe };
   } finally {
     await browser.close();
     await app.close();
@@ -292,6 +295,17 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
   return out;
 }
 
+/** Issue 14 target: frames drawn on the globe within 20 % of the flat map, same run. */
+function globeChecks(g: GlobeBenchResult): Check[] {
+  const windows = (w: number[]) => w.map((fps) => fmt(fps, 1)).join(', ');
+  return [{
+    what: 'frames drawn on the globe / on the flat map, 1280x720, 15 000 particles + raster, same page (medians of 4 s windows in turn)',
+    budget: '>= 0.8',
+    measured: `${fmt(g.ratio, 2)} (globe ${fmt(g.globeFps, 1)} /s: ${windows(g.globeFpsWindows)}; flat ${fmt(g.flatFps, 1)} /s: ${windows(g.flatFpsWindows)})`,
+    ok: g.ratio >= 0.8,
+  }];
+}
+
 const INITIAL_JS_BUDGET_KB = 170;
 
 function initialJsChecks(initial: InitialJs): Check[] {
@@ -319,7 +333,7 @@ function searchChecks(r: SearchBenchResult): Check[] {
   }];
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult, search: SearchBenchResult): string {
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult, search: SearchBenchResult, globe: GlobeBenchResult): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
@@ -332,7 +346,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...[...checks(node.results, browserReport, frames), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
+    ...[...checks(node.results, browserReport, frames), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
@@ -380,10 +394,10 @@ const live = await benchLiveFirstStep();
 console.log(liveFirstStepCheck(live));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
-const frames = await frameHarness();
-console.log(JSON.stringify(frames, null, 2));
+const { frames, globe } = await frameHarness();
+console.log(JSON.stringify({ frames, globe }, null, 2));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
 const stolen = stolenShare(cpuAtStart, await cpuTimes());
-const markdown = report(node, grib, browserReport, frames, initialJs, accounts, search);
+const markdown = report(node, grib, browserReport, frames, initialJs, accounts, search, globe);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);

@@ -424,7 +424,15 @@ export class Engine {
     this.tileInput = this.allocator.alloc(TILE_INPUT_BYTES);
     this.texelScratch = this.allocator.alloc(BLOCK_FLOATS * TEXEL_BYTES);
     this.sampleScratch = this.allocator.alloc(SAMPLE_BYTES);
-    const table = spawnLatitudeTable();
+    this.setSpawnTable(spawnLatitudeTable());
+  }
+
+  /**
+   * Writes the spawn latitude table the kernels read (engine/spawn.ts): the Mercator one, written
+   * at start, or the globe's sphereSpawnTable while the globe is shown.
+   */
+  setSpawnTable(table: Float64Array): void {
+    const exports = this.exports;
     if (exports.particlesSpawnTableBytes() !== table.byteLength) {
       throw new Error(`Engine WASM expects a ${exports.particlesSpawnTableBytes()}-byte spawn table, engine/spawn.ts makes ${table.byteLength}`);
     }

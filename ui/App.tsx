@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
+import { GlobeControl } from './components/GlobeControl.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
 import { IsolinesControl } from './components/IsolinesControl.tsx';
 import { AccumulationRange } from './components/AccumulationRange.tsx';
@@ -17,6 +18,7 @@ import { RunProgressBar } from './components/RunProgressBar.tsx';
 import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
+import { startGlobeMode } from './map/globeMode.ts';
 import { PaneHost } from './panels/PaneHost.tsx';
 import { PANELS } from './panels/panels.ts';
 import { renderError } from './map/renderClient.ts';
@@ -40,6 +42,8 @@ export function App({ app }: { app: AppState }) {
 
   // Runs of the server's live sources on their way: the picker's "N of M steps" and the progress bar.
   useEffect(() => startLiveProgress(app), [app]);
+  // SPEC §2 window "globe", §5 mapLibrary: the map follows the setting.
+  useEffect(() => startGlobeMode(app), [app]);
   useEffect(() => {
     // SPEC §2 keyboard: left and right arrows step the forecast (not with Shift).
     const onKey = (e: KeyboardEvent) => {
@@ -107,6 +111,7 @@ export function App({ app }: { app: AppState }) {
         <AccountButton app={app} />
       </header>
       <Picker app={app} />
+      <GlobeControl app={app} />
       <div className="map-controls-right">
         <IsolinesControl app={app} />
         <LevelSelector app={app} />

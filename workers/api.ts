@@ -23,6 +23,11 @@ export interface ViewParams {
   width: number;
   height: number;
   pixelRatio: number;
+  /**
+   * SPEC §2 window "globe": the orthographic globe (common/globe.ts) centred on lon/lat, its zoom
+   * in the globe's range (GLOBE_MIN_ZOOM..GLOBE_MAX_ZOOM); absent or false: the flat map.
+   */
+  globe?: boolean;
 }
 
 export interface InitParams {

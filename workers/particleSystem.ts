@@ -5,10 +5,10 @@
  */
 
 import { PARTICLE_MAX_AGE, type View } from '../common/map.ts';
-import { particleView, type Engine, type DecodedTileHandle, type FieldGrid } from '../engine/engine.ts';
+import { particleView, type Engine, type DecodedTileHandle, type FieldGrid, type ParticleView } from '../engine/engine.ts';
 import { ReferenceField, ReferenceParticles } from '../engine/reference.ts';
+import { spawnLatitudeTable, sphereSpawnTable } from '../engine/spawn.ts';
 import type { Kernel } from './api.ts';
-import type { FrameTransform } from './gl/transform.ts';
 
 /** A fixed seed: the same view shows the same particles, which keeps tests and benches repeatable. */
 const SEED = 0x15ba2;
@@ -18,6 +18,7 @@ export class ParticleSystem {
   private referenceField: ReferenceField | null = null;
   private reference: ReferenceParticles | null = null;
   private kernel: Kernel = 'simd';
+  private spawn: 'mercator' | 'sphere' = 'mercator';
   count = 0;
 
   constructor(private readonly engine: Engine) {}
@@ -41,10 +42,21 @@ export class ParticleSystem {
     this.referenceField?.finish();
   }
 
-  /** (Re)spawns `count` particles over the view. */
-  reset(count: number, view: View, seed = SEED): void {
+  /**
+   * Where fresh particles land: evenly over the flat map's screen (Mercator), or evenly over the
+   * sphere's area on the globe (engine/spawn.ts sphereSpawnTable; the particle view's yTop and
+   * yBottom are then sphereSpawnRange's). The plain-TS reference kernel spawns by the Mercator table.
+   */
+  setSpawn(spawn: 'mercator' | 'sphere'): void {
+    if (spawn === this.spawn) return;
+    this.spawn = spawn;
+    this.engine.setSpawnTable(spawn === 'sphere' ? sphereSpawnTable() : spawnLatitudeTable());
+  }
+
+  /** (Re)spawns `count` particles over the view (or the given particle view: the globe's). */
+  reset(count: number, view: View, seed = SEED, pv: ParticleView = particleView(view)): void {
     this.count = count;
-    const params = { ...particleView(view), count, seed, maxAge: PARTICLE_MAX_AGE };
+    const params = { ...pv, count, seed, maxAge: PARTICLE_MAX_AGE };
     this.engine.initParticles(params);
     this.reference = this.kernel === 'ts' ? new ReferenceParticles(params) : null;
   }
@@ -55,13 +67,13 @@ export class ParticleSystem {
   }
 
   /** One step; returns the vertices, count * 4 floats relative to the view centre. */
-  step(t: FrameTransform, speed: number, kernel: Kernel): Float32Array {
+  step(v: View, speed: number, kernel: Kernel, pv: ParticleView = particleView(v)): Float32Array {
     if (kernel !== this.kernel) {
       this.kernel = kernel;
       if (this.grid) this.setGrid(this.grid);
-      this.reset(this.count, t.view);
+      this.reset(this.count, v, SEED, pv);
     }
-    const view = particleView(t.view);
+    const view = pv;
     if (kernel === 'ts' && this.reference && this.referenceField) {
       this.reference.step(this.referenceField, { ...view, speed, maxAge: PARTICLE_MAX_AGE });
       return this.reference.vertices;

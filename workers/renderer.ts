@@ -19,6 +19,7 @@ import { layerFiles, particleLayerFor } from './layers/particles/gate.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
 import { samplingOf } from '../common/catalogue/metrics.ts';
 import { clampZoom, MIN_ZOOM } from '../common/map.ts';
+import { clampGlobeZoom, wrapLon } from '../common/globe.ts';
 import type { Calendar } from '../common/minifest.ts';
 import { tileAt, tileSpan, TILE_NODES, type TileAddress } from '../common/tiling.ts';
 import type { TileHeader } from '../common/tile.ts';
@@ -30,10 +31,13 @@ import type {
   BasemapParams, DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
-import { createBasemapLayer, type BasemapLayer } from './layers/basemap/basemap.ts';
+import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
 import { createBasemapDetail, type BasemapDetail } from './layers/basemap/basemapDetail.ts';
 import { createTileBasemapLayer, type TileBasemapChoice, type TileBasemapLayer } from './layers/basemap/tileBasemap.ts';
 import { BASEMAP_50M_FROM_ZOOM, type OfflineBasemapStyle } from '../common/basemapStyles.ts';
+import { createGlobeLayer, GLOBE_COLORS, type GlobeLayer } from './layers/globe/globe.ts';
+import { globeFrame, globeParticleView, globeTileRect, sameGlobe, type GlobeFrame } from './gl/globeTransform.ts';
+import { globePlanFor } from './tiles/globePlan.ts';
 import { createCompositeLayer, type CompositeLayer } from './layers/composite/composite.ts';
 import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
@@ -41,6 +45,8 @@ import { createRasterLayer, createTileTexture, type RasterLayer } from './layers
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
+import type { Vec4 } from './layers/raster/raster.ts';
+import type { VisibleTile } from './tiles/tileSet.ts';
 import { particleCount, particleSpeed, particleStyle, trailFade } from './layers/particles/tuning.ts';
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
@@ -99,6 +105,8 @@ interface Gpu {
   noData: NoDataLayer | null;
   particles: ParticleLayer;
   isolines: IsolineLayer;
+  /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
+  globe: GlobeLayer;
   composite: CompositeLayer;
   maxTextureSize: number;
   renderer: string;
@@ -160,6 +168,10 @@ export class Renderer implements RenderApi {
    * still cached, instead of the map going blank until the new data arrives.
    */
   private shownStep: number | null = null;
+  /** The globe's last frame (the flat map's is `last`). */
+  private lastGlobe: GlobeFrame | null = null;
+  /** The particles were last spawned for the globe: a switch respawns them. */
+  private particlesOnGlobe = false;
   private basemapDetail: '110m' | '50m' | null = null;
   /** Render tests: fixed particle steps, then hold (setFixedSteps); basemap fetches under way. */
   private fixed: FixedSteps | null = null;
@@ -263,8 +275,15 @@ export class Renderer implements RenderApi {
   }
 
   setView(view: ViewParams): void {
-    const zoom = clampZoom(view.zoom);
-    this.view = { ...view, zoom };
+    const zoom = view.globe ? clampGlobeZoom(view.zoom) : clampZoom(view.zoom);
+    if (!!view.globe !== !!this.view.globe) {
+      // Flat map <-> globe: the trails and the particles' spawn area belong to the other view.
+      this.last = null;
+      this.lastGlobe = null;
+      this.trailsCleared = true;
+      this.fieldDirty = true;
+    }
+    this.view = view.globe ? { ...view, zoom, lon: wrapLon(view.lon) } : { ...view, zoom };
     this.planDirty = true;
     this.staticDirty = true;
     this.planNow();
@@ -364,7 +383,10 @@ export class Renderer implements RenderApi {
     this.fixed.restart();
     this.trailsCleared = true;
     if (this.fieldReady && this.particleSystem) {
-      this.particleSystem.reset(particleCount(this.particleParams, this.view.width, this.view.height), this.view, this.fixed.seed);
+      const onGlobe = !!this.view.globe;
+      this.particlesOnGlobe = onGlobe;
+      this.particleSystem.setSpawn(onGlobe ? 'sphere' : 'mercator');
+      this.particleSystem.reset(particleCount(this.particleParams, this.view.width, this.view.height), this.view, this.fixed.seed, onGlobe ? globeParticleView(this.view) : undefined);
     }
   }
 
@@ -467,6 +489,7 @@ export class Renderer implements RenderApi {
       noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       isolines: createIsolineLayer(regl),
+      globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
@@ -505,7 +528,7 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
-  private resizeCanvas(t: FrameTransform): void {
+  private resizeCanvas(t: { width: number; height: number }): void {
     const canvas = this.canvas!;
     if (canvas.width !== t.width || canvas.height !== t.height) {
       canvas.width = t.width;
@@ -615,7 +638,8 @@ export class Renderer implements RenderApi {
     const layer = this.layer;
     if (!layer) return;
     const view = this.view;
-    const plan = planFor(view, dataZoomFor(layer.product, view.zoom, layer.premium), layer.calendar, this.time);
+    const z = dataZoomFor(layer.product, view.zoom, layer.premium);
+    const plan = view.globe ? globePlanFor(view, z, layer.calendar, this.time) : planFor(view, z, layer.calendar, this.time);
     if (!sameRange(this.plan?.range, plan.range)) this.fieldDirty = true;
     this.plan = plan;
     const { load, keep } = planTiles(plan, this.files(layer), layer.color.file, (file, step, address) => this.tileRequest(layer, file, step, address));
@@ -666,6 +690,10 @@ export class Renderer implements RenderApi {
 
   private drawFrame(): void {
     if (!this.gpu) return;
+    if (this.view.globe) {
+      this.drawGlobeFrame();
+      return;
+    }
     const started = performance.now();
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
@@ -717,7 +745,7 @@ export class Renderer implements RenderApi {
       if (keepTrails && !this.skip.has('fade') && (this.fixed?.drawn ?? this.frameStats.frames) % fade.every === 0) gpu.composite.fade(fade.keep);
       const s0 = performance.now();
       const system = this.particleSystem!;
-      const vertices = this.skip.has('step') ? system.vertices() : system.step(t, particleSpeed(p, t.worldPx, t.pixelRatio), this.kernel);
+      const vertices = this.skip.has('step') ? system.vertices() : system.step(t.view, particleSpeed(p, t.worldPx, t.pixelRatio), this.kernel);
       this.frameStats.step(performance.now() - s0);
       if (!this.skip.has('segments')) {
         gpu.particles.upload(vertices, system.count);
@@ -789,7 +817,12 @@ export class Renderer implements RenderApi {
     this.fieldReady = loaded > 0;
     if (this.fieldReady) this.milestone('field');
     const count = particleCount(this.particleParams, this.view.width, this.view.height);
-    if (this.fieldReady && system.count !== count) system.reset(count, this.view);
+    const onGlobe = !!this.view.globe;
+    if (this.fieldReady && (system.count !== count || onGlobe !== this.particlesOnGlobe)) {
+      this.particlesOnGlobe = onGlobe;
+      system.setSpawn(onGlobe ? 'sphere' : 'mercator');
+      system.reset(count, this.view, undefined, onGlobe ? globeParticleView(this.view) : undefined);
+    }
   }
 
   private drawStatic(t: FrameTransform): void {
@@ -862,7 +895,7 @@ export class Renderer implements RenderApi {
   }
 
   /** The colour raster's quads of this frame; once the plan's own data shows, it is the step shown. */
-  private rasterFrame(t: FrameTransform): ReturnType<typeof rasterDraws> {
+  private rasterFrame(t: FrameTransform, rectOf?: (tile: VisibleTile) => Vec4 | null): ReturnType<typeof rasterDraws> {
     const layer = this.layer;
     const plan = this.plan;
     if (!layer || !plan) return { draws: [], noData: [], ownData: false };
@@ -874,9 +907,92 @@ export class Renderer implements RenderApi {
         return data && texture ? { header: data.header, texture } : null;
       },
       failed: (step, address) => this.tiles.state(this.tileKey(layer, file, step, address)) === 'failed',
-    }, this.shownStep);
+    }, this.shownStep, rectOf);
     if (frame.ownData) this.shownStep = plan.before;
     return frame;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The globe (SPEC §2 window "globe"): the same passes as drawFrame, projected orthographically.
+
+  private drawGlobeFrame(): void {
+    const gpu = this.gpu!;
+    const started = performance.now();
+    const f = globeFrame(this.view, this.view.pixelRatio);
+    const last = this.lastGlobe;
+    if (!last || last.width !== f.width || last.height !== f.height) {
+      this.resizeCanvas(f);
+      gpu.regl.poll();
+      gpu.composite.resize(f.width, f.height);
+      this.staticDirty = true;
+    }
+    if (this.planDirty) {
+      this.planDirty = false;
+      this.planTiles();
+    }
+    const fieldChanged = this.fieldDirty;
+    if (this.fieldDirty) {
+      this.fieldDirty = false;
+      this.buildField();
+    }
+    const staticChanged = this.staticDirty;
+    if (staticChanged || fieldChanged) this.restartFixedSteps();
+    if (this.staticDirty) {
+      this.staticDirty = false;
+      const r0 = performance.now();
+      this.drawGlobeStatic(f);
+      this.milestone('firstStatic');
+      this.frameStats.rasterMs = performance.now() - r0;
+    }
+    // Render tests' fixed steps, as drawFrame.
+    if (this.fixed?.done && !staticChanged && !fieldChanged) return;
+    const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem && !this.fixed?.done;
+    // A turn or a zoom of the globe moves every trail differently: they start again.
+    const keepTrails = animating && !this.trailsCleared && sameGlobe(last, f);
+    if (!keepTrails) {
+      if (staticChanged || this.trailsCleared || !animating) gpu.composite.reset();
+      this.trailsCleared = !animating;
+    }
+    if (animating) {
+      const p = this.particleParams;
+      const fade = trailFade(p, gpu.software);
+      if (keepTrails && !this.skip.has('fade') && (this.fixed?.drawn ?? this.frameStats.frames) % fade.every === 0) gpu.composite.fade(fade.keep);
+      const s0 = performance.now();
+      const system = this.particleSystem!;
+      const vertices = this.skip.has('step')
+        ? system.vertices()
+        : system.step(this.view, particleSpeed(p, f.worldPx, f.pixelRatio), this.kernel, globeParticleView(this.view));
+      this.frameStats.step(performance.now() - s0);
+      if (!this.skip.has('segments')) {
+        gpu.globe.uploadParticles(vertices, system.count);
+        gpu.globe.drawParticles(f, particleStyle(p, f.pixelRatio));
+      }
+      if (this.frameStats.particlesDrawn()) this.onEvent({ type: 'firstParticles', at: this.frameStats.firstParticlesAt! });
+    }
+    this.lastGlobe = f;
+    this.frameStats.frame(started, performance.now() - started);
+    if (animating && (!this.fixed || this.fixed.stepDrawn())) this.wake();
+  }
+
+  /** Space, the disc, land, the colour raster (its own inverse projection), then lines. Failed tiles stay unpainted on the globe. */
+  private drawGlobeStatic(f: GlobeFrame): void {
+    const gpu = this.gpu!;
+    const { regl } = gpu;
+    regl({ framebuffer: gpu.composite.staticTarget })(() => {
+      regl.clear({ color: GLOBE_COLORS.space });
+      gpu.globe.drawDisc(f);
+      const meshes = gpu.basemap.meshes();
+      gpu.globe.drawFill(f, meshes);
+      const { draws } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
+      gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
+      gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
+    });
+    // The isolines are drawn on the flat map only: their labels leave the page while the globe shows
+    // (and are placed again when the flat map comes back, drawIsolines).
+    if (this.isolineLabelsZoom !== null) {
+      this.isolineLabelsZoom = null;
+      this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
+    }
   }
 }
 

@@ -18,6 +18,7 @@ import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
+import { shownOnGlobe } from '../map/globeMode.ts';
 
 export function OverlayMenu({ app }: { app: AppState }) {
   useSignals();
@@ -36,7 +37,10 @@ export function OverlayMenu({ app }: { app: AppState }) {
   }, [offer]);
   const local = app.data.local.value;
   const served = app.data.served.value.map((p) => p.ident);
-  const available = local ? local.overlays : overlaysOf(served.length ? served : [app.layer.product.value]);
+  // SPEC §2 window "globe": overlays the globe cannot show are left out while it shows (GlobeControl notes it).
+  const globe = app.map.globe.value;
+  const available = (local ? local.overlays : overlaysOf(served.length ? served : [app.layer.product.value]))
+    .filter((ident) => shownOnGlobe(overlayByIdent(ident), globe));
   const shown = [...favourites.filter((o) => available.includes(o)), ...(favourites.includes(active) ? [] : [active])];
 
   const toggleFavourite = (ident: string) => {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../../common/map.ts';
+import { globeProject } from '../../common/globe.ts';
 import { pointPath } from '../../common/routes.ts';
 import { COORD_DECIMALS } from '../../common/url.ts';
 import type { AppState } from '../state/appState.ts';
@@ -22,8 +23,10 @@ export function Picker({ app }: { app: AppState }) {
     const view = app.map.view.value;
     const p = app.picker.position.value;
     if (!p || !ref.current) return;
-    const { x, y } = lonLatToScreen(view, p.lon, p.lat);
-    ref.current.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+    // On the globe (SPEC §2 window "globe") by its projection; turned to the far side, the picker hides.
+    const at = view.globe ? globeProject(view, p.lon, p.lat) : { ...lonLatToScreen(view, p.lon, p.lat), z: 1 };
+    ref.current.style.visibility = at.z < 0 ? 'hidden' : '';
+    ref.current.style.transform = `translate(${Math.round(at.x)}px, ${Math.round(at.y)}px)`;
   }), [app, position]);
   // SPEC §2: picker-mobile on phones, closing after pickerMobileTimeout seconds (SPEC §3: 3, 6, 9, 12 or always).
   const mobile = app.mobile();

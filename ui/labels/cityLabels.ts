@@ -31,6 +31,7 @@ import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
 import { labelFits, watchObstacles, type Box } from './labelObstacles.ts';
 import { labelPlane } from './collisionPlane.ts';
+import { globeLabelAt, globeLabelTiles } from './globeLabels.ts';
 import './cityLabels.css';
 import { HOUR_MS } from '../../common/time.ts';
 
@@ -313,7 +314,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
 
   /** The label tiles of a zoom in view, requested where missing; whether all are in. */
   const tilesOf = (view: ReturnType<typeof app.map.view.peek>, z: number, source: ReturnType<typeof valueSource>) => {
-    const tiles = labelTilesInView(view, z, TILE_MARGIN_PX);
+    const tiles = view.globe ? globeLabelTiles(view, z) : labelTilesInView(view, z, TILE_MARGIN_PX);
     const query = source && { refTime: hourStamp(source.refTime), hours: source.hours, labelsVersion: LABELS_VERSION };
     let complete = true;
     const ready: { key: string; tile: LabelsTile }[] = [];
@@ -369,10 +370,12 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     const seen = new Set<string>();
     const { width, height } = view;
     // World pixels of the view's top-left corner; a new zoom takes a new anchor (every label moves).
+    // On the globe every turn moves each label differently: the plane stays put, labels are placed on screen.
+    const globe = !!view.globe;
     const size = worldSize(view.zoom);
-    const left = mercX(view.lon) * size - width / 2;
-    const top = mercY(view.lat) * size - height / 2;
-    if (anchor.zoom !== view.zoom) Object.assign(anchor, { zoom: view.zoom, x: left, y: top });
+    const left = globe ? 0 : mercX(view.lon) * size - width / 2;
+    const top = globe ? 0 : mercY(view.lat) * size - height / 2;
+    if (globe || anchor.zoom !== view.zoom) Object.assign(anchor, { zoom: globe ? NaN : view.zoom, x: left, y: top });
     const ox = Math.round(anchor.x - left);
     const oy = Math.round(anchor.y - top);
     if (ox !== anchor.ox || oy !== anchor.oy) {
@@ -392,7 +395,9 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     for (const { key, tile } of ready) {
       const cityEntry = source ? cityTiles.get(cityKey(source, key)) : undefined;
       for (const label of tile.labels) {
-        const { x, y } = lonLatToScreen(view, label.lon, label.lat);
+        const at = globe ? globeLabelAt(view, label.lon, label.lat) : lonLatToScreen(view, label.lon, label.lat);
+        if (!at) continue;
+        const { x, y } = at;
         // Wholly in view and under no control: never cut at an edge, never under the top bar or the timeline.
         if (!labelFits(x, y, drawnWidth(label), LABEL_HEIGHT_PX, view, covered)) continue;
         seen.add(label.id);

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { effect } from '@preact/signals-core';
 import { useTranslation } from 'react-i18next';
 import { screenToLonLat } from '../../common/map.ts';
+import { globeUnproject } from '../../common/globe.ts';
 import type { AppState } from '../state/appState.ts';
 import { Camera } from './camera.ts';
 import { mapElement } from './mapCanvas.ts';
@@ -35,8 +36,11 @@ export function MapView({ app }: { app: AppState }) {
     };
     const camera = new Camera(container, app.map, {
       onClick: (x, y) => {
-        const { lat, lon } = screenToLonLat(app.map.view.peek(), x, y);
-        pick(lat, ((((lon + 180) % 360) + 360) % 360) - 180);
+        const view = app.map.view.peek();
+        // On the globe, a click off the disc (space) picks nothing.
+        const point = view.globe ? globeUnproject(view, x, y) : screenToLonLat(view, x, y);
+        if (!point) return;
+        pick(point.lat, ((((point.lon + 180) % 360) + 360) % 360) - 180);
       },
     });
 

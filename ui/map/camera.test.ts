@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lonLatToScreen, screenToLonLat } from '../../common/map.ts';
+import { globeProject, globeRadius, GLOBE_MAX_ZOOM, globeZoomToFit } from '../../common/globe.ts';
 import { createMapModel } from '../state/mapModel.ts';
 import { Camera } from './camera.ts';
 
@@ -37,7 +38,7 @@ function setup() {
       frames.shift()!(now);
     }
   };
-  return { map, camera, pointer, clicks, advance: (ms: number) => { now += ms; }, runFrames };
+  return { map, camera, pointer, clicks, frames, advance: (ms: number) => { now += ms; }, runFrames };
 }
 
 describe('camera', () => {
@@ -98,5 +99,70 @@ describe('camera', () => {
     const released = map.view.value.lon;
     runFrames(16);
     expect(map.view.value.lon).toBeGreaterThan(released + 1);
+  });
+
+  describe('on the globe', () => {
+    it('opens the whole globe and goes back to the flat map at the centre it turned to', () => {
+      const { map } = setup();
+      map.setGlobe(true);
+      expect(map.view.value.globe).toBe(true);
+      expect(map.view.value.zoom).toBeCloseTo(globeZoomToFit(800, 600), 12);
+      map.moveTo({ lon: 120, lat: -20 });
+      map.setGlobe(false);
+      expect(map.view.value).toMatchObject({ globe: false, lon: 120, lat: -20, zoom: 3 });
+    });
+
+    it('turns the globe under a drag: on the equator the point under the centre follows the pointer', () => {
+      const { map, pointer, advance } = setup();
+      map.setGlobe(true);
+      map.moveTo({ lat: 0 });
+      const { lon, lat } = map.view.value;
+      pointer('pointerdown', 400, 300);
+      advance(200);
+      pointer('pointermove', 450, 300);
+      advance(200);
+      pointer('pointerup', 450, 300);
+      // Turned by 50 px / R radians, the point lies R sin(50 / R) from the centre: within half a pixel here.
+      const at = globeProject(map.view.value, lon, lat);
+      expect(Math.abs(at.x - 450)).toBeLessThan(0.5);
+      expect(at.y).toBeCloseTo(300, 6);
+    });
+
+    it('keeps turning after a fling, slower and slower, then stops (inertia)', () => {
+      const { map, pointer, advance, frames } = setup();
+      map.setGlobe(true);
+      pointer('pointerdown', 600, 300);
+      for (let i = 1; i <= 5; i++) {
+        advance(10);
+        pointer('pointermove', 600 - 20 * i, 300);
+      }
+      pointer('pointerup', 500, 300);
+      const released = map.view.value.lon;
+      const r = globeRadius(map.view.value.zoom);
+      // Each inertia frame turns the globe less than the one before, until it stops.
+      const steps: number[] = [];
+      let last = released;
+      for (let i = 0; i < 200 && frames.length; i++) {
+        advance(16);
+        frames.shift()!(0);
+        // Longitude wraps at the antimeridian: the step is the short way round.
+        steps.push(((map.view.value.lon - last + 540) % 360) - 180);
+        last = map.view.value.lon;
+      }
+      expect(frames.length).toBe(0);
+      expect(steps.length).toBeGreaterThan(5);
+      for (let i = 1; i < steps.length; i++) expect(steps[i]).toBeLessThan(steps[i - 1]);
+      // Eastwards (the drag went west) and well past the release: 2 px/ms decaying over 325 ms.
+      expect(steps[steps.length - 1]).toBeGreaterThan(0);
+      expect(steps.reduce((a, b) => a + b, 0) * (Math.PI / 180) * r).toBeGreaterThan(200);
+    });
+
+    it('zooms the globe within its own range', () => {
+      const { map, camera, runFrames } = setup();
+      map.setGlobe(true);
+      for (let i = 0; i < 20; i++) camera.zoomBy(1);
+      runFrames(16);
+      expect(map.view.value.zoom).toBe(GLOBE_MAX_ZOOM);
+    });
   });
 });

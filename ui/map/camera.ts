@@ -4,7 +4,8 @@
  * Handlers do constant work per event so the main thread stays free.
  */
 
-import { clampZoom, latFromMercY, lonFromMercX, mercX, mercY, worldSize } from '../../common/map.ts';
+import { latFromMercY, lonFromMercX, mercX, mercY, worldSize } from '../../common/map.ts';
+import { rotateGlobe } from '../../common/globe.ts';
 import type { MapModel } from '../state/mapModel.ts';
 
 /** Movement under which a press counts as a click, CSS pixels, and the longest click. */
@@ -71,7 +72,14 @@ export class Camera {
 
   /** Pans by a screen offset in CSS pixels (the content follows the pointer). */
   panBy(dx: number, dy: number): void {
-    const { lon, lat, zoom } = this.map.view.value;
+    const view = this.map.view.value;
+    if (view.globe) {
+      // The globe turns under the pointer (with the same inertia after a fling).
+      const { lon, lat } = rotateGlobe(view, dx, dy);
+      this.map.moveTo({ lon, lat });
+      return;
+    }
+    const { lon, lat, zoom } = view;
     const size = worldSize(zoom);
     this.map.moveTo({ lon: lonFromMercX(mercX(lon) - dx / size), lat: latFromMercY(mercY(lat) - dy / size) });
   }
@@ -79,7 +87,12 @@ export class Camera {
   /** Sets the zoom keeping the point under (x, y) (CSS px from the top-left) in place. */
   zoomAround(zoom: number, x: number, y: number): void {
     const v = this.map.view.value;
-    const z = clampZoom(zoom);
+    const z = this.map.clampZoom(zoom);
+    if (v.globe) {
+      // The globe zooms about its centre.
+      this.map.moveTo({ zoom: z });
+      return;
+    }
     const before = worldSize(v.zoom);
     const after = worldSize(z);
     const ox = x - v.width / 2;
@@ -92,7 +105,7 @@ export class Camera {
   /** Eases the zoom by `delta` levels around a point (keys + and -, wheel). */
   zoomBy(delta: number, x?: number, y?: number): void {
     const v = this.map.view.value;
-    this.zoomTarget = clampZoom((this.zoomTarget ?? v.zoom) + delta);
+    this.zoomTarget = this.map.clampZoom((this.zoomTarget ?? v.zoom) + delta);
     this.zoomAnchor = { x: x ?? v.width / 2, y: y ?? v.height / 2 };
     if (!this.zoomFrame) {
       let last = this.now();

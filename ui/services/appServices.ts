@@ -208,9 +208,12 @@ export function startAppServices(app: AppState, guards: BootGuards = bootGuards(
   const startSavingLastPosition = () => {
     const save = trailing(() => {
       const [lat, lon, zoom] = [app.map.lat.peek(), app.map.lon.peek(), app.map.zoom.peek()];
-      settings.set('startUpLastPosition', { lat: Math.round(lat * 1e4) / 1e4, lon: Math.round(lon * 1e4) / 1e4, zoom: Math.round(zoom), source: 'maps' });
+      // SPEC §5 startUpLastPosition: source 'globe' when it was the globe's centre and zoom.
+      const source = app.map.globe.peek() ? 'globe' : 'maps';
+      settings.set('startUpLastPosition', { lat: Math.round(lat * 1e4) / 1e4, lon: Math.round(lon * 1e4) / 1e4, zoom: Math.round(zoom), source });
     }, LAST_POSITION_SAVE_DEBOUNCE_MS);
     cleanups.push(effect(() => {
+      void app.map.globe.value;
       void app.map.lat.value;
       void app.map.lon.value;
       void app.map.zoom.value;

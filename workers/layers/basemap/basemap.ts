@@ -15,7 +15,7 @@ import fragment from './basemap.fragment.glsl?raw';
 import graticuleVertex from './graticule.vertex.glsl?raw';
 
 /** Graticule spacing in degrees by map zoom: a handful of lines on screen at every zoom. */
-function graticuleStep(zoom: number): number {
+export function graticuleStep(zoom: number): number {
   if (zoom < 4) return 30;
   if (zoom < 6) return 10;
   if (zoom < 8) return 5;
@@ -41,9 +41,20 @@ interface MeshBuffers {
   indices: REGL.Elements;
 }
 
+/** The uploaded meshes, for other projections' draws (the globe, workers/layers/globe). */
+export interface BasemapMeshes {
+  xRange: [number, number];
+  yRange: [number, number];
+  land: MeshBuffers;
+  coast: MeshBuffers;
+  borders: MeshBuffers;
+}
+
 export interface BasemapLayer {
   setData(basemap: Basemap): void;
   hasData(): boolean;
+  /** The whole-world map's meshes, for another projection's draws (the globe); null until loaded. */
+  meshes(): BasemapMeshes | null;
   /** Fill under the weather: land (and lakes), of the whole-world map or, where given, of the 10m cells of the view. */
   drawFill(transform: FrameTransform, cells?: readonly Basemap[] | null): void;
   drawLines(transform: FrameTransform, options: { graticule: boolean }, cells?: readonly Basemap[] | null): void;
@@ -171,6 +182,10 @@ export function createBasemapLayer(regl: REGL.Regl): BasemapLayer {
       base = uploadSet(basemap);
     },
     hasData: () => base !== null,
+    meshes: () => {
+      const m = base?.meshes;
+      return base && m?.land && m.coast && m.borders ? { xRange: base.xRange, yRange: base.yRange, land: m.land, coast: m.coast, borders: m.borders } : null;
+    },
     setStyle(style) {
       colors = BASEMAP_PALETTES[style];
     },

@@ -25,6 +25,10 @@ uniform sampler2D u_ramp;
 uniform vec2 u_domain;     // value at the first and last ramp entry
 uniform float u_rampSteps;
 uniform float u_opacity;
+uniform float u_globe;     // 1: the orthographic globe (common/globe.ts), 0: Web Mercator
+uniform vec4 u_globeView;  // globe: centre longitude (degrees), sin and cos of the centre latitude, radius (device px)
+uniform vec2 u_canvasHalf; // globe: half the drawing buffer, device px
+uniform vec2 u_quadLat;    // globe: north and south of the quad's tile
 varying vec2 v_local;
 
 const float PI = 3.141592653589793;
@@ -52,9 +56,27 @@ vec4 sampleStep(sampler2D tex, vec4 q, vec2 cell, vec2 f) {
 }
 
 void main() {
-  float lon = u_quadLon.x + v_local.x * u_quadLon.y;
-  float y = mix(u_quadY.x, u_quadY.y, v_local.y);
-  float lat = degrees(2.0 * atan(exp(PI * (1.0 - 2.0 * y))) - 0.5 * PI);
+  float lon;
+  float lat;
+  float cover = 1.0;
+  if (u_globe > 0.5) {
+    // The globe: the pixel's point by the inverse orthographic projection (Snyder 1987, eqs. 20-14
+    // to 20-16), kept where it lies in this quad's tile; the limb anti-aliased over one pixel.
+    vec2 p = (gl_FragCoord.xy - u_canvasHalf) / u_globeView.w;
+    float rho = length(p);
+    cover = clamp((1.0 - rho) * u_globeView.w + 0.5, 0.0, 1.0);
+    if (cover <= 0.0) discard;
+    float cosC = sqrt(max(0.0, 1.0 - rho * rho));
+    lat = degrees(asin(clamp(cosC * u_globeView.y + p.y * u_globeView.z, -1.0, 1.0)));
+    float mid = u_quadLon.x + 0.5 * u_quadLon.y;
+    float d = u_globeView.x + degrees(atan(p.x, cosC * u_globeView.z - p.y * u_globeView.y)) - mid;
+    lon = mid + d - 360.0 * floor((d + 180.0) / 360.0);
+    if (lon < u_quadLon.x || lon >= u_quadLon.x + u_quadLon.y || lat > u_quadLat.x || lat < u_quadLat.y) discard;
+  } else {
+    lon = u_quadLon.x + v_local.x * u_quadLon.y;
+    float y = mix(u_quadY.x, u_quadY.y, v_local.y);
+    lat = degrees(2.0 * atan(exp(PI * (1.0 - 2.0 * y))) - 0.5 * PI);
+  }
 
   vec2 g = vec2((lon - u_tile.x) / u_tile.z, (u_tile.y - lat) / u_tile.w) * (u_grid - 1.0);
   vec2 cell = clamp(floor(g), vec2(0.0), u_grid - 2.0);
@@ -78,6 +100,6 @@ void main() {
 
   float x = clamp((value - u_domain.x) / (u_domain.y - u_domain.x), 0.0, 1.0);
   vec4 color = texture2D(u_ramp, vec2((x * (u_rampSteps - 1.0) + 0.5) / u_rampSteps, 0.5));
-  float alpha = color.a * u_opacity;
+  float alpha = color.a * u_opacity * cover;
   gl_FragColor = vec4(color.rgb * alpha, alpha);
 }

@@ -20,6 +20,8 @@ export interface RasterTileDraw {
   quadLon: Vec2;
   /** Mercator y of the quad's top and bottom. */
   quadY: Vec2;
+  /** Latitude of the quad's north and south edges (the globe keeps the pixels within them). */
+  quadLat: Vec2;
   /** Data tile west (same frame as quadLon), north, lon span, lat span. A parent tile may feed a child's quad. */
   tile: Vec4;
   grid: Vec2;
@@ -30,10 +32,17 @@ export interface RasterTileDraw {
   t: number;
 }
 
+/** The globe's uniforms (workers/gl/globeTransform.ts): centre lon, sin and cos of the centre lat, radius; half the canvas. */
+export interface RasterGlobe {
+  view: Vec4;
+  canvasHalf: Vec2;
+}
+
 export interface RasterLayer {
   /** `nearest`: a class field (METRICS' `classes`), drawn from the nearest node and step, never blended. */
   setScale(scale: ColorScale, vector: boolean, maxTextureSize: number, nearest?: boolean): void;
-  draw(tiles: RasterTileDraw[], opacity: number): void;
+  /** `globe`: drawn on the globe (each quad is its tile's screen rectangle there). */
+  draw(tiles: RasterTileDraw[], opacity: number, globe?: RasterGlobe | null): void;
   destroy(): void;
 }
 
@@ -52,7 +61,7 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
   let vector = false;
   let nearest = false;
 
-  interface Props extends RasterTileDraw { opacity: number }
+  interface Props extends RasterTileDraw { opacity: number; globe: RasterGlobe | null }
   const p = <K extends keyof Props>(k: K) => regl.prop<Props, K>(k);
   const drawTile = regl<Record<string, unknown>, Record<string, unknown>, Props>({
     vert: vertex,
@@ -71,6 +80,10 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
       u_qb: p('qb'),
       u_t: p('t'),
       u_opacity: p('opacity'),
+      u_quadLat: p('quadLat'),
+      u_globe: (_: unknown, { globe }: Props) => (globe ? 1 : 0),
+      u_globeView: (_: unknown, { globe }: Props) => globe?.view ?? [0, 0, 1, 1],
+      u_canvasHalf: (_: unknown, { globe }: Props) => globe?.canvasHalf ?? [0, 0],
       u_vector: () => (vector ? 1 : 0),
       u_nearest: () => (nearest ? 1 : 0),
       u_ramp: () => ramp!,
@@ -92,9 +105,9 @@ export function createRasterLayer(regl: REGL.Regl): RasterLayer {
       vector = isVector;
       nearest = isNearest;
     },
-    draw(tiles, opacity) {
+    draw(tiles, opacity, globe = null) {
       if (!ramp || tiles.length === 0) return;
-      drawTile(tiles.map((t) => ({ ...t, opacity })));
+      drawTile(tiles.map((t) => ({ ...t, opacity, globe })));
     },
     destroy() {
       quad.destroy();

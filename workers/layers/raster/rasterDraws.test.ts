@@ -5,6 +5,8 @@ import { tileBounds, type TileAddress } from '../../../common/tiling.ts';
 import type { TileHeader } from '../../../common/tile.ts';
 import { frameTransform } from '../../gl/transform.ts';
 import { planFor } from '../../tiles/tilePlan.ts';
+import { globePlanFor } from '../../tiles/globePlan.ts';
+import { globeFrame, globeTileRect } from '../../gl/globeTransform.ts';
 import { rasterDraws, tileRect, type LoadedTile, type RasterTiles } from './rasterDraws.ts';
 
 const T0 = Date.UTC(2026, 10, 27, 0);
@@ -61,5 +63,19 @@ describe('raster draws', () => {
     expect(frame.draws[0]).toMatchObject({ a: name(T0, second), t: 0 });
     // Only the step shown before: it stays the step shown.
     expect(frame.ownData).toBe(false);
+  });
+
+  it("takes each tile's rectangle from the projection it is given (the globe's), leaving out tiles that do not show", () => {
+    const gview = { lon: 10, lat: 20, zoom: 2.5, width: 640, height: 480 };
+    const f = globeFrame(gview, 1);
+    const plan = globePlanFor(gview, 1, calendar, T0);
+    const own = plan.visible.map((tile) => name(T0, tile));
+    const hidden = plan.visible[plan.visible.length - 1];
+    const frame = rasterDraws(t, plan, cache(own), null, (tile) => (tile === hidden ? null : globeTileRect(f, tile)));
+    expect(frame.draws).toHaveLength(plan.visible.length - 1);
+    for (const [i, tile] of plan.visible.slice(0, -1).entries()) {
+      expect(frame.draws[i].rect).toEqual(globeTileRect(f, tile));
+      expect(frame.draws[i].quadLat).toEqual([tile.north, tile.south]);
+    }
   });
 });

@@ -34,13 +34,20 @@ export interface RasterFrame {
   ownData: boolean;
 }
 
-/** `shownStep`: the step the map showed before this plan, or null. */
-export function rasterDraws(t: FrameTransform, plan: TilePlan, tiles: RasterTiles, shownStep: number | null): RasterFrame {
+/**
+ * `shownStep`: the step the map showed before this plan, or null. `rectOf`: a tile's clip-space
+ * rectangle, null when none of it shows (the globe's, workers/gl/globeTransform.ts); the flat map's by default.
+ */
+export function rasterDraws(
+  t: FrameTransform, plan: TilePlan, tiles: RasterTiles, shownStep: number | null,
+  rectOf: (tile: VisibleTile) => Vec4 | null = (tile) => tileRect(t, tile),
+): RasterFrame {
   const draws: RasterTileDraw[] = [];
   const noData: Vec4[] = [];
   let ownData = false;
   for (const tile of plan.visible) {
-    const rect = tileRect(t, tile);
+    const rect = rectOf(tile);
+    if (!rect) continue;
     const quadY: [number, number] = [mercY(tile.north), mercY(tile.south)];
     /** One quad of `tile` from the data of a tile covering it whose west edge is `west`, blending a to b by `blend`. */
     const push = (west: number, a: LoadedTile, b: LoadedTile, blend: number) => {
@@ -49,6 +56,7 @@ export function rasterDraws(t: FrameTransform, plan: TilePlan, tiles: RasterTile
         rect,
         quadLon: [tile.west, tile.span],
         quadY,
+        quadLat: [tile.north, tile.south],
         tile: [west, h.north, h.east - h.west, h.north - h.south],
         grid: [h.width, h.height],
         a: a.texture,
