@@ -37,6 +37,8 @@ interface RenderCase {
   particles: FixedStepsParams;
   /** City labels (DOM) in the picture: the case waits until this many at least show values. */
   labels?: number;
+  /** Settings (common/settings.ts) set once the page has started: e.g. mapLibrary 'globe', basemapStyle. */
+  settings?: Record<string, unknown>;
   /**
    * A pixel differs when one of its channels differs by more than `channel` (0..255); the case
    * passes while at most `share` (0..1) of the pixels differ.
@@ -88,6 +90,7 @@ type IsobarWindow = {
     app: {
       layer: { product: { value: string }; overlay: { value: string } };
       timeline: { timestamp: { value: number } };
+      settings: { set(key: string, value: unknown): boolean };
     };
     render(): { setFixedSteps(params: FixedStepsParams | null): Promise<void>; stats(): Promise<RenderStats> } | null;
   };
@@ -110,6 +113,10 @@ async function showCase(page: Page, c: RenderCase): Promise<void> {
   await page.goto(caseUrl(c), { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => !!(window as unknown as IsobarWindow).isobar?.render());
   await page.evaluate((p) => (window as unknown as IsobarWindow).isobar.render()!.setFixedSteps(p), c.particles);
+  for (const [key, value] of Object.entries(c.settings ?? {})) {
+    const set = await page.evaluate(([k, v]) => (window as unknown as IsobarWindow).isobar.app.settings.set(k, v), [key, value] as const);
+    if (!set) throw new Error(`${c.description}: the setting ${key} refused ${JSON.stringify(value)}`);
+  }
   const time = parseDate(c.url.time);
   // The page shows the case's product and time (the URL's), and the worker drew them.
   await page.waitForFunction(([product, ms]) => {
