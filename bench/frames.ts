@@ -16,6 +16,9 @@ export interface FrameResult {
   /** Each load's figure, ms after navigation start, in the order measured. */
   firstParticlesLoadsMs: number[];
   fps: number;
+  /** With pressure isolines on as well (issue 14 §1): frames per second and the worker's p95 frame, ms. */
+  fpsIsolines: number;
+  workerFrameP95Isolines: number;
   workerFrameP50: number;
   workerFrameP95: number;
   stepP50: number;
@@ -129,7 +132,7 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   const empty = { busyShare: NaN, longTasks: 0, longestTaskMs: 0 };
   if (options.quick) {
     await close();
-    return { throttle, firstParticlesMs, firstParticlesLoadsMs: [firstParticlesMs], fps: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty, forecast: empty };
+    return { throttle, firstParticlesMs, firstParticlesLoadsMs: [firstParticlesMs], fps: NaN, fpsIsolines: NaN, workerFrameP95Isolines: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty, forecast: empty };
   }
   const before = await workerStats(page);
   const t0 = performance.now();
@@ -137,6 +140,16 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   const stats = await workerStats(page);
   // Frames over the whole window, not the last second only.
   const fps = ((stats.frames - before.frames) * 1000) / (performance.now() - t0);
+
+  // The same view with pressure isolines over it (contoured once the tiles are in, then drawn each static redraw).
+  await page.evaluate(() => (window as unknown as { isobar: { app: { isolines: { choose(type: string): boolean } } } }).isobar.app.isolines.choose('pressure'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="isoline-label"]:not([hidden])') !== null, undefined, { timeout: 30_000, polling: 200 });
+  const isoBefore = await workerStats(page);
+  const i0 = performance.now();
+  await page.waitForTimeout(5000);
+  const isoStats = await workerStats(page);
+  const fpsIsolines = ((isoStats.frames - isoBefore.frames) * 1000) / (performance.now() - i0);
+  await page.evaluate(() => (window as unknown as { isobar: { app: { isolines: { setOn(on: boolean): void } } } }).isobar.app.isolines.setOn(false));
 
   const panning = await mainThreadDuring(page, cdp, () => panAround(page));
   const forecast = await mainThreadDuring(page, cdp, () => openForecast(page));
@@ -152,6 +165,8 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
     firstParticlesMs: median(loads),
     firstParticlesLoadsMs: loads,
     fps,
+    fpsIsolines,
+    workerFrameP95Isolines: isoStats.frameMsP95,
     workerFrameP50: stats.frameMsP50,
     workerFrameP95: stats.frameMsP95,
     stepP50: stats.stepMsP50,

@@ -284,6 +284,7 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
     const tag = f.throttle > 1 ? ` (CPU ${f.throttle}x slower)` : '';
     if (f.throttle === 1) {
       out.push({ what: 'frames drawn by the worker, 1280x720, 15 000 particles + raster', budget: '>= 30 /s', measured: `${fmt(f.fps, 1)} /s`, ok: f.fps >= 30 });
+      out.push({ what: 'frames drawn by the worker, 1280x720, 15 000 particles + raster + pressure isolines', budget: '>= 30 /s', measured: `${fmt(f.fpsIsolines, 1)} /s (p95 frame ${fmt(f.workerFrameP95Isolines, 1)} ms)`, ok: f.fpsIsolines >= 30 });
       out.push({ what: 'main thread busy while animating', budget: '<= 10 %', measured: pct(f.animating.busyShare), ok: f.animating.busyShare <= 0.1 });
     }
     out.push({ what: `longest main-thread task while animating${tag}`, budget: '<= 50 ms', measured: `${fmt(f.animating.longestTaskMs, 0)} ms (${f.animating.longTasks} over 50 ms)`, ok: f.animating.longTasks === 0 });

@@ -839,7 +839,7 @@ export class Renderer implements RenderApi {
         gpu.noData ??= createNoDataLayer(regl);
         gpu.noData.draw(noData, t.pixelRatio);
       }
-      this.drawIsolines(t);
+      if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
     });
   }
@@ -847,8 +847,9 @@ export class Renderer implements RenderApi {
   /**
    * Isolines over the colour layer: contoured again when what they are made of changed (the tiles
    * in view, the steps and the blend, the type, the unit), their labels placed again on a new zoom.
+   * Whether there are lines to draw.
    */
-  private drawIsolines(t: FrameTransform): void {
+  private updateIsolines(zoom: number): boolean {
     const gpu = this.gpu!;
     const layer = this.layer;
     const plan = this.plan;
@@ -862,7 +863,7 @@ export class Renderer implements RenderApi {
         this.isolineLabelsZoom = null;
         this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
       }
-      return;
+      return false;
     }
     const blend = Math.round(plan.t / ISOLINE_BLEND_STEP) * ISOLINE_BLEND_STEP;
     const values = (address: TileAddress): Float32Array | null => {
@@ -886,12 +887,12 @@ export class Renderer implements RenderApi {
       this.isolineLabelsZoom = null;
     }
     // Placed again each half zoom level: in between, the spacing on screen changes little.
-    const labelZoom = Math.round(t.view.zoom * 2) / 2;
+    const labelZoom = Math.round(zoom * 2) / 2;
     if (this.isolineSet && this.isolineLabelsZoom !== labelZoom) {
       this.isolineLabelsZoom = labelZoom;
       this.onEvent({ type: 'isolineLabels', labels: labelPlaces(this.isolineSet, labelZoom), markers: this.isolineSet.extrema });
     }
-    gpu.isolines.draw(t);
+    return true;
   }
 
   /** The colour raster's quads of this frame; once the plan's own data shows, it is the step shown. */
@@ -985,14 +986,9 @@ export class Renderer implements RenderApi {
       gpu.globe.drawFill(f, meshes);
       const { draws } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
+      if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
     });
-    // The isolines are drawn on the flat map only: their labels leave the page while the globe shows
-    // (and are placed again when the flat map comes back, drawIsolines).
-    if (this.isolineLabelsZoom !== null) {
-      this.isolineLabelsZoom = null;
-      this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
-    }
   }
 }
 

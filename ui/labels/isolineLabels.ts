@@ -15,6 +15,7 @@ import { mapElement } from '../map/mapCanvas.ts';
 import { isolineLabels } from '../map/renderClient.ts';
 import { boxesOverlap, labelPlane } from './collisionPlane.ts';
 import { labelFits, watchObstacles, type Box } from './labelObstacles.ts';
+import { globeLabelAt } from './globeLabels.ts';
 import './isolineLabels.css';
 
 /** isolineLabels.css: a label's text height and a character's width, CSS px (for its box). */
@@ -73,9 +74,13 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
     const view = app.map.view.peek();
     const covered = obstacles.boxes();
     const size = worldSize(view.zoom);
-    // World pixels of the view's top-left corner: boxes on the collision plane are in world pixels.
-    const left = mercX(view.lon) * size - view.width / 2;
-    const top = mercY(view.lat) * size - view.height / 2;
+    // World pixels of the view's top-left corner: boxes on the collision plane are in world pixels
+    // (on the globe, as for the city labels, in screen pixels).
+    const globe = !!view.globe;
+    const left = globe ? 0 : mercX(view.lon) * size - view.width / 2;
+    const top = globe ? 0 : mercY(view.lat) * size - view.height / 2;
+    /** Screen point of a place; null on the far side of the globe. */
+    const screen = (lon: number, lat: number) => (globe ? globeLabelAt(view, lon, lat) : lonLatToScreen(view, lon, lat));
     const shown = app.isolines.shown.peek() !== null;
     const { labels, markers } = shown ? isolineLabels.peek() : { labels: [] as IsolineLabelPlace[], markers: [] as IsolineMarker[] };
     const placed: Box[] = [];
@@ -90,7 +95,9 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
       return true;
     };
     for (const m of markers) {
-      const { x, y } = lonLatToScreen(view, m.lon, m.lat);
+      const at = screen(m.lon, m.lat);
+      if (!at) continue;
+      const { x, y } = at;
       const box = rotatedBox(x, y, MARKER_BOX_PX.width, MARKER_BOX_PX.height, 0, LABEL_GAP_PX);
       if (!tryPlace(x, y, box, MARKER_BOX_PX.width, MARKER_BOX_PX.height)) continue;
       const el = element();
@@ -103,7 +110,9 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
     const ordered = [...labels.filter((l) => l.heavy), ...labels.filter((l) => !l.heavy)];
     for (const label of ordered) {
       if (used >= MAX_DRAWN) break;
-      const { x, y } = lonLatToScreen(view, label.lon, label.lat);
+      const at = screen(label.lon, label.lat);
+      if (!at) continue;
+      const { x, y } = at;
       const width = label.text.length * CHAR_WIDTH_PX + LABEL_PADDING_PX;
       const box = rotatedBox(x, y, width, LABEL_HEIGHT_PX, label.angle, LABEL_GAP_PX);
       if (!tryPlace(x, y, box, box.right - box.left - LABEL_GAP_PX, box.bottom - box.top - LABEL_GAP_PX)) continue;

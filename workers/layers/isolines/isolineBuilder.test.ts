@@ -113,7 +113,7 @@ describe('isolines of the view', () => {
 });
 
 describe('isoline noise', () => {
-  it('leaves out rings smaller than MIN_RING_CELLS across: a bump of one node is not a line', async () => {
+  it('leaves out rings enclosing under MIN_RING_CELLS cells: a bump of one node, a sliver along a ridge', async () => {
     const engine = await createEngine();
     const view = { lon: 10, lat: 50, zoom: 3, width: 800, height: 600 };
     const plan = planFor(view, 1, calendar, T0);
@@ -121,6 +121,14 @@ describe('isoline noise', () => {
     // One node 1 hPa up: a ring about one cell across round it at 1012 hPa.
     grid.values[Math.floor(grid.ny / 2) * grid.nx + Math.floor(grid.nx / 2)] = 101300;
     expect(buildIsolines(engine, grid, 'pressure', 'hPa').lines).toEqual([]);
+    // A ridge one node wide and six long, just over a level: a ring round it encloses under two cells.
+    grid.values.fill(101000);
+    const row = Math.floor(grid.ny / 2) * grid.nx + Math.floor(grid.nx / 2);
+    for (let i = 0; i < 6; i++) grid.values[row + i] = 101220;
+    expect(buildIsolines(engine, grid, 'pressure', 'hPa').lines).toEqual([]);
+    // A real small low stays.
+    for (let y = -3; y <= 3; y++) for (let x = -3; x <= 3; x++) grid.values[row + y * grid.nx + x] = 100500 + 40 * (x * x + y * y);
+    expect(buildIsolines(engine, grid, 'pressure', 'hPa').lines.length).toBeGreaterThan(0);
     expect(MIN_RING_CELLS).toBeGreaterThan(1);
   });
 });

@@ -17,15 +17,18 @@ import { fieldColumnOf, fieldColumns } from '../../tiles/tileSet.ts';
 
 /** Grids with more nodes than this are contoured at every other node: isolines need no finer detail. */
 export const FULL_RESOLUTION_MAX_NODES = 300_000;
-/** H and L markers: the extremum must be the largest or smallest over this many degrees around it. */
-export const EXTREMUM_RADIUS_DEG = 6;
+/** H and L markers: the extremum must be the largest or smallest over this many degrees around it (about 1 000 km: one marker per pressure system of a synoptic chart). */
+export const EXTREMUM_RADIUS_DEG = 10;
 /** ...found on a grid no finer than this (degrees between nodes), which keeps the search cheap. */
 export const EXTREMUM_GRID_DEG = 0.5;
 /** Labels along a line: one every this many CSS pixels, the first half that far from a line's start. */
 export const LABEL_SPACING_PX = 320;
 /** Lines shorter than this on screen get no label. */
 export const LABEL_MIN_LINE_PX = 80;
-/** Closed rings smaller than this many grid cells across (both ways) are noise of the data, not drawn. */
+/**
+ * Closed rings enclosing less than this many grid cells are noise of the data (one node off its
+ * neighbours, a sliver along a flat ridge), not drawn.
+ */
 export const MIN_RING_CELLS = 2;
 /** At most this many label places go to the page (it keeps those clear of each other and the city labels). */
 export const MAX_LABELS = 400;
@@ -119,7 +122,7 @@ export function buildIsolines(engine: Engine, grid: IsolineGrid, type: IsolineTy
   if (!levels.length) return empty;
   const contours = engine.contour({ values: grid.values, nx: grid.nx, ny: grid.ny, wrap: grid.wrap, levels: levels.map((l) => l.value), smooth: true });
   let total = 0;
-  const kept = contours.lines.filter((line) => !line.closed || line.xShift !== 0 || ringSpan(contours.points, line) >= MIN_RING_CELLS);
+  const kept = contours.lines.filter((line) => !line.closed || line.xShift !== 0 || ringArea(contours.points, line) >= MIN_RING_CELLS);
   for (const line of kept) total += line.count + (line.closed ? 1 : 0);
   const points = new Float64Array(total * 2);
   const lines: IsolineSet['lines'] = [];
@@ -168,19 +171,15 @@ function markers(engine: Engine, grid: IsolineGrid, type: IsolineType, unit: str
   return out;
 }
 
-/** The larger of a ring's width and height, grid units. */
-function ringSpan(points: Float32Array, line: { start: number; count: number }): number {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  let y0 = Infinity;
-  let y1 = -Infinity;
-  for (let i = line.start; i < line.start + line.count; i++) {
-    x0 = Math.min(x0, points[2 * i]);
-    x1 = Math.max(x1, points[2 * i]);
-    y0 = Math.min(y0, points[2 * i + 1]);
-    y1 = Math.max(y1, points[2 * i + 1]);
+/** The area a ring encloses, grid cells (shoelace formula). */
+function ringArea(points: Float32Array, line: { start: number; count: number }): number {
+  let twice = 0;
+  for (let k = 0; k < line.count; k++) {
+    const i = line.start + k;
+    const j = line.start + ((k + 1) % line.count);
+    twice += points[2 * i] * points[2 * j + 1] - points[2 * j] * points[2 * i + 1];
   }
-  return Math.max(x1 - x0, y1 - y0);
+  return Math.abs(twice) / 2;
 }
 
 /** How far an extremum stands above (max) or below (min) the lowest / highest value of its window. */

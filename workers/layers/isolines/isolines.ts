@@ -8,6 +8,9 @@
 
 import type REGL from 'regl';
 import type { FrameTransform } from '../../gl/transform.ts';
+import type { GlobeFrame } from '../../gl/globeTransform.ts';
+import globeProjection from '../globe/projection.glsl?raw';
+import globeVertex from './isolines.globe.vertex.glsl?raw';
 import type { IsolineSet } from './isolineBuilder.ts';
 import vertex from './isolines.vertex.glsl?raw';
 import fragment from './isolines.fragment.glsl?raw';
@@ -65,6 +68,8 @@ export interface IsolineLayer {
   /** Replaces the lines drawn (null: none). */
   setLines(set: IsolineSet | null): void;
   draw(t: FrameTransform): void;
+  /** The same lines on the globe (SPEC §2 window "globe"). */
+  drawGlobe(f: GlobeFrame): void;
   destroy(): void;
 }
 
@@ -107,6 +112,31 @@ export function createIsolineLayer(regl: REGL.Regl): IsolineLayer {
     blend: { enable: true, func: { src: 'one', dst: 'one minus src alpha' } },
   });
 
+  interface GlobeProps { group: Group; f: GlobeFrame }
+  const drawGlobeGroup = regl<Record<string, unknown>, Record<string, unknown>, GlobeProps>({
+    vert: `precision highp float;\n${globeProjection}\n${globeVertex}`,
+    frag: fragment,
+    attributes: {
+      a_from: (_: unknown, p: GlobeProps) => p.group.from,
+      a_to: (_: unknown, p: GlobeProps) => p.group.to,
+      a_corner: (_: unknown, p: GlobeProps) => p.group.corner,
+    },
+    count: (_: unknown, p: GlobeProps) => p.group.count,
+    uniforms: {
+      u_center: (_: unknown, p: GlobeProps) => p.f.center,
+      u_clipRadius: (_: unknown, p: GlobeProps) => p.f.clipRadius,
+      u_origin: () => origin,
+      u_canvas: (_: unknown, p: GlobeProps) => [p.f.width, p.f.height],
+      u_width: (_: unknown, p: GlobeProps) => p.group.widthPx * p.f.pixelRatio,
+      u_color: (_: unknown, p: GlobeProps) => {
+        const [r, g, b, a] = p.group.color;
+        return [r * a, g * a, b * a, a];
+      },
+    },
+    depth: { enable: false },
+    blend: { enable: true, func: { src: 'one', dst: 'one minus src alpha' } },
+  });
+
   const release = () => {
     for (const g of groups) {
       g.from.destroy();
@@ -137,6 +167,9 @@ export function createIsolineLayer(regl: REGL.Regl): IsolineLayer {
       // otherwise they are already in the view's unwrapped longitudes.
       const copies = wrap ? t.copies : [0];
       for (const group of groups) for (const copy of copies) drawGroup({ group, t, copy });
+    },
+    drawGlobe(f) {
+      for (const group of groups) drawGlobeGroup({ group, f });
     },
     destroy: release,
   };
