@@ -7,7 +7,7 @@
  * next, then the rest.
  */
 
-import { lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
+import { latFromMercY, lonFromMercX, lonLatToScreen, mercX, mercY, worldSize } from '../../common/map.ts';
 import type { IsolineLabelPlace, IsolineMarker } from '../../workers/api.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
@@ -39,6 +39,24 @@ export function rotatedBox(x: number, y: number, width: number, height: number, 
   const w = Math.abs(width * Math.cos(a)) + Math.abs(height * Math.sin(a)) + gap;
   const h = Math.abs(width * Math.sin(a)) + Math.abs(height * Math.cos(a)) + gap;
   return { left: x - w / 2, top: y - h / 2, right: x + w / 2, bottom: y + h / 2 };
+}
+
+/** A short step along a label's line, normalised Mercator: its direction on the globe's screen. */
+const GLOBE_ANGLE_STEP = 1e-4;
+
+/**
+ * A label's angle on screen where the map is not Mercator (the globe): the line's direction at the
+ * label (its Mercator angle) projected by `screen`, made upright; the Mercator angle where it cannot.
+ */
+export function projectedAngle(label: Pick<IsolineLabelPlace, 'lon' | 'lat' | 'angle'>, screen: (lon: number, lat: number) => { x: number; y: number } | null): number {
+  const a = (label.angle * Math.PI) / 180;
+  const p = screen(label.lon, label.lat);
+  const q = screen(lonFromMercX(mercX(label.lon) + Math.cos(a) * GLOBE_ANGLE_STEP), latFromMercY(mercY(label.lat) + Math.sin(a) * GLOBE_ANGLE_STEP));
+  if (!p || !q || (p.x === q.x && p.y === q.y)) return label.angle;
+  let angle = (Math.atan2(q.y - p.y, q.x - p.x) * 180) / Math.PI;
+  if (angle > 90) angle -= 180;
+  else if (angle < -90) angle += 180;
+  return angle;
 }
 
 export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
@@ -114,14 +132,15 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
       if (!at) continue;
       const { x, y } = at;
       const width = label.text.length * CHAR_WIDTH_PX + LABEL_PADDING_PX;
-      const box = rotatedBox(x, y, width, LABEL_HEIGHT_PX, label.angle, LABEL_GAP_PX);
+      const angle = globe ? projectedAngle(label, screen) : label.angle;
+      const box = rotatedBox(x, y, width, LABEL_HEIGHT_PX, angle, LABEL_GAP_PX);
       if (!tryPlace(x, y, box, box.right - box.left - LABEL_GAP_PX, box.bottom - box.top - LABEL_GAP_PX)) continue;
       const el = element();
       el.className = label.heavy ? 'isoline-label isoline-label-heavy' : 'isoline-label';
       el.dataset.testid = 'isoline-label';
       delete el.dataset.kind;
       el.textContent = label.text;
-      el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px) translate(-50%, -50%) rotate(${label.angle.toFixed(1)}deg)`;
+      el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px) translate(-50%, -50%) rotate(${angle.toFixed(1)}deg)`;
     }
     for (let i = used; i < pool.length; i++) pool[i].hidden = true;
     labelPlane.publish('isolines', view.zoom, world);
