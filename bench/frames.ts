@@ -11,6 +11,8 @@ import { median } from './stats.ts';
 
 export interface FrameResult {
   throttle: number;
+  /** CSS pixels and device pixel ratio of the page. */
+  viewport: { width: number; height: number; pixelRatio: number };
   /** Median over FIRST_PARTICLES_LOADS page loads: one load's figure swings by hundreds of ms. */
   firstParticlesMs: number;
   /** Each load's figure, ms after navigation start, in the order measured. */
@@ -37,6 +39,10 @@ export interface MainThread {
 }
 
 const VIEWPORT = { width: 1280, height: 720 };
+export interface Screen { width: number; height: number; pixelRatio: number }
+const DESKTOP: Screen = { ...VIEWPORT, pixelRatio: 1 };
+/** A phone (issue 14 target: 390x844 at DPR 2, the map's pixel ratio capped at 2). */
+export const PHONE: Screen = { width: 390, height: 844, pixelRatio: 2 };
 /** Page loads behind the first-particles figure: the measured load and this many minus one more. */
 export const FIRST_PARTICLES_LOADS = 5;
 
@@ -45,8 +51,8 @@ export const FIRST_PARTICLES_LOADS = 5;
  * returns when the worker drew its first particles, in ms after navigation start. The page keeps
  * running; the caller closes the context.
  */
-async function loadToFirstParticles(browser: Browser, baseUrl: string, throttle: number): Promise<{ page: Page; cdp: CDPSession; firstParticlesMs: number; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+async function loadToFirstParticles(browser: Browser, baseUrl: string, throttle: number, screen: Screen = DESKTOP): Promise<{ page: Page; cdp: CDPSession; firstParticlesMs: number; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, deviceScaleFactor: screen.pixelRatio });
   const page = await context.newPage();
   await watchLongTasks(page);
   const cdp = await context.newCDPSession(page);
@@ -122,8 +128,13 @@ async function mainThreadDuring(page: Page, cdp: CDPSession, run: () => Promise<
   return { busyShare: busy / wall, longTasks: tasks.length, longestTaskMs: tasks.length ? Math.max(...tasks) : 0 };
 }
 
-export async function measureFrames(browser: Browser, baseUrl: string, throttle: number, options: { quick?: boolean } = {}): Promise<FrameResult> {
-  const { page, cdp, firstParticlesMs, close } = await loadToFirstParticles(browser, baseUrl, throttle);
+/**
+ * `quick`: first particles of one load only; `framesOnly`: besides, frames while animating only
+ * (no isolines, pan, forecast or further loads).
+ */
+export async function measureFrames(browser: Browser, baseUrl: string, throttle: number, options: { quick?: boolean; framesOnly?: boolean; screen?: Screen } = {}): Promise<FrameResult> {
+  const screen = options.screen ?? DESKTOP;
+  const { page, cdp, firstParticlesMs, close } = await loadToFirstParticles(browser, baseUrl, throttle, screen);
   await page.waitForFunction(async () => {
     const s = await (window as unknown as { isobar: { render(): { stats(): Promise<RenderStats> } } }).isobar.render().stats();
     return s.tiles.loading === 0 && s.frames > 30;
@@ -132,7 +143,7 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   const empty = { busyShare: NaN, longTasks: 0, longestTaskMs: 0 };
   if (options.quick) {
     await close();
-    return { throttle, firstParticlesMs, firstParticlesLoadsMs: [firstParticlesMs], fps: NaN, fpsIsolines: NaN, workerFrameP95Isolines: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty, forecast: empty };
+    return { throttle, viewport: screen, firstParticlesMs, firstParticlesLoadsMs: [firstParticlesMs], fps: NaN, fpsIsolines: NaN, workerFrameP95Isolines: NaN, workerFrameP50: NaN, workerFrameP95: NaN, stepP50: NaN, particles: 0, renderer: '', animating: empty, panning: empty, forecast: empty };
   }
   const before = await workerStats(page);
   const t0 = performance.now();
@@ -140,6 +151,14 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   const stats = await workerStats(page);
   // Frames over the whole window, not the last second only.
   const fps = ((stats.frames - before.frames) * 1000) / (performance.now() - t0);
+  if (options.framesOnly) {
+    await close();
+    return {
+      throttle, viewport: screen, firstParticlesMs, firstParticlesLoadsMs: [firstParticlesMs], fps, fpsIsolines: NaN, workerFrameP95Isolines: NaN,
+      workerFrameP50: stats.frameMsP50, workerFrameP95: stats.frameMsP95, stepP50: stats.stepMsP50, particles: stats.particles, renderer: stats.renderer,
+      animating, panning: empty, forecast: empty,
+    };
+  }
 
   // The same view with pressure isolines over it (contoured once the tiles are in, then drawn each static redraw).
   await page.evaluate(() => (window as unknown as { isobar: { app: { isolines: { choose(type: string): boolean } } } }).isobar.app.isolines.choose('pressure'));
@@ -162,6 +181,7 @@ export async function measureFrames(browser: Browser, baseUrl: string, throttle:
   }
   return {
     throttle,
+    viewport: screen,
     firstParticlesMs: median(loads),
     firstParticlesLoadsMs: loads,
     fps,

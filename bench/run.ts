@@ -35,7 +35,7 @@ import { build } from 'vite';
 import { buildApp, DEFAULT_DIST_DIR } from '../server/app.ts';
 import { launchChromium } from './chromium.ts';
 import { messageKey, runEccodesBench, type EccodesFileResult, type EccodesReport } from './eccodes.ts';
-import { measureFrames, type FrameResult } from './frames.ts';
+import { measureFrames, PHONE, type FrameResult } from './frames.ts';
 import { measureGlobe, type GlobeBenchResult } from './globe.ts';
 import { measureInitialJs, type InitialJs } from './initialJs.ts';
 import { runGribBench, type GribBenchResult } from './grib.ts';
@@ -136,7 +136,7 @@ async function browserKernels(): Promise<BrowserKernelReport> {
   }
 }
 
-async function frameHarness(): Promise<{ frames: FrameResult[]; globe: GlobeBenchResult }> {
+async function frameHarness(): Promise<{ frames: FrameResult[]; phone: FrameResult; globe: GlobeBenchResult }> {
   // No background prewarm: it would share the CPU with the browser being measured. The warm-up
   // load below generates the tiles the measured view needs.
   const app = await buildApp({ logger: false, prewarm: false, liveSources: null });
@@ -147,9 +147,11 @@ async function frameHarness(): Promise<{ frames: FrameResult[]; globe: GlobeBenc
     await measureFrames(browser, url, 1, { quick: true });
     const results: FrameResult[] = [];
     for (const throttle of [1, 4]) results.push(await measureFrames(browser, url, throttle));
+    // Issue 14 target: a phone's map (390x844, DPR 2) with the CPU 4x slower.
+    const phone = await measureFrames(browser, url, 4, { framesOnly: true, screen: PHONE });
     // The globe against the flat map, in one page (bench/globe.ts).
     const globe = await measureGlobe(browser, url);
-    return { frames: results, globe };
+    return { frames: results, phone, globe };
   } finally {
     await browser.close();
     await app.close();
@@ -296,6 +298,17 @@ function checks(node: SuiteResult[], browserReport: BrowserKernelReport, frames:
   return out;
 }
 
+/** Issue 14 target: a phone's map, 390x844 at DPR 2, CPU 4x slower: >= 30 frames/s. */
+function phoneChecks(f: FrameResult): Check[] {
+  const { width, height, pixelRatio } = f.viewport;
+  return [{
+    what: `frames drawn by the worker, ${width}x${height} DPR ${pixelRatio}, ${f.particles} particles + raster (CPU ${f.throttle}x slower)`,
+    budget: '>= 30 /s',
+    measured: `${fmt(f.fps, 1)} /s (worker frame p50 ${fmt(f.workerFrameP50, 1)} / p95 ${fmt(f.workerFrameP95, 1)} ms)`,
+    ok: f.fps >= 30,
+  }];
+}
+
 /** Issue 14 target: frames drawn on the globe within 20 % of the flat map, same run. */
 function globeChecks(g: GlobeBenchResult): Check[] {
   const windows = (w: number[]) => w.map((fps) => fmt(fps, 1)).join(', ');
@@ -334,7 +347,7 @@ function searchChecks(r: SearchBenchResult): Check[] {
   }];
 }
 
-function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], initial: InitialJs, accounts: AccountsBenchResult, search: SearchBenchResult, globe: GlobeBenchResult): string {
+function report(node: { runtime: string; results: SuiteResult[] }, grib: GribReport, browserReport: BrowserKernelReport, frames: FrameResult[], phone: FrameResult, initial: InitialJs, accounts: AccountsBenchResult, search: SearchBenchResult, globe: GlobeBenchResult): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '# Benchmark results',
@@ -347,7 +360,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     '',
     '| what | budget | measured | |',
     '| --- | --- | --- | --- |',
-    ...[...checks(node.results, browserReport, frames), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
+    ...[...checks(node.results, browserReport, frames), ...phoneChecks(phone), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
@@ -395,10 +408,10 @@ const live = await benchLiveFirstStep();
 console.log(liveFirstStepCheck(live));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
-const { frames, globe } = await frameHarness();
+const { frames, phone, globe } = await frameHarness();
 console.log(JSON.stringify({ frames, globe }, null, 2));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
 const stolen = stolenShare(cpuAtStart, await cpuTimes());
-const markdown = report(node, grib, browserReport, frames, initialJs, accounts, search, globe);
+const markdown = report(node, grib, browserReport, frames, phone, initialJs, accounts, search, globe);
 await writeFile(join(here, 'RESULTS.md'), markdown);
 console.log(markdown);
