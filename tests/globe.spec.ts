@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { diffRatio, openMap, screenshotPixels, shareNot, stats } from './testing.ts';
+import { animationFrames, diffRatio, openMap, screenshotPixels, shareNot, stats } from './testing.ts';
 
 interface MapHandle { isobar: { app: { map: { view: { value: { lon: number; lat: number; zoom: number; globe?: boolean } } } }; settings: { get(k: string): unknown } } }
 
@@ -42,7 +42,12 @@ test('the globe: opens with weather colours and moving particles, turns under a 
   expect((await view(page)).globe).toBe(true);
 
   // A click on the disc picks the point under it (the globe's inverse projection), shown where it was clicked.
-  await expect.poll(async () => { const a = (await view(page)).lon; await page.waitForTimeout(100); return (await view(page)).lon - a; }).toBe(0);
+  // The inertia turns the globe on each animation frame: it has stopped when frames pass without a turn.
+  await expect.poll(async () => {
+    const a = (await view(page)).lon;
+    await animationFrames(page, 3);
+    return (await view(page)).lon - a;
+  }).toBe(0);
   const turned = await view(page);
   await page.mouse.click(cx, cy);
   const picker = page.getByTestId('picker');

@@ -698,32 +698,7 @@ export class Renderer implements RenderApi {
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
     const last = this.last;
-    const resized = !last || last.width !== t.width || last.height !== t.height;
-    if (resized) {
-      this.resizeCanvas(t);
-      // regl reads the drawing buffer size only when polled; we drive frames ourselves.
-      gpu.regl.poll();
-      gpu.composite.resize(t.width, t.height);
-      this.staticDirty = true;
-    }
-    if (this.planDirty) {
-      this.planDirty = false;
-      this.planTiles();
-    }
-    const fieldChanged = this.fieldDirty;
-    if (this.fieldDirty) {
-      this.fieldDirty = false;
-      this.buildField();
-    }
-    const staticChanged = this.staticDirty;
-    if (staticChanged || fieldChanged) this.restartFixedSteps();
-    if (this.staticDirty) {
-      this.staticDirty = false;
-      const r0 = performance.now();
-      this.drawStatic(t);
-      this.milestone('firstStatic');
-      this.frameStats.rasterMs = performance.now() - r0;
-    }
+    const { staticChanged, fieldChanged } = this.prepareFrame(t, last, () => this.drawStatic(t));
 
     // Fixed steps all drawn and nothing changed: the canvas holds its pixels until the next change.
     if (this.fixed?.done && !staticChanged && !fieldChanged) return;
@@ -916,15 +891,18 @@ export class Renderer implements RenderApi {
   // ---------------------------------------------------------------------------------------------
   // The globe (SPEC §2 window "globe"): the same passes as drawFrame, projected orthographically.
 
-  private drawGlobeFrame(): void {
+  /**
+   * The passes before the particles, the same on the flat map and the globe: the canvas follows
+   * the frame's size, the tiles are planned, the particle field built and the static layer drawn
+   * (`drawStatic`) where each changed. Says what changed.
+   */
+  private prepareFrame(size: { width: number; height: number }, last: { width: number; height: number } | null, drawStatic: () => void): { staticChanged: boolean; fieldChanged: boolean } {
     const gpu = this.gpu!;
-    const started = performance.now();
-    const f = globeFrame(this.view, this.view.pixelRatio);
-    const last = this.lastGlobe;
-    if (!last || last.width !== f.width || last.height !== f.height) {
-      this.resizeCanvas(f);
+    if (!last || last.width !== size.width || last.height !== size.height) {
+      this.resizeCanvas(size);
+      // regl reads the drawing buffer size only when polled; we drive frames ourselves.
       gpu.regl.poll();
-      gpu.composite.resize(f.width, f.height);
+      gpu.composite.resize(size.width, size.height);
       this.staticDirty = true;
     }
     if (this.planDirty) {
@@ -941,10 +919,19 @@ export class Renderer implements RenderApi {
     if (this.staticDirty) {
       this.staticDirty = false;
       const r0 = performance.now();
-      this.drawGlobeStatic(f);
+      drawStatic();
       this.milestone('firstStatic');
       this.frameStats.rasterMs = performance.now() - r0;
     }
+    return { staticChanged, fieldChanged };
+  }
+
+  private drawGlobeFrame(): void {
+    const gpu = this.gpu!;
+    const started = performance.now();
+    const f = globeFrame(this.view, this.view.pixelRatio);
+    const last = this.lastGlobe;
+    const { staticChanged, fieldChanged } = this.prepareFrame(f, last, () => this.drawGlobeStatic(f));
     // Render tests' fixed steps, as drawFrame.
     if (this.fixed?.done && !staticChanged && !fieldChanged) return;
     const animating = this.particlesOn() && this.fieldReady && !!this.particleSystem && !this.fixed?.done;

@@ -99,41 +99,17 @@ class MeshBuilder {
 
 function landMesh(polygons: MultiPolygon): BasemapMesh {
   const builder = new MeshBuilder();
-  for (const polygon of polygons.coordinates) {
-    const rings = polygon.map((ring) => {
-      const u = unwrap(ring);
-      // A ring around the South Pole (Antarctica) ends 360° from where it starts: close it along the pole.
-      const first = u[0];
-      const last = u[u.length - 1];
-      if (Math.abs(last[0] - first[0]) > 180) u.push([last[0], -90], [first[0], -90]);
-      return u;
-    });
-    const flat: number[] = [];
-    const holes: number[] = [];
-    for (const [i, ring] of rings.entries()) {
-      if (i > 0) holes.push(flat.length / 2);
-      for (const [lon, lat] of ring) flat.push(mercX(lon), mercY(lat));
-    }
-    const triangles = earcut(flat, holes, 2);
-    const points = rings.flat();
-    const ids = points.map(([lon, lat]) => builder.vertex(lon, lat));
-    for (const t of triangles) builder.push(ids[t]);
-  }
+  for (const triangle of polygonTriangles(polygons.coordinates)) builder.push(...triangle.map(([lon, lat]) => builder.vertex(lon, lat)));
   return builder.build();
 }
 
 function lineMesh(lines: MultiLineString): BasemapMesh {
   const builder = new MeshBuilder();
-  for (const line of lines.coordinates) {
-    const u = unwrap(line);
-    for (let i = 1; i < u.length; i++) {
-      const [a, b] = [u[i - 1], u[i]];
-      // Edges along the map's bottom (the Antarctic closing edge) are not coastline.
-      if (a[1] < -85 && b[1] < -85) continue;
-      const ia = builder.vertex(a[0], a[1]);
-      const ib = builder.vertex(b[0], b[1]);
-      if (ia !== ib) builder.push(ia, ib);
-    }
+  // Edges along the map's bottom (the Antarctic closing edge) are not coastline: lineSegments leaves them out.
+  for (const [a, b] of lineSegments(lines.coordinates)) {
+    const ia = builder.vertex(a[0], a[1]);
+    const ib = builder.vertex(b[0], b[1]);
+    if (ia !== ib) builder.push(ia, ib);
   }
   return builder.build();
 }
@@ -174,12 +150,13 @@ interface CellContent {
 const TRIANGLE_PARTS = ['land', 'lakes'] as const;
 const SEGMENT_PARTS = ['coast', 'borders', 'rivers', 'admin1'] as const;
 
-/** The triangles of polygons, in unwrapped lon/lat (the same rings as landMesh). */
+/** The triangles of polygons, in unwrapped lon/lat. */
 function polygonTriangles(polygons: Position[][][]): Triangle[] {
   const out: Triangle[] = [];
   for (const polygon of polygons) {
     const rings = polygon.map((ring) => {
       const u = unwrap(ring);
+      // A ring around the South Pole (Antarctica) ends 360° from where it starts: close it along the pole.
       const first = u[0];
       const last = u[u.length - 1];
       if (Math.abs(last[0] - first[0]) > 180) u.push([last[0], -90], [first[0], -90]);
