@@ -43,6 +43,7 @@ import { TilePool } from './data/tilePool.ts';
 import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
+import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
@@ -96,6 +97,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Tile base maps (routes/basemaps.ts): default the ISOBAR_BASEMAP_* settings of the environment. */
   basemaps?: BasemapConfig;
+  /** Observation products (server/obs/core): default the sources of ISOBAR_OBS. */
+  obs?: ObsOptions;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -227,6 +230,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
+  await registerObs(app, dataDir, options.obs);
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -96,6 +96,8 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /metadata/v1.0/:dir/minifest.json': 'a run calendar (times, not values)',
   'GET /metadata/v1.0/basemaps.json': 'which tile base maps are configured (map sources, not values)',
   'GET /basemap/v1/:file': 'a base map archive (map tiles, not values)',
+  'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',
+  'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
   'GET /metadata/v1.0/progress.json': 'how many steps of the runs being fetched are in (counts, not values)',
   'GET /search/v1': 'a 400: the query is empty',
   'GET /search/v1/*': 'place names and coordinates',

@@ -95,6 +95,14 @@ describe('SourceHttp against a local server', () => {
     expect(time.sleeps).toEqual([]);
   });
 
+  it('reads a whole binary body; a cut body is fetched again; a missing file is null', async () => {
+    server.fault({ path: '/data/file.grib2', fault: { kind: 'truncate', afterBytes: 100 } });
+    const { http } = client();
+    expect(await http.bytes(`${server.url}/data/file.grib2`)).toEqual(file);
+    expect(server.requests('/data/file.grib2').map((r) => r.completed)).toEqual([false, true]);
+    expect(await http.bytes(`${server.url}/data/nothing.grib2`)).toBeNull();
+  });
+
   it('never retries another 4xx', async () => {
     server.fault({ path: '/data/file.idx', fault: { kind: 'status', status: 403 }, times: Infinity });
     const { http, time } = client();

@@ -208,6 +208,28 @@ export class SourceHttp {
     });
   }
 
+  /**
+   * The whole body of a file (observation products: a radar frame, a storm track, an alert feed),
+   * or null when the server says it does not exist (404, 410). Compressed files stay as stored
+   * (`accept-encoding: identity`); a body shorter than its Content-Length is fetched again.
+   */
+  async bytes(url: string, signal?: AbortSignal): Promise<Uint8Array | null> {
+    return this.withRetry(url, signal, async (attemptSignal, touch) => {
+      const response = await this.request(url, 'GET', { 'accept-encoding': 'identity' }, attemptSignal);
+      if (response.status === 404 || response.status === 410) {
+        await discard(response);
+        return null;
+      }
+      await this.requireOk(response, url);
+      const body = await this.readBody(response, touch);
+      const declared = response.headers.get('content-length');
+      if (declared !== null && Number(declared) !== body.length) {
+        throw new TransientError(`Truncated body from ${url}: ${body.length} of ${declared} bytes`);
+      }
+      return body;
+    });
+  }
+
   /** Whether a file exists (HEAD): 2xx true, 404 / 410 false, anything else an error. */
   async exists(url: string, signal?: AbortSignal): Promise<boolean> {
     return this.withRetry(url, signal, async (attemptSignal) => {

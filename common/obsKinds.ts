@@ -1,0 +1,7 @@
+/** Families of observation products (SPEC §1 radar, satellite, lightning, hurricanes, warnings, fires), each served under `/obs/v1.0/{kind}/`. */
+export const OBS_KINDS = ['radar', 'satellite', 'lightning', 'storms', 'warnings', 'fires'] as const;
+export type ObsKind = (typeof OBS_KINDS)[number];
+
+export function isObsKind(value: string): value is ObsKind {
+  return (OBS_KINDS as readonly string[]).includes(value);
+}

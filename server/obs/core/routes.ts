@@ -1,0 +1,66 @@
+/**
+ * The observation products' files (contract common/api/obs.ts):
+ *
+ *   GET /obs/v1.0/status.json          the observation sources this server follows, with freshness
+ *   GET /obs/v1.0/{kind}/{path...}     a published file of a family (store.ts), as written
+ *
+ * Documents at a family's top (its manifests, lists) are cached briefly; files inside items (tiles,
+ * tracks) longer. A family can refuse some paths to some users (history for Premium only) through
+ * `access`, which throws an HttpError; entitlement decisions themselves live in
+ * common/entitlements.ts.
+ */
+
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { OBS_FILE_ROUTE, OBS_STATUS_ANSWER, OBS_STATUS_PATH, type ObsStatusAnswer } from '../../../common/api/obs.ts';
+import { ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
+import type { ObsSourceStatus } from './poller.ts';
+import { isObsKind, type ObsKind } from './source.ts';
+import { isSafeObsPath, type ObsStore } from './store.ts';
+
+const TOP_MAX_AGE_S = 30;
+const ITEM_MAX_AGE_S = 3600;
+
+const CONTENT_TYPES: Record<string, string> = {
+  json: 'application/json; charset=utf-8',
+  geojson: 'application/geo+json; charset=utf-8',
+  png: 'image/png',
+  webp: 'image/webp',
+  tile: 'application/octet-stream',
+  bin: 'application/octet-stream',
+};
+
+export interface ObsRouteOptions {
+  store: ObsStore | null;
+  status: () => ObsSourceStatus[];
+  access?: (kind: ObsKind, path: string, request: FastifyRequest) => void | Promise<void>;
+}
+
+export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions): Promise<void> {
+  app.get(OBS_STATUS_PATH, { schema: { response: { 200: OBS_STATUS_ANSWER } } }, async (_request, reply): Promise<ObsStatusAnswer> => {
+    reply.header('cache-control', `public, max-age=${TOP_MAX_AGE_S}`);
+    return {
+      sources: options.status().map((s) => ({
+        id: s.id, kind: s.kind, label: s.label, attribution: s.attribution, intervalMinutes: s.intervalMinutes,
+        lastSuccess: s.lastSuccessAt === null ? null : new Date(s.lastSuccessAt).toISOString(),
+        ok: s.lastError === null,
+      })),
+    };
+  });
+
+  app.get<{ Params: { kind: string; '*': string } }>(OBS_FILE_ROUTE, { schema: { response: { 404: ERROR_RESPONSE_SCHEMA } } }, async (request, reply) => {
+    const { kind, '*': path } = request.params;
+    if (!isObsKind(kind) || !isSafeObsPath(path) || options.store === null) throw notFound('No such observation file');
+    await options.access?.(kind, path, request);
+    const file = options.store.path(kind, path);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) throw notFound('No such observation file');
+    const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+    reply.header('content-type', CONTENT_TYPES[extension] ?? 'application/octet-stream');
+    reply.header('content-length', info.size);
+    reply.header('cache-control', `public, max-age=${path.includes('/') ? ITEM_MAX_AGE_S : TOP_MAX_AGE_S}`);
+    reply.header('last-modified', info.mtime.toUTCString());
+    return reply.send(createReadStream(file));
+  });
+}
