@@ -33,6 +33,8 @@ export interface ViewParams {
 export interface InitParams {
   canvas: OffscreenCanvas;
   view: ViewParams;
+  /** At most this many frames a second (common/frameCap.ts); absent: the display's rate. */
+  frameCap?: number | null;
 }
 
 export interface InitResult {
@@ -184,6 +186,8 @@ export interface RenderApi {
   setBasemap(params: BasemapParams): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
   stats(): RenderStats;
+  /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
+  setFrameCap(params: { fps: number | null }): void;
   /** Switches the particle kernel (the /debug window and the bench compare them). */
   setKernel(params: { kernel: Kernel }): void;
   /**

@@ -11,6 +11,8 @@
  * Nothing is recomputed that did not change; with particles off the loop goes idle.
  */
 
+import { clampFrameCap } from '../common/frameCap.ts';
+import { SECOND_MS } from '../common/time.ts';
 import createREGL from 'regl';
 import type REGL from 'regl';
 import { decodeBasemap } from '../common/basemap.ts';
@@ -148,6 +150,9 @@ export class Renderer implements RenderApi {
   private lost = false;
   private disposed = false;
   private running = false;
+  /** The frame cap's interval, ms (0: none), and when the last frame began (performance.now()). */
+  private minFrameMs = 0;
+  private lastFrameAt = -Infinity;
   private graticule = true;
   private basemapStyle: OfflineBasemapStyle = 'gray';
   private tileBasemap: TileBasemapChoice = { map: 'outdoor', topoMap: false, sources: {}, lang: 'en' };
@@ -234,8 +239,9 @@ export class Renderer implements RenderApi {
     this.onEvent = listener;
   }
 
-  async init({ canvas, view }: InitParams): Promise<InitResult> {
+  async init({ canvas, view, frameCap }: InitParams): Promise<InitResult> {
     this.milestone('init');
+    this.setFrameCap({ fps: frameCap ?? null });
     const generation = ++this.generation;
     this.disposed = false;
     this.canvas = canvas;
@@ -388,6 +394,10 @@ export class Renderer implements RenderApi {
       this.particleSystem.setSpawn(onGlobe ? 'sphere' : 'mercator');
       this.particleSystem.reset(particleCount(this.particleParams, this.view.width, this.view.height), this.view, this.fixed.seed, onGlobe ? globeParticleView(this.view) : undefined);
     }
+  }
+
+  setFrameCap({ fps }: { fps: number | null }): void {
+    this.minFrameMs = fps === null ? 0 : SECOND_MS / clampFrameCap(fps);
   }
 
   setKernel({ kernel }: { kernel: Kernel }): void {
@@ -673,11 +683,15 @@ export class Renderer implements RenderApi {
   private wake(): void {
     if (this.running || this.disposed || this.lost) return;
     this.running = true;
-    raf(() => this.frame());
+    // Under a frame cap, the next frame waits until its interval has passed since the last one began.
+    const wait = this.lastFrameAt + this.minFrameMs - performance.now();
+    if (wait > 1) setTimeout(() => raf(() => this.frame()), wait);
+    else raf(() => this.frame());
   }
 
   private frame(): void {
     this.running = false;
+    this.lastFrameAt = performance.now();
     if (this.disposed || this.lost || !this.gpu) return;
     try {
       this.drawFrame();

@@ -6,6 +6,7 @@
  */
 
 import { transfer } from 'comlink';
+import { FRAME_CAP_STORAGE_KEY, parseFrameCap } from '../../common/frameCap.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 
@@ -37,9 +38,17 @@ export function startMapCanvas(app: AppState, parent: HTMLElement): HTMLElement 
   new ResizeObserver(measure).observe(container);
 
   const offscreen = canvas.transferControlToOffscreen();
-  renderClient.api().init(transfer({ canvas: offscreen, view: app.map.view.peek() }, [offscreen])).then(
+  renderClient.api().init(transfer({ canvas: offscreen, view: app.map.view.peek(), frameCap: storedFrameCap() }, [offscreen])).then(
     (info) => renderClient.ready(info),
     (error: Error) => renderClient.failed(error),
   );
   return container;
+}
+
+function storedFrameCap(): number | null {
+  try {
+    return parseFrameCap(localStorage.getItem(FRAME_CAP_STORAGE_KEY));
+  } catch {
+    return null; // storage refused (private mode, sandboxed frame): no cap
+  }
 }
