@@ -107,3 +107,15 @@ describe('grantForecast: what a tier may have of forecast values (SPEC §1, §6,
     expect(defaultStepHours(true)).toBe(1);
   });
 });
+
+describe('radar history (SPEC §1: full-year radar history for Premium)', () => {
+  it('gives free users the last two hours and Premium the year', async () => {
+    const { radarFrameAllowed, RADAR_FREE_HISTORY_MS } = await import('./entitlements.ts');
+    const now = Date.UTC(2026, 0, 10);
+    expect(RADAR_FREE_HISTORY_MS).toBe(2 * 3600_000);
+    expect(radarFrameAllowed(now - 3600_000, now, false)).toBe(true);
+    expect(radarFrameAllowed(now - 3 * 3600_000, now, false)).toBe(false);
+    expect(radarFrameAllowed(now - 300 * 86400_000, now, true)).toBe(true);
+    expect(radarFrameAllowed(now - 366 * 86400_000, now, true)).toBe(false);
+  });
+});

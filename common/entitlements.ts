@@ -4,7 +4,7 @@
  * refused). Times are ms since the epoch; days are UTC calendar days.
  */
 
-import { DAY_MS } from './time.ts';
+import { DAY_MS, HOUR_MS } from './time.ts';
 
 /** SPEC §4: only this subscription status sets the tier. */
 export const ACTIVE_STATUS = 'active';
@@ -203,4 +203,16 @@ export type SubscriptionIssue = (typeof SUBSCRIPTION_ISSUE_STATUSES)[number];
 export function msUntilExpiry(info: SubscriptionLike | null | undefined, now: number): number | null {
   const expires = expiryMs(info?.expiresAt);
   return expires === null ? null : expires - now;
+}
+
+/**
+ * Radar history a user may see (SPEC §1: full-year radar history for Premium). Free users get the
+ * last RADAR_FREE_HISTORY_MS, the live minifest's window; Premium the whole retention.
+ */
+export const RADAR_FREE_HISTORY_MS = 2 * HOUR_MS;
+export const RADAR_PREMIUM_HISTORY_MS = 365 * DAY_MS;
+
+/** Whether a radar frame of `frameTime` may be served to this user at `now`. */
+export function radarFrameAllowed(frameTime: number, now: number, premium: boolean): boolean {
+  return frameTime >= now - (premium ? RADAR_PREMIUM_HISTORY_MS : RADAR_FREE_HISTORY_MS);
 }
