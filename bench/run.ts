@@ -47,6 +47,7 @@ import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
 import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
+import { benchRadarFrame, radarFrameCheck } from './radar.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
 
@@ -363,6 +364,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[...checks(node.results, browserReport, frames), ...phoneChecks(phone), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[radarFrameCheck(radar)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
@@ -406,6 +408,8 @@ const isolines = await benchIsolines();
 console.log(isolinesSection(isolines).join('\n'));
 const live = await benchLiveFirstStep();
 console.log(liveFirstStepCheck(live));
+const radar = await benchRadarFrame();
+console.log(radarFrameCheck(radar));
 const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const { frames, phone, globe } = await frameHarness();
