@@ -494,6 +494,7 @@ export class Renderer implements RenderApi {
           this.wake();
         },
         onError: (message) => this.onEvent({ type: 'error', message }),
+        onPlaces: (places) => this.onEvent({ type: 'basemapPlaces', places }),
       }),
       raster: createRasterLayer(regl),
       noData: null,
