@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  angularDistance, capBounds, clampGlobeZoom, constrainGlobeView, globeProject, globeRadius, globeUnproject, globeZoomToFit,
+  angularDistance, capBounds, clampGlobeZoom, zoomGlobeAbout, constrainGlobeView, globeProject, globeRadius, globeUnproject, globeZoomToFit,
   GLOBE_MAX_LAT, GLOBE_MAX_ZOOM, GLOBE_MIN_ZOOM, particleSegment, rotateGlobe, visibleCapRadius, type GlobeView,
 } from './globe.ts';
 
@@ -130,5 +130,40 @@ describe('globe camera', () => {
   it('fits the globe to the viewport', () => {
     const z = globeZoomToFit(1280, 720);
     expect(globeRadius(z) * 2).toBeCloseTo(0.8 * 720, 6);
+  });
+
+  it('zooms about the pointer: the point under it stays under it, in and out, across the antimeridian and near a pole', () => {
+    const cases: [GlobeView, number, number, number][] = [
+      [{ lon: 0, lat: 0, zoom: 2.5, width: 800, height: 600 }, 3.5, 600, 200],
+      [{ lon: 170, lat: 30, zoom: 3, width: 800, height: 600 }, 4.2, 700, 350],
+      [{ lon: -40, lat: 70, zoom: 2, width: 1280, height: 720 }, 2.8, 740, 400],
+      [{ lon: 100, lat: -35, zoom: 4, width: 800, height: 600 }, 3.3, 250, 480],
+    ];
+    for (const [view, zoom, sx, sy] of cases) {
+      const under = globeUnproject(view, sx, sy)!;
+      const zoomed = zoomGlobeAbout(view, zoom, sx, sy);
+      expect(zoomed.zoom).toBe(zoom);
+      const at = globeProject(zoomed, under.lon, under.lat);
+      expect(at.x).toBeCloseTo(sx, 6);
+      expect(at.y).toBeCloseTo(sy, 6);
+      expect(at.z).toBeGreaterThan(0);
+      // And back: zooming out again about the same point returns to the first view.
+      const back = zoomGlobeAbout(zoomed, view.zoom, sx, sy);
+      expect(back.lon).toBeCloseTo(view.lon, 6);
+      expect(back.lat).toBeCloseTo(view.lat, 6);
+    }
+  });
+
+  it('zooms about the centre where the pointer is off the disc, and puts a point off the smaller disc on its limb', () => {
+    const view: GlobeView = { lon: 20, lat: 10, zoom: 2, width: 800, height: 600 };
+    // Radius at zoom 2 about 163 px: (790, 300) is in space.
+    expect(zoomGlobeAbout(view, 3, 790, 300)).toEqual({ ...view, zoom: 3 });
+    // A point 140 px east of the centre on a globe zoomed out to a radius of 115 px: it stays in sight, east of the centre, at the limb.
+    const under = globeUnproject(view, 540, 300)!;
+    const out = zoomGlobeAbout(view, 1.5, 540, 300);
+    const at = globeProject(out, under.lon, under.lat);
+    expect(at.z).toBeGreaterThanOrEqual(-1e-9);
+    expect(at.z).toBeLessThan(0.2);
+    expect(at.x).toBeGreaterThan(400 + 0.9 * globeRadius(1.5));
   });
 });

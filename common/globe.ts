@@ -168,3 +168,38 @@ export function rotateGlobe<V extends GlobeView>(view: V, dx: number, dy: number
   const r = globeRadius(view.zoom);
   return constrainGlobeView({ ...view, lon: view.lon - dx / r / DEG, lat: view.lat + dy / r / DEG });
 }
+
+/**
+ * The view zoomed to `zoom` about the screen point (sx, sy) (CSS px): the point of the sphere under
+ * it stays under it. With that point (λ, φ) and its place on the new globe in radii, (x, y) from the
+ * centre and z = sqrt(1 - x² - y²) towards the viewer, the inverse projection above gives
+ *   sin φ = y cos φ0 + z sin φ0 = R sin(φ0 + α),   R = sqrt(y² + z²), α = atan2(y, z)
+ *   λ0 = λ - atan2(x, z cos φ0 - y sin φ0)
+ * so φ0 = asin(sin φ / R) - α (or π minus the asin: the root nearer the present centre is taken).
+ * Zooming out, a point that would fall off the smaller disc is put on its limb in the same direction;
+ * a pointer off the disc zooms about the centre.
+ */
+export function zoomGlobeAbout<V extends GlobeView>(view: V, zoom: number, sx: number, sy: number): V {
+  const z1 = clampGlobeZoom(zoom);
+  const p = globeUnproject(view, sx, sy);
+  if (!p) return constrainGlobeView({ ...view, zoom: z1 });
+  const r = globeRadius(z1);
+  let x = (sx - view.width / 2) / r;
+  let y = (view.height / 2 - sy) / r;
+  const rho = Math.hypot(x, y);
+  if (rho > 1) {
+    x /= rho;
+    y /= rho;
+  }
+  const z = Math.sqrt(Math.max(0, 1 - x * x - y * y));
+  const big = Math.hypot(y, z);
+  const alpha = Math.atan2(y, z);
+  const phi = p.lat * DEG;
+  const s = big > 0 ? Math.asin(Math.max(-1, Math.min(1, Math.sin(phi) / big))) : 0;
+  const wrap = (a: number) => a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+  const roots = [wrap(s - alpha), wrap(Math.PI - s - alpha)].filter((a) => Math.abs(a) <= Math.PI / 2);
+  const phi0Now = view.lat * DEG;
+  const phi0 = roots.length ? roots.reduce((a, b) => (Math.abs(b - phi0Now) < Math.abs(a - phi0Now) ? b : a)) : phi0Now;
+  const lon0 = p.lon - Math.atan2(x, z * Math.cos(phi0) - y * Math.sin(phi0)) / DEG;
+  return constrainGlobeView({ ...view, zoom: z1, lon: lon0, lat: phi0 / DEG });
+}

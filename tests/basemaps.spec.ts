@@ -1,8 +1,8 @@
 /**
  * Tile base maps (SPEC §2): the server is configured with a PMTiles archive of vector tiles as the
  * outdoor map (playwright.config.ts E2E_BASEMAP_URL); this test serves that archive, built from a
- * few hand-made features (workers/tiles/testing.ts: an island with a lake, a highway, a border),
- * by byte range from another origin, as a map host would.
+ * few hand-made features (tests/pmtilesArchive.ts: an island with a lake, a highway, a border and
+ * places), by byte range from another origin, as a map host would.
  */
 
 import { expect, test, type Page } from '@playwright/test';
@@ -39,7 +39,25 @@ test('the map selector lists the configured outdoor map and the map draws it abo
     await setMap(page, 'sznmap');
     await expect(page.getByTestId('map-selector-outdoor')).toHaveClass(/active/);
     await expect.poll(async () => diffRatio(offline, await screenshotPixels(page, clip))).toBeGreaterThan(0.5);
+    // The archive's places in view, in the page's language (name:en, else the local name), from their
+    // min_zoom on: the town (min_zoom 8) and the neighbourhood (12), not the farm (14).
+    const names = page.getByTestId('basemap-label').filter({ visible: true });
+    await expect(names).toHaveText(['Pass Town', 'Borgo']);
+    // Each at its place: the town north-east of the centre, the neighbourhood south-west.
+    const viewport = page.viewportSize()!;
+    const town = (await names.nth(0).boundingBox())!;
+    const borgo = (await names.nth(1).boundingBox())!;
+    const mid = { x: viewport.width / 2, y: viewport.height / 2 };
+    expect(town.x + town.width / 2).toBeGreaterThan(mid.x);
+    expect(town.y + town.height / 2).toBeLessThan(mid.y);
+    expect(borgo.x + borgo.width / 2).toBeLessThan(mid.x);
+    expect(borgo.y + borgo.height / 2).toBeGreaterThan(mid.y);
     await page.screenshot({ path: '/tmp/basemap-outdoor.png' });
+    // Back on the offline map (no tile base map below zoom 11): the names go.
+    await setMap(page, 'sat');
+    await expect(names).toHaveCount(0);
+    await setMap(page, 'sznmap');
+    await expect(names).toHaveText(['Pass Town', 'Borgo']);
     expect(errors.filter((e) => /base map/i.test(e))).toEqual([]);
   } finally {
     await archive.close();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { animationFrames, diffRatio, openMap, screenshotPixels, shareNot, stats } from './testing.ts';
+import { animationFrames, diffRatio, openMap, screenshotPixels, shareNot, stats, type Pixels } from './testing.ts';
 
 interface MapHandle { isobar: { app: { map: { view: { value: { lon: number; lat: number; zoom: number; globe?: boolean } } } }; settings: { get(k: string): unknown } } }
 
@@ -63,4 +63,42 @@ test('the globe: opens with weather colours and moving particles, turns under a 
   expect(after.zoom).toBeGreaterThanOrEqual(3);
   // The flat map draws again: no space colour left in the middle.
   await expect.poll(async () => shareNot(await screenshotPixels(page, disc), [4, 5, 9])).toBeGreaterThan(0.98);
+});
+
+test('on the globe a failed tile shows a coarser tile in its place, as the flat map shows a loaded parent', async ({ page }) => {
+  // Every temperature tile of data zoom 1 fails; zoom 0 serves.
+  let failedZ1 = 0;
+  await page.route('**/tiles/v1.0/demo/**/1/*/*/temp-surface.tile', (route) => {
+    failedZ1++;
+    return route.fulfill({ status: 500, body: 'broken' });
+  });
+  // The flat map at zoom 4 asks for zoom-1 tiles only: they fail ("No data!"), and no zoom-0 tile is loaded.
+  await openMap(page, '/?temp,30.000,10.000,4');
+  await expect.poll(async () => (await stats(page)).tiles.failed).toBeGreaterThan(0);
+  // The globe at zoom 4.5 (data zoom 1), in one step: its zoom-1 tiles fail, and zoom 0 stands in.
+  await page.evaluate(() => {
+    const app = (window as unknown as { isobar: { app: { settings: { set(k: string, v: unknown): boolean }; map: { moveTo(c: { zoom: number }): void } } } }).isobar.app;
+    app.settings.set('mapLibrary', 'globe');
+    app.map.moveTo({ zoom: 4.5 });
+  });
+  await expect(page.getByTestId('globe-window')).toBeVisible();
+  expect((await view(page)).zoom).toBeCloseTo(4.5, 6);
+  const size = page.viewportSize()!;
+  const disc = { x: Math.round(size.width / 2) - 150, y: Math.round(size.height / 2) - 100, width: 300, height: 200 };
+  // Temperature colours over the middle of the disc, not the globe's bare sea and land (workers/layers/globe GLOBE_COLORS).
+  const bare = (px: Pixels) => {
+    let n = 0;
+    for (let i = 0; i < px.data.length; i += 4) {
+      const near = ([r, g, b]: number[]) => Math.abs(px.data[i] - r) <= 12 && Math.abs(px.data[i + 1] - g) <= 12 && Math.abs(px.data[i + 2] - b) <= 12;
+      if (near([14, 23, 38]) || near([43, 48, 54])) n++;
+    }
+    return n / (px.data.length / 4);
+  };
+  await expect.poll(async () => {
+    const s = await stats(page);
+    return s.tiles.loading === 0 && s.tiles.failed > 0;
+  }, { timeout: 20_000 }).toBe(true);
+  await page.screenshot({ path: 'test-results/globe-failed-tiles.png' });
+  await expect.poll(async () => bare(await screenshotPixels(page, disc)), { timeout: 20_000 }).toBeLessThan(0.1);
+  expect(failedZ1).toBeGreaterThan(0);
 });

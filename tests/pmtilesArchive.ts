@@ -150,7 +150,7 @@ export async function serveBytes(bytes: Uint8Array, port = 0): Promise<{ url: st
   };
 }
 
-/** The hand-made features of the tests: an island with a lake, a road across it, a river, a border and a town. */
+/** The hand-made features of the tests: an island with a lake, a road across it, a river, a border and four places. */
 export function sampleBasemapLayers(): Record<string, FeatureCollection> {
   const fc = (features: FeatureCollection['features']): FeatureCollection => ({ type: 'FeatureCollection', features });
   return {
@@ -162,6 +162,13 @@ export function sampleBasemapLayers(): Record<string, FeatureCollection> {
     landuse: fc([{ type: 'Feature', properties: { kind: 'forest' }, geometry: { type: 'Polygon', coordinates: [[[17, 47], [19, 47], [19, 49], [17, 49], [17, 47]]] } }]),
     roads: fc([{ type: 'Feature', properties: { kind: 'highway' }, geometry: { type: 'LineString', coordinates: [[10.5, 48], [19.5, 42]] } }]),
     boundaries: fc([{ type: 'Feature', properties: { kind: 'country' }, geometry: { type: 'LineString', coordinates: [[12, 40], [12, 50]] } }]),
-    places: fc([{ type: 'Feature', properties: { kind: 'locality', name: 'Isola', 'name:de': 'Insel', population_rank: 10 }, geometry: { type: 'Point', coordinates: [18, 44] } }]),
+    // Places of the Protomaps schema: names in other languages as name:xx, population_rank, min_zoom.
+    places: fc([
+      { type: 'Feature', properties: { kind: 'locality', name: 'Isola', 'name:de': 'Insel', population_rank: 10, min_zoom: 4 }, geometry: { type: 'Point', coordinates: [18, 44] } },
+      // Near the border crossing of tests/basemaps.spec.ts (12° E, 47° N, zoom 12).
+      { type: 'Feature', properties: { kind: 'locality', name: 'Valico', 'name:en': 'Pass Town', 'name:de': 'Passdorf', population_rank: 8, min_zoom: 8 }, geometry: { type: 'Point', coordinates: [12.03, 47.02] } },
+      { type: 'Feature', properties: { kind: 'neighbourhood', name: 'Borgo', population_rank: 2, min_zoom: 12 }, geometry: { type: 'Point', coordinates: [11.97, 46.985] } },
+      { type: 'Feature', properties: { kind: 'locality', name: 'Casale', 'name:en': 'Farmstead', population_rank: 1, min_zoom: 14 }, geometry: { type: 'Point', coordinates: [11.98, 47.02] } },
+    ]),
   };
 }

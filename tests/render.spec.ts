@@ -8,8 +8,11 @@
  * the map shows now, for a deliberate change (tests/README.md).
  */
 
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import pixelmatch from 'pixelmatch';
@@ -18,6 +21,8 @@ import { parseDate } from '../common/url.ts';
 import type { FixedStepsParams, FixedStepsState } from '../workers/fixedSteps.ts';
 import type { RenderStats } from '../workers/api.ts';
 import { mainThreadQuiet, motionSettled, stats } from './testing.ts';
+import { E2E_BASEMAP_PORT } from '../playwright.config.ts';
+import { buildVectorArchive, sampleBasemapLayers, serveBytes } from './pmtilesArchive.ts';
 
 const CASES_DIR = fileURLToPath(new URL('./render/', import.meta.url));
 const UPDATE = process.env.ISOBAR_RENDER_UPDATE === '1';
@@ -37,8 +42,18 @@ interface RenderCase {
   particles: FixedStepsParams;
   /** City labels (DOM) in the picture: the case waits until this many at least show values. */
   labels?: number;
-  /** Settings (common/settings.ts) set once the page has started: e.g. mapLibrary 'globe', basemapStyle. */
+  /** Settings (common/settings.ts) set once the page has started: e.g. mapLibrary 'globe', basemapStyle, acRange. */
   settings?: Record<string, unknown>;
+  /**
+   * The demo product at a fixed time: the server's clock (ISO 8601 UTC) for a server of the demo
+   * product of its own (tests/fixedClockServer.ts), whose run then starts at the same time on every run.
+   */
+  clock?: string;
+  /**
+   * The outdoor tile base map from the test archive (tests/pmtilesArchive.ts sampleBasemapLayers,
+   * zooms 0-6), served where the e2e server's ISOBAR_BASEMAP_OUTDOOR points; its place names are in the picture.
+   */
+  basemapArchive?: boolean;
   /**
    * A pixel differs when one of its channels differs by more than `channel` (0..255); the case
    * passes while at most `share` (0..1) of the pixels differ.
@@ -76,6 +91,7 @@ function readCase(path: string): RenderCase {
   if (![1, 2].includes(spec.pixelRatio)) fail('pixelRatio must be 1 or 2');
   if (!particles || !Number.isInteger(particles.seed) || !Number.isInteger(particles.steps)) fail('particles needs whole seed and steps');
   if (!tolerance || !(tolerance.channel >= 0 && tolerance.channel <= 255) || !(tolerance.share >= 0 && tolerance.share <= 1)) fail('tolerance needs channel 0..255 and share 0..1');
+  if (spec.clock !== undefined && !Number.isFinite(Date.parse(spec.clock))) fail('clock must be an ISO 8601 time');
   return spec;
 }
 
@@ -98,11 +114,12 @@ type IsobarWindow = {
 
 /** Hides the page's own chrome (top bar, timeline, menus, badges): the map and its city labels stay. */
 const HIDE_CHROME = `
-  body > :not(.map), .map > :not(canvas):not(.city-labels):not(.isoline-labels) { visibility: hidden !important; }
+  body > :not(.map), .map > :not(canvas):not(.city-labels):not(.isoline-labels):not(.basemap-labels) { visibility: hidden !important; }
 `;
 /** Cases without labels leave the city labels out too, those without isolines their labels. */
 const HIDE_CITY_LABELS = '.city-labels { visibility: hidden !important; }';
 const HIDE_ISOLINE_LABELS = '.isoline-labels { visibility: hidden !important; }';
+const HIDE_BASEMAP_LABELS = '.basemap-labels { visibility: hidden !important; }';
 
 async function fixedSteps(page: Page): Promise<FixedStepsState | null> {
   return (await stats(page)).fixedSteps;
@@ -123,7 +140,7 @@ async function showCase(page: Page, c: RenderCase): Promise<void> {
     const { app } = (window as unknown as IsobarWindow).isobar;
     return app.layer.product.value === product && app.timeline.timestamp.value === ms;
   }, [c.url.product, time] as const);
-  await page.addStyleTag({ content: HIDE_CHROME + (c.labels ? '' : HIDE_CITY_LABELS) + (c.url.isolines ? '' : HIDE_ISOLINE_LABELS) });
+  await page.addStyleTag({ content: HIDE_CHROME + (c.labels ? '' : HIDE_CITY_LABELS) + (c.url.isolines ? '' : HIDE_ISOLINE_LABELS) + (c.basemapArchive ? '' : HIDE_BASEMAP_LABELS) });
   await expect.poll(async () => {
     const s = await stats(page);
     return s.tiles.loaded > 0 && s.tiles.failed === 0 && !!s.fixedSteps?.held;
@@ -133,7 +150,9 @@ async function showCase(page: Page, c: RenderCase): Promise<void> {
   if (c.labels) {
     await expect.poll(() => page.locator('.city-label-value').evaluateAll((els) => els.filter((e) => /\d/.test(e.textContent ?? '')).length)).toBeGreaterThanOrEqual(c.labels);
   }
-  if (c.labels || c.url.isolines) {
+  // The tile base map: its place names are placed once its tiles are drawn.
+  if (c.basemapArchive) await expect(page.locator('.basemap-labels > :not([hidden])').first()).toBeAttached();
+  if (c.labels || c.url.isolines || c.basemapArchive) {
     // The lazily loaded UI places the labels and the fonts arrive: then the labels stand still.
     await mainThreadQuiet(page);
     await motionSettled(page);
@@ -184,6 +203,22 @@ function contextFor(browser: Browser, baseURL: string, c: RenderCase): Promise<B
   });
 }
 
+/** Starts tests/fixedClockServer.ts at `clock`; resolves with its origin and its stop. */
+async function fixedClockServer(clock: string): Promise<{ origin: string; stop: () => void }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixedClockServer.ts', import.meta.url))], {
+    env: { ...process.env, ISOBAR_FIXED_CLOCK: clock, ISOBAR_FIXED_DIR: mkdtempSync(join(tmpdir(), 'isobar-render-')) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`tests/fixedClockServer.ts exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /^listening (\d+)$/.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
 test.describe('render', () => {
 
   test('every case directory has a case.json and an expected.png', () => {
@@ -193,7 +228,9 @@ test.describe('render', () => {
 
   for (const c of CASES) {
     test(c.name, async ({ browser, baseURL }, info) => {
-      const context = await contextFor(browser, baseURL!, c.spec);
+      const server = c.spec.clock ? await fixedClockServer(c.spec.clock) : null;
+      const archive = c.spec.basemapArchive ? await serveBytes(buildVectorArchive(sampleBasemapLayers(), 0, 6), E2E_BASEMAP_PORT) : null;
+      const context = await contextFor(browser, server?.origin ?? baseURL!, c.spec);
       const page = await context.newPage();
       try {
         await showCase(page, c.spec);
@@ -225,6 +262,8 @@ test.describe('render', () => {
         }
       } finally {
         await context.close();
+        server?.stop();
+        await archive?.close();
       }
     });
   }

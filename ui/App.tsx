@@ -77,9 +77,10 @@ export function App({ app }: { app: AppState }) {
       const detail = PANELS.detail;
       void Promise.all([detail.load(), detail.prepare?.()]).catch(() => undefined);
     };
-    const start = () => void Promise.all([import('./labels/cityLabels.ts'), import('./labels/isolineLabels.ts')]).then(([cities, isolines]) => {
+    const start = () => void Promise.all([import('./labels/cityLabels.ts'), import('./labels/isolineLabels.ts'), import('./labels/basemapLabels.ts')]).then(([cities, isolines, basemap]) => {
       if (stopped) return;
-      layers = [cities.startCityLabels(app), isolines.startIsolineLabels(app)];
+      // The base map's names first: under the city and isoline labels.
+      layers = [basemap.startBasemapLabels(app), cities.startCityLabels(app), isolines.startIsolineLabels(app)];
       whenIdle(warmDetail);
     });
     whenIdle(start);

@@ -136,6 +136,22 @@ export interface IsolineLabelPlace {
   heavy: boolean;
 }
 
+/** A place name of the tile base map (Protomaps schema layer `places`), in the user's language. */
+export interface BasemapPlace {
+  /** name:{lang}, else the local name. */
+  name: string;
+  /** The local name (the feature's `name`). */
+  localName: string;
+  lon: number;
+  lat: number;
+  /** Protomaps kind: country, region, locality, neighbourhood ... */
+  kind: string;
+  /** Protomaps population_rank: higher first. */
+  rank: number;
+  /** Protomaps min_zoom: shown from this map zoom. */
+  minZoom: number;
+}
+
 /** Isolines to draw (SPEC §3 isolinesType), with the user's unit of their metric (SPEC §9). */
 export interface IsolineParams {
   type: IsolineType;
@@ -146,6 +162,8 @@ export type RenderEvent =
   | { type: 'firstParticles'; at: number }
   /** The isolines' label places and H/L markers for the view's zoom (the page places them: ui/labels/isolineLabels.ts). */
   | { type: 'isolineLabels'; labels: IsolineLabelPlace[]; markers: IsolineMarker[] }
+  /** The place names of the tile base map drawn now, highest rank first (ui/labels/basemapLabels.ts places them); empty when none is drawn. */
+  | { type: 'basemapPlaces'; places: BasemapPlace[] }
   | { type: 'tileFailed'; url: string; message: string }
   | { type: 'contextLost' }
   | { type: 'contextRestored' }

@@ -53,7 +53,7 @@ import { particleCount, particleSpeed, particleStyle, trailFade } from './layers
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
 import { HttpTileSource, LocalTileSource, type TileRequest, type TileSource } from './tiles/tileSource.ts';
-import { planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/tilePlan.ts';
+import { failedStandIns, planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/tilePlan.ts';
 import { fieldColumnOf, fieldColumns } from './tiles/tileSet.ts';
 import { FrameStats, wallClock } from './frameStats.ts';
 import { ParticleSystem } from './particleSystem.ts';
@@ -204,6 +204,7 @@ export class Renderer implements RenderApi {
           // SPEC §8: 'Failed to load tile' plus the url (a source's key: the URL of an HTTP tile).
           console.warn(`Failed to load tile ${entry.key}: ${entry.error?.message}`);
           this.onEvent({ type: 'tileFailed', url: entry.key, message: entry.error?.message ?? '' });
+          if (this.view.globe) this.requestStandIns();
         }
         this.staticDirty = true;
         this.fieldDirty = true;
@@ -494,6 +495,7 @@ export class Renderer implements RenderApi {
           this.wake();
         },
         onError: (message) => this.onEvent({ type: 'error', message }),
+        onPlaces: (places) => this.onEvent({ type: 'basemapPlaces', places }),
       }),
       raster: createRasterLayer(regl),
       noData: null,
@@ -661,6 +663,21 @@ export class Renderer implements RenderApi {
     }
     for (const request of load) this.tiles.request(request.source.key(request.tile), request);
     this.tiles.pin(keep.map((request) => request.source.key(request.tile)));
+  }
+
+  /**
+   * The globe has no "No data!" square to draw over a failed colour tile: a coarser tile stands in
+   * for it (tilePlan.ts failedStandIns), asked for here; the plan keeps the colour parents already.
+   */
+  private requestStandIns(): void {
+    const layer = this.layer;
+    const plan = this.plan;
+    if (!layer || !plan) return;
+    const file = layer.color.file;
+    for (const { step, address } of failedStandIns(plan, (at, tile) => this.tiles.state(this.tileKey(layer, file, at, tile)))) {
+      const request = this.tileRequest(layer, file, step, address);
+      this.tiles.request(request.source.key(request.tile), request);
+    }
   }
 
   /** The finest loaded tile of a render layer at `step` covering a point, from data zoom z down to 0. */
@@ -976,7 +993,7 @@ export class Renderer implements RenderApi {
     if (animating && (!this.fixed || this.fixed.stepDrawn())) this.wake();
   }
 
-  /** Space, the disc, land, the colour raster (its own inverse projection), then lines. Failed tiles stay unpainted on the globe. */
+  /** Space, the disc, land, the colour raster (its own inverse projection), then lines. A failed tile shows a coarser one (requestStandIns). */
   private drawGlobeStatic(f: GlobeFrame): void {
     const gpu = this.gpu!;
     const { regl } = gpu;

@@ -29,8 +29,8 @@ import { pointPath } from '../../common/routes.ts';
 import { effect } from '@preact/signals-core';
 import type { AppState } from '../state/appState.ts';
 import { mapElement } from '../map/mapCanvas.ts';
-import { labelFits, watchObstacles, type Box } from './labelObstacles.ts';
-import { labelPlane } from './collisionPlane.ts';
+import { labelFits, watchObstacles } from './labelObstacles.ts';
+import { labelPlane, type LabelBox } from './collisionPlane.ts';
 import { globeLabelAt, globeLabelTiles } from './globeLabels.ts';
 import './cityLabels.css';
 import { HOUR_MS } from '../../common/time.ts';
@@ -391,7 +391,7 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
     let more = false;
     const covered = obstacles.boxes();
     /** The drawn labels' boxes in world pixels: other labels keep clear of them (collisionPlane.ts). */
-    const drawn: Box[] = [];
+    const drawn: LabelBox[] = [];
     for (const { key, tile } of ready) {
       const cityEntry = source ? cityTiles.get(cityKey(source, key)) : undefined;
       for (const label of tile.labels) {
@@ -402,7 +402,10 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
         if (!labelFits(x, y, drawnWidth(label), LABEL_HEIGHT_PX, view, covered)) continue;
         seen.add(label.id);
         const half = drawnWidth(label) / 2;
-        drawn.push({ left: x + left - half, top: y + top - LABEL_HEIGHT_PX / 2, right: x + left + half, bottom: y + top + LABEL_HEIGHT_PX / 2 });
+        drawn.push({
+          left: x + left - half, top: y + top - LABEL_HEIGHT_PX / 2, right: x + left + half, bottom: y + top + LABEL_HEIGHT_PX / 2,
+          place: { name: label.name, lon: label.lon, lat: label.lat },
+        });
         let node = nodes.get(label.id);
         if (!node) {
           if (!inTime(newBudget, NEW_LABELS_PER_FRAME)) {

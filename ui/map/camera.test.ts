@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lonLatToScreen, screenToLonLat } from '../../common/map.ts';
-import { globeProject, globeRadius, GLOBE_MAX_ZOOM, globeZoomToFit } from '../../common/globe.ts';
+import { globeProject, globeRadius, globeUnproject, GLOBE_MAX_ZOOM, globeZoomToFit } from '../../common/globe.ts';
 import { createMapModel } from '../state/mapModel.ts';
 import { Camera } from './camera.ts';
 
@@ -38,7 +38,7 @@ function setup() {
       frames.shift()!(now);
     }
   };
-  return { map, camera, pointer, clicks, frames, advance: (ms: number) => { now += ms; }, runFrames };
+  return { map, camera, element, pointer, clicks, frames, advance: (ms: number) => { now += ms; }, runFrames };
 }
 
 describe('camera', () => {
@@ -155,6 +155,20 @@ describe('camera', () => {
       // Eastwards (the drag went west) and well past the release: 2 px/ms decaying over 325 ms.
       expect(steps[steps.length - 1]).toBeGreaterThan(0);
       expect(steps.reduce((a, b) => a + b, 0) * (Math.PI / 180) * r).toBeGreaterThan(200);
+    });
+
+    it('zooms the globe about the pointer: the point under a wheel stays in place (a pinch zooms about its midpoint the same way)', () => {
+      const { map, element, runFrames } = setup();
+      map.setGlobe(true);
+      const wheel = (deltaY: number, x: number, y: number) => element.listeners.get('wheel')!({ deltaY, deltaMode: 0, clientX: x, clientY: y, preventDefault: () => {} });
+      const under = globeUnproject(map.view.value, 520, 240)!;
+      const zoom0 = map.view.value.zoom;
+      wheel(-150, 520, 240);
+      runFrames(16);
+      expect(map.view.value.zoom).toBeCloseTo(zoom0 + 0.5, 6);
+      const at = globeProject(map.view.value, under.lon, under.lat);
+      expect(at.x).toBeCloseTo(520, 6);
+      expect(at.y).toBeCloseTo(240, 6);
     });
 
     it('zooms the globe within its own range', () => {

@@ -5,7 +5,7 @@
  */
 
 import { latFromMercY, lonFromMercX, mercX, mercY, worldSize } from '../../common/map.ts';
-import { rotateGlobe } from '../../common/globe.ts';
+import { rotateGlobe, zoomGlobeAbout } from '../../common/globe.ts';
 import type { MapModel } from '../state/mapModel.ts';
 
 /** Movement under which a press counts as a click, CSS pixels, and the longest click. */
@@ -89,8 +89,9 @@ export class Camera {
     const v = this.map.view.value;
     const z = this.map.clampZoom(zoom);
     if (v.globe) {
-      // The globe zooms about its centre.
-      this.map.moveTo({ zoom: z });
+      // The point of the globe under the pointer stays under it.
+      const { lon, lat, zoom: globeZoom } = zoomGlobeAbout(v, z, x, y);
+      this.map.moveTo({ lon, lat, zoom: globeZoom });
       return;
     }
     const before = worldSize(v.zoom);

@@ -6,7 +6,7 @@
 
 import { signal } from '@preact/signals-core';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { InitResult, IsolineLabelPlace, IsolineMarker, RenderApi, RenderEvent } from '../../workers/api.ts';
+import type { BasemapPlace, InitResult, IsolineLabelPlace, IsolineMarker, RenderApi, RenderEvent } from '../../workers/api.ts';
 import { renderWorker } from './renderWorker.ts';
 
 type Listener = (event: RenderEvent) => void;
@@ -18,11 +18,14 @@ const renderInfo = signal<InitResult | null>(null);
 export const renderError = signal<string | null>(null);
 /** The isolines' label places and markers the worker sent last (the labels' layer may start later). */
 export const isolineLabels = signal<{ labels: IsolineLabelPlace[]; markers: IsolineMarker[] }>({ labels: [], markers: [] });
+/** The tile base map's place names the worker sent last. */
+export const basemapPlaces = signal<BasemapPlace[]>([]);
 
 function emit(event: RenderEvent): void {
   // The worker draws to its OffscreenCanvas without this thread: the particles are on screen at
   // the worker's time, however late a busy main thread reads the message.
   if (event.type === 'isolineLabels') isolineLabels.value = { labels: event.labels, markers: event.markers };
+  if (event.type === 'basemapPlaces') basemapPlaces.value = event.places;
   if (event.type === 'firstParticles') performance.mark('isobar:first-particles', { startTime: Math.max(0, event.at - performance.timeOrigin) });
   listeners.forEach((l) => l(event));
 }

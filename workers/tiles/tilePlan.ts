@@ -8,6 +8,7 @@
 import { bracketSteps, type Calendar } from '../../common/minifest.ts';
 import { tileAt, type TileAddress } from '../../common/tiling.ts';
 import type { View } from '../../common/map.ts';
+import type { TileState } from '../api.ts';
 import { byDistanceFrom, tileRangeFor, visibleTiles, type TileRange, type VisibleTile } from './tileSet.ts';
 
 export interface TilePlan {
@@ -70,4 +71,28 @@ export function tilesAt(z: number, lon: number, lat: number): TileAddress[] {
   const out: TileAddress[] = [];
   for (let zz = z; zz >= 0; zz--) out.push(tileAt(zz, lon, lat));
   return out;
+}
+
+/**
+ * Stand-ins for failed colour tiles where the map cannot draw the grey "No data!" square (the
+ * globe, whose tiles are not squares on screen): for each visible tile whose data failed at a step
+ * the plan draws, with no covering coarser tile loaded or loading, the nearest coarser tile that has
+ * not failed, to be loaded; the raster's draws show a loaded parent over a child (rasterDraws.ts),
+ * as on the flat map while a tile loads. Each once.
+ */
+export function failedStandIns(plan: TilePlan, state: (step: number, address: TileAddress) => TileState | undefined): { step: number; address: TileAddress }[] {
+  const out = new Map<string, { step: number; address: TileAddress }>();
+  for (const step of planSteps(plan)) {
+    for (const tile of uniqueTiles(plan)) {
+      if (state(step, tile) !== 'failed') continue;
+      for (let zz = tile.z - 1; zz >= 0; zz--) {
+        const address = { z: zz, x: tile.x >> (tile.z - zz), y: tile.y >> (tile.z - zz) };
+        const s = state(step, address);
+        if (s === 'failed') continue;
+        if (s === undefined) out.set(`${step}/${zz}/${address.x}/${address.y}`, { step, address });
+        break;
+      }
+    }
+  }
+  return [...out.values()];
 }

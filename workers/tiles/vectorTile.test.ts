@@ -96,11 +96,14 @@ describe('vector tile base maps from a PMTiles archive', () => {
     const bytes = (await new VectorArchive(server.url).tile(Z, X, Y))!;
     const de = decodeVectorTile(bytes, rules, 'de').places;
     const fr = decodeVectorTile(bytes, rules, 'fr').places;
-    expect(de.map((p) => p.name)).toEqual(['Insel']);
-    expect(fr.map((p) => p.name)).toEqual(['Isola']);
+    // Highest population rank first.
+    expect(de.map((p) => p.name)).toEqual(['Insel', 'Passdorf', 'Borgo', 'Casale']);
+    expect(fr.map((p) => p.name)).toEqual(['Isola', 'Valico', 'Borgo', 'Casale']);
+    expect(de.map((p) => p.localName)).toEqual(['Isola', 'Valico', 'Borgo', 'Casale']);
     expect(fr[0].x).toBeCloseTo(tileX(18), 3);
     expect(fr[0].y).toBeCloseTo(tileY(44), 3);
-    expect(fr[0]).toMatchObject({ kind: 'locality', rank: 10 });
+    expect(fr[0]).toMatchObject({ kind: 'locality', rank: 10, minZoom: 4 });
+    expect(fr[2]).toMatchObject({ kind: 'neighbourhood', rank: 2, minZoom: 12 });
   });
 
   it('refuses what is not a PMTiles archive of vector tiles', async () => {

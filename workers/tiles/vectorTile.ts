@@ -29,13 +29,19 @@ export interface TileMesh {
 }
 
 export interface PlaceLabel {
+  /** The name in the user's language (name:xx), else the local name. */
   name: string;
-  /** Position in the tile, 0..1. */
+  /** The feature's own name (local language), where it differs from `name` or not. */
+  localName: string;
+  /** Position in the tile, 0..1 (a place in the tile's buffer lies a little outside). */
   x: number;
   y: number;
+  /** Protomaps kind: country, region, locality, neighbourhood ... */
   kind: string;
-  /** Protomaps population_rank / min_zoom ordering: higher first. */
+  /** Protomaps population_rank: higher first. */
   rank: number;
+  /** Protomaps min_zoom: the zoom from which the schema means the place to be shown (0 where absent). */
+  minZoom: number;
 }
 
 export interface VectorTileGeometry {
@@ -124,6 +130,12 @@ function writeLine(out: MeshWriter, line: { x: number; y: number }[], extent: nu
   }
 }
 
+/** A numeric feature property, 0 where it is absent or not a number. */
+function finiteOr0(value: unknown): number {
+  const n = Number(value ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
 function matches(rule: VectorRule, kind: unknown): boolean {
   return !rule.kinds || rule.kinds.includes(String(kind));
 }
@@ -152,15 +164,19 @@ export function decodeVectorTile(bytes: Uint8Array, rules: readonly VectorRule[]
     const feature = placeLayer.feature(i);
     if (feature.type !== 1) continue;
     const props = feature.properties;
-    const name = props[`name:${lang}`] ?? props.name;
-    if (typeof name !== 'string' || !name) continue;
+    const own = typeof props.name === 'string' ? props.name : '';
+    const translated = props[`name:${lang}`];
+    const name = typeof translated === 'string' && translated ? translated : own;
+    if (!name) continue;
     const [point] = feature.loadGeometry()[0];
     places.push({
       name,
+      localName: own || name,
       x: point.x / placeLayer.extent,
       y: point.y / placeLayer.extent,
       kind: String(props.kind ?? ''),
-      rank: Number(props.population_rank ?? 0),
+      rank: finiteOr0(props.population_rank),
+      minZoom: finiteOr0(props.min_zoom),
     });
   }
   places.sort((a, b) => b.rank - a.rank);

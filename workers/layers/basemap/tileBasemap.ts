@@ -10,6 +10,8 @@ import type REGL from 'regl';
 import type { BasemapSource, BasemapsAnswer } from '../../../common/api/basemaps.ts';
 import { DETAIL_MAP_ZOOM, type Rgba, type TileBasemapStyle } from '../../../common/basemapStyles.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
+import type { BasemapPlace } from '../../api.ts';
+import { latFromMercY, lonFromMercX } from '../../../common/map.ts';
 import { mapTileKey, mapTileZoom, mapTilesFor, type MapTile } from '../../tiles/mapTiles.ts';
 import { decodeVectorTile, FILL_STRIDE, LINE_STRIDE, VectorArchive, type PlaceLabel, type TileMesh } from '../../tiles/vectorTile.ts';
 import { vectorRules, type VectorRule } from './vectorStyle.ts';
@@ -49,6 +51,34 @@ export function rasterTileUrl(template: string, { z, x, y }: { z: number; x: num
   return template.replace('{z}', String(z)).replace('{x}', String(x)).replace('{y}', String(y));
 }
 
+/**
+ * Two places of one name nearer than this (normalised Mercator, about 400 m at the equator) are one
+ * place: the same feature in a parent tile and in its child, whose positions differ by the tiles'
+ * coordinate rounding (1/4096 of a tile).
+ */
+const SAME_PLACE_MERC = 1e-5;
+
+/**
+ * The places of the tiles drawn, in lon/lat, each once: a tile's places outside its own square
+ * (in its buffer, drawn by the neighbour) are left out, and a place a parent and its child both
+ * hold is kept once. Highest population rank first.
+ */
+export function placesOfTiles(tiles: readonly { z: number; x: number; y: number; places: readonly PlaceLabel[] }[]): BasemapPlace[] {
+  const kept: { place: BasemapPlace; mx: number; my: number }[] = [];
+  // Finer tiles first: their positions are the more exact.
+  for (const tile of [...tiles].sort((a, b) => b.z - a.z)) {
+    const n = 2 ** tile.z;
+    for (const p of tile.places) {
+      if (p.x < 0 || p.x >= 1 || p.y < 0 || p.y >= 1) continue;
+      const mx = (tile.x + p.x) / n;
+      const my = (tile.y + p.y) / n;
+      if (kept.some((k) => k.place.name === p.name && Math.hypot(k.mx - mx, k.my - my) < SAME_PLACE_MERC)) continue;
+      kept.push({ place: { name: p.name, localName: p.localName, lon: lonFromMercX(mx), lat: latFromMercY(my), kind: p.kind, rank: p.rank, minZoom: p.minZoom }, mx, my });
+    }
+  }
+  return kept.map((k) => k.place).sort((a, b) => b.rank - a.rank);
+}
+
 interface GpuMesh { vertices: REGL.Buffer; elements: REGL.Elements }
 
 interface Entry {
@@ -67,7 +97,13 @@ export interface TileBasemapLayer {
   destroy(): void;
 }
 
-export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: string; onChange: () => void; onError: (message: string) => void }): TileBasemapLayer {
+export function createTileBasemapLayer(regl: REGL.Regl, options: {
+  origin: string;
+  onChange: () => void;
+  onError: (message: string) => void;
+  /** The place names of the tiles drawn changed (ui/labels/basemapLabels.ts draws them). */
+  onPlaces: (places: BasemapPlace[]) => void;
+}): TileBasemapLayer {
   let sourceKey = '';
   let archive: VectorArchive | null = null;
   /** A vector archive's zooms, from its header once read (the server may not know them: an archive elsewhere). */
@@ -76,6 +112,13 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
   const entries = new Map<string, Entry>();
   let clock = 0;
   let reported = '';
+  /** The tiles (and source) whose places were sent last. */
+  let placesSent = '';
+  const sendPlaces = (signature: string, tiles: MapTile[]) => {
+    if (signature === placesSent) return;
+    placesSent = signature;
+    options.onPlaces(placesOfTiles(tiles.map((tile) => ({ ...tile, places: entries.get(mapTileKey(tile.z, tile.x, tile.y))?.places ?? [] }))));
+  };
 
   const unit = regl.buffer([0, 0, 1, 0, 0, 1, 1, 1]);
 
@@ -216,7 +259,10 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
   return {
     draw(t, choice) {
       const chosen = tileBasemapFor(choice, t.view.zoom);
-      if (!chosen) return false;
+      if (!chosen) {
+        sendPlaces('', []);
+        return false;
+      }
       const { style, source } = chosen;
       const key = `${style}|${source.kind}|${source.url}|${choice.lang}`;
       if (key !== sourceKey) {
@@ -236,7 +282,10 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
         );
       }
       // A vector map waits for its archive's header (its zooms); the offline map shows meanwhile.
-      if (source.kind === 'pmtiles' && !archiveZooms) return false;
+      if (source.kind === 'pmtiles' && !archiveZooms) {
+        sendPlaces('', []);
+        return false;
+      }
       const zooms = archiveZooms ?? source;
       clock++;
       const tilePx = source.kind === 'raster' ? RASTER_TILE_PX : VECTOR_TILE_PX;
@@ -285,6 +334,8 @@ export function createTileBasemapLayer(regl: REGL.Regl, options: { origin: strin
       // Parents first (larger, coarser), then the tiles of this zoom over them.
       for (const tile of [...parents.values()].sort((a, b) => a.z - b.z)) drawTile(tile);
       for (const tile of own) drawTile(tile);
+      const drawn = [...parents.values(), ...own].filter((tile) => entries.get(mapTileKey(tile.z, tile.x, tile.y))?.places?.length);
+      sendPlaces(`${sourceKey}#${drawn.map((tile) => mapTileKey(tile.z, tile.x, tile.y)).sort().join(',')}`, drawn);
       evict(keep);
       return true;
     },
