@@ -45,6 +45,7 @@ import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import './obs/radar/source.ts'; // radar providers join OBS_FACTORIES (ISOBAR_OBS ids mrms, radolan, radvor, odim)
+import './obs/tropical/sources.ts'; // storm sources join OBS_FACTORIES (ISOBAR_OBS ids nhc, jtwc, ibtracs, atcfDecks)
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';

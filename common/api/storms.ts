@@ -3,8 +3,8 @@
  * overlay hurricanes, §7 /tc/v2/storms): static JSON files of the observation publication
  * (server/obs/tropical), read by the hurricanes window and drawn by the render worker:
  *
- *   GET /obs/v1.0/storms/storms.json        -> StormList (every storm: active ones and the season's)
- *   GET /obs/v1.0/storms/{id}.json          -> StormDetail (track, forecast, cone)
+ *   GET /obs/v1.0/storms/storms.json            -> StormList (every storm: active ones and the season's)
+ *   GET /obs/v1.0/storms/{source}/{id}.json     -> StormDetail (track, forecast, cone)
  *
  * Times are ms since the epoch (UTC); winds knots (1-minute sustained, as NHC and JTWC give them);
  * pressures hPa; wind radii nautical miles per quadrant NE, SE, SW, NW.
@@ -16,7 +16,7 @@ import type { Infer } from './schema.ts';
 export const STORMS_KIND = 'storms';
 export const STORMS_BASE_PATH = `/obs/v1.0/${STORMS_KIND}`;
 export const STORM_LIST_PATH = `${STORMS_BASE_PATH}/storms.json`;
-export const stormDetailPath = (id: string): string => `${STORMS_BASE_PATH}/${id}.json`;
+export const stormDetailPath = (source: string, id: string): string => `${STORMS_BASE_PATH}/${source}/${id}.json`;
 
 /** Storm ids: ATCF's basin, number and year in lower case (`al142018`, `wp192014`). */
 export const STORM_ID_PATTERN = '^(al|ep|cp|wp|io|sh)[0-9]{2}[0-9]{4}$';

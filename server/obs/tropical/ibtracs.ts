@@ -80,7 +80,11 @@ export function parseIbtracs(text: string): IbtracsRow[] {
     if (season === null) throw new IbtracsFormatError('garbled', n, 'no SEASON');
     const atcfId = get('USA_ATCF_ID').toLowerCase();
     if (atcfId && !/^(al|ep|cp|wp|io|sh)\d{6}$/.test(atcfId)) throw new IbtracsFormatError('garbled', n, `USA_ATCF_ID "${atcfId}" is not an ATCF id`);
+    // Every number column is checked, also those a present US value makes unused.
     const usaWind = blankOrNumber(get('USA_WIND'), n, 'USA_WIND');
+    const wmoWind = blankOrNumber(get('WMO_WIND'), n, 'WMO_WIND');
+    const usaPres = blankOrNumber(get('USA_PRES'), n, 'USA_PRES');
+    const wmoPres = blankOrNumber(get('WMO_PRES'), n, 'WMO_PRES');
     rows.push({
       sid: get('SID'),
       season,
@@ -89,8 +93,8 @@ export function parseIbtracs(text: string): IbtracsRow[] {
       time,
       lat,
       lon: lon > 180 ? lon - 360 : lon,
-      windKt: usaWind ?? blankOrNumber(get('WMO_WIND'), n, 'WMO_WIND'),
-      pressureHpa: blankOrNumber(get('USA_PRES'), n, 'USA_PRES') ?? blankOrNumber(get('WMO_PRES'), n, 'WMO_PRES'),
+      windKt: usaWind ?? wmoWind,
+      pressureHpa: usaPres ?? wmoPres,
       type: get('USA_STATUS').slice(0, 2),
     });
   }
