@@ -158,6 +158,19 @@ export interface IsolineParams {
   unit: string;
 }
 
+/**
+ * Vector shapes in longitude/latitude drawn over the weather (workers/layers/vector): the
+ * hurricanes overlay's tracks, forecast points and cones, and any other layer's. Flat arrays:
+ * `points` [lon, lat, lon, lat, ...] (longitudes may run past 180 to stay continuous); `colors`
+ * [r, g, b, a, ...] 0-1, straight alpha, one per point (a line's segment takes its start's);
+ * `rings` convex rings [lon, lat, ...] whose union is filled once.
+ */
+export interface LonLatShapes {
+  lines: { points: number[]; colors: number[]; widthPx: number }[];
+  points: { points: number[]; colors: number[]; radiusPx: number }[];
+  fills: { rings: number[][]; color: [number, number, number, number] }[];
+}
+
 export type RenderEvent =
   | { type: 'firstParticles'; at: number }
   /** The isolines' label places and H/L markers for the view's zoom (the page places them: ui/labels/isolineLabels.ts). */
@@ -202,6 +215,8 @@ export interface RenderApi {
   setIsolines(params: IsolineParams | null): void;
   /** Basemap options (SPEC §2 Map: graticule toggle, base maps). */
   setBasemap(params: BasemapParams): void;
+  /** Vector shapes of one named set (`storms` ...) over the weather; null removes the set. */
+  setShapes(params: { name: string; shapes: LonLatShapes | null }): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */

@@ -30,7 +30,7 @@ import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
 import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  BasemapParams, DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  BasemapParams, DebugPass, IsolineParams, LonLatShapes, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -45,6 +45,7 @@ import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
 import { createRasterLayer, createTileTexture, type RasterLayer } from './layers/raster/raster.ts';
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
+import { createVectorLayer, type VectorLayer } from './layers/vector/vector.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
 import type { Vec4 } from './layers/raster/raster.ts';
@@ -107,6 +108,7 @@ interface Gpu {
   noData: NoDataLayer | null;
   particles: ParticleLayer;
   isolines: IsolineLayer;
+  vector: VectorLayer;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
   composite: CompositeLayer;
@@ -141,6 +143,8 @@ export class Renderer implements RenderApi {
   private time = 0;
   private particleParams = DEFAULT_PARTICLES;
   private isolineParams: IsolineParams | null = null;
+  /** Vector shapes by set name, kept to upload again after a context loss. */
+  private readonly shapes = new Map<string, LonLatShapes>();
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -363,6 +367,14 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setShapes({ name, shapes }: { name: string; shapes: LonLatShapes | null }): void {
+    if (shapes) this.shapes.set(name, shapes);
+    else this.shapes.delete(name);
+    this.gpu?.vector.setShapes(name, shapes);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -501,6 +513,7 @@ export class Renderer implements RenderApi {
       noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       isolines: createIsolineLayer(regl),
+      vector: createVectorLayer(regl),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -508,6 +521,7 @@ export class Renderer implements RenderApi {
       renderer,
     };
     this.gpu.basemap.setStyle(this.basemapStyle);
+    for (const [name, shapes] of this.shapes) this.gpu.vector.setShapes(name, shapes);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -847,6 +861,7 @@ export class Renderer implements RenderApi {
       }
       if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
+      if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
     });
   }
 
@@ -1006,6 +1021,7 @@ export class Renderer implements RenderApi {
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
+      if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
     });
   }
 }

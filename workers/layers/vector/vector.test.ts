@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { shapeBuffers } from './vector.ts';
+
+describe('vector shapes in lon/lat', () => {
+  it('makes a quad per segment in its start point\'s colour, relative to the first point', () => {
+    const b = shapeBuffers({
+      lines: [{ points: [0, 0, 90, 0, 180, 0], colors: [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1], widthPx: 3 }],
+      points: [],
+      fills: [],
+    });
+    expect(b.origin).toEqual([0.5, 0.5]);
+    const line = b.lines[0];
+    expect(line.count).toBe(12);
+    // Segment 2 runs from lon 90 (Mercator x 0.75) to 180 (x 1), relative to the origin.
+    expect([...line.from.slice(12, 14)]).toEqual([0.25, 0]);
+    expect([...line.to.slice(12, 14)]).toEqual([0.5, 0]);
+    expect([...line.color.slice(0, 4)]).toEqual([1, 0, 0, 1]);
+    expect([...line.color.slice(24, 28)]).toEqual([0, 1, 0, 1]);
+  });
+
+  it('fans each convex ring of a fill into triangles, and squares each point', () => {
+    const b = shapeBuffers({
+      lines: [],
+      points: [{ points: [10, 20, 11, 21], colors: [1, 1, 1, 1, 1, 1, 1, 1], radiusPx: 4 }],
+      fills: [{ rings: [[0, 0, 1, 0, 1, 1, 0, 1], [0, 0, 2, 0, 1, 1]], color: [1, 1, 1, 0.3] }],
+    });
+    expect(b.points[0].count).toBe(12);
+    // A square ring: 2 triangles; a triangle ring: 1.
+    expect(b.fills[0].count).toBe(9);
+    // Latitude 20 is north of the first point's: Mercator y smaller (y grows southward).
+    expect(b.points[0].center[1]).toBe(0);
+    expect(b.points[0].center[13]).toBeLessThan(0);
+  });
+});
