@@ -20,6 +20,7 @@ export default function MenuPanel({ app, close }: PanelProps) {
     { ident: 'settings', label: t('settings'), run: () => void app.router.navigate('/settings') },
     { ident: 'favs', label: t('favs'), run: () => void app.router.navigate('/favs') },
     { ident: 'alerts', label: t('alerts'), run: () => void app.router.navigate('/alerts') },
+    { ident: 'hurricanes', label: t('hurricanes'), run: () => void app.router.navigate('/hurricanes') },
     { ident: 'subscription', label: t('subscription'), run: () => void app.router.navigate('/subscription') },
     ...(app.settings.get('userToken') ? [] : [{ ident: 'login', label: t('login'), run: () => void app.router.navigate('/login') }]),
     { ident: 'debug', label: t('debug'), run: () => {
