@@ -19,6 +19,7 @@ import { renderClient } from '../../map/renderClient.ts';
 import type { AppState } from '../../state/appState.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { showForecastLabels } from './forecastLabels.ts';
 import { stormShapes } from './stormShapes.ts';
 
 /** How many storms of the list the map draws when none is chosen (each is one file to fetch). */
@@ -89,6 +90,13 @@ export default function HurricanesPanel({ app, params, close }: PanelProps) {
   }), [i18n.language, units.hour12]);
 
   const detail = chosen ? details[chosen.id] : undefined;
+  // The chosen storm's forecast points carry their times on the map.
+  const hourOnly = useMemo(() => new Intl.DateTimeFormat(i18n.language, { weekday: 'short', hour: 'numeric', hour12: units.hour12 }), [i18n.language, units.hour12]);
+  useEffect(() => {
+    const points = detail?.forecast?.points.slice(1) ?? [];
+    if (!points.length) return undefined;
+    return showForecastLabels(app, points.map((p) => ({ lon: p.lon, lat: p.lat, text: hourOnly.format(p.time) })));
+  }, [detail, app, hourOnly]);
   return (
     <PanelFrame title={chosen ? chosen.name || chosen.id.toUpperCase() : t('title')} close={close} className="hurricanes-panel">
       {error && <p className="storm-empty">{error}</p>}
