@@ -50,6 +50,8 @@ export interface CapAlertText {
   instruction: string;
   senderName: string;
   web: string;
+  /** The areas' names in this language, in the order of CapAlert.areas; empty when the block names none. */
+  areaNames: string[];
 }
 
 /** A circle of CAP §3.2.4: centre and radius. */

@@ -45,6 +45,7 @@ import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import './obs/radar/source.ts'; // radar providers join OBS_FACTORIES (ISOBAR_OBS ids mrms, radolan, radvor, odim)
+import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
@@ -232,6 +233,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   await registerObs(app, dataDir, options.obs);
+  await app.register(capAlertsRoutes, { dataDir, now });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -164,6 +164,7 @@ function readText(info: Node): CapAlertText {
     instruction: text(info.instruction),
     senderName: text(info.senderName),
     web: text(info.web),
+    areaNames: list(info.area).map((area) => text(area.areaDesc)),
   };
 }
 

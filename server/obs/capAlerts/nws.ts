@@ -117,6 +117,7 @@ function readFeature(feature: Json, p: Json): CapMessage {
     instruction: str(p.instruction),
     senderName: str(p.senderName),
     web: '',
+    areaNames: [],
   };
   const areaDesc = str(p.areaDesc);
   const rings = geoJsonRings(feature.geometry, `NWS alert ${identifier}`);
