@@ -30,7 +30,7 @@ import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
 import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  BasemapParams, DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  BasemapParams, CapAlertAreaInfo, DebugPass, IsolineParams, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -45,6 +45,7 @@ import { createNoDataLayer, type NoDataLayer } from './layers/nodata/nodata.ts';
 import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, type ParticleLayer } from './layers/particles/particles.ts';
 import { createRasterLayer, createTileTexture, type RasterLayer } from './layers/raster/raster.ts';
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
+import { alertAreasAt, createCapAlertsLayer, readAlertAreas, type CapAlertArea, type CapAlertsLayer } from './layers/capAlerts/capAlerts.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
 import type { Vec4 } from './layers/raster/raster.ts';
@@ -107,6 +108,8 @@ interface Gpu {
   noData: NoDataLayer | null;
   particles: ParticleLayer;
   isolines: IsolineLayer;
+  /** The warnings' areas; made when there are some. */
+  capAlerts: CapAlertsLayer | null;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
   composite: CompositeLayer;
@@ -163,6 +166,10 @@ export class Renderer implements RenderApi {
   // What changed since the last frame.
   private planDirty = true;
   private staticDirty = true;
+  /** The warnings' areas (setCapAlerts), whether the GPU has them, and the latest request. */
+  private capAreas: CapAlertArea[] = [];
+  private capAreasUploaded = true;
+  private capRequest = 0;
   private fieldDirty = true;
   private last: FrameTransform | null = null;
   private plan: TilePlan | null = null;
@@ -363,6 +370,41 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  async setCapAlerts(params: { url: string } | null): Promise<{ areas: number }> {
+    const request = ++this.capRequest;
+    let areas: CapAlertArea[] = [];
+    if (params) {
+      try {
+        const response = await fetch(params.url.startsWith('/') ? `${this.origin}${params.url}` : params.url);
+        if (!response.ok) throw new Error(`HTTP ${response.status} for ${params.url}`);
+        areas = readAlertAreas(await response.json());
+      } catch (error) {
+        this.onEvent({ type: 'error', message: `Warnings not loaded: ${(error as Error).message}` });
+      }
+    }
+    if (request !== this.capRequest) return { areas: this.capAreas.length };
+    this.capAreas = areas;
+    this.capAreasUploaded = false;
+    this.staticDirty = true;
+    this.wake();
+    return { areas: areas.length };
+  }
+
+  async capAlertsAt({ lon, lat }: { lon: number; lat: number }): Promise<CapAlertAreaInfo[]> {
+    return alertAreasAt(this.capAreas, lon, lat).map(({ id, severity, event, areaDesc }) => ({ id, severity, event, areaDesc }));
+  }
+
+  /** The warnings' layer, with the areas uploaded, or null when there are none to draw. */
+  private capAlertsLayer(): CapAlertsLayer | null {
+    const gpu = this.gpu!;
+    if (!this.capAreasUploaded) {
+      gpu.capAlerts ??= createCapAlertsLayer(gpu.regl);
+      gpu.capAlerts.setAreas(this.capAreas);
+      this.capAreasUploaded = true;
+    }
+    return this.capAreas.length ? gpu.capAlerts : null;
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -501,6 +543,7 @@ export class Renderer implements RenderApi {
       noData: null,
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       isolines: createIsolineLayer(regl),
+      capAlerts: null,
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -513,6 +556,7 @@ export class Renderer implements RenderApi {
     this.trailsCleared = true;
     // The new GPU has no lines yet.
     this.isolinesMade = '';
+    this.capAreasUploaded = false;
   }
 
   private destroyGpu(): void {
@@ -846,6 +890,7 @@ export class Renderer implements RenderApi {
         gpu.noData.draw(noData, t.pixelRatio);
       }
       if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
+      this.capAlertsLayer()?.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
     });
   }
@@ -1005,6 +1050,7 @@ export class Renderer implements RenderApi {
       const { draws } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
+      this.capAlertsLayer()?.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
     });
   }
