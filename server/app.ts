@@ -46,6 +46,7 @@ import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import './obs/radar/source.ts'; // radar providers join OBS_FACTORIES (ISOBAR_OBS ids mrms, radolan, radvor, odim)
 import './obs/tropical/sources.ts'; // storm sources join OBS_FACTORIES (ISOBAR_OBS ids nhc, jtwc, ibtracs, atcfDecks)
+import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
@@ -233,6 +234,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   await registerObs(app, dataDir, options.obs);
+  await app.register(capAlertsRoutes, { dataDir, now });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

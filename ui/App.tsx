@@ -7,6 +7,7 @@ import { AccountButton } from './components/AccountButton.tsx';
 import { GlobeControl } from './components/GlobeControl.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
 import { IsolinesControl } from './components/IsolinesControl.tsx';
+import { CapAlertsControl } from './components/CapAlertsControl.tsx';
 import { AccumulationRange } from './components/AccumulationRange.tsx';
 import { Legend } from './components/Legend.tsx';
 import { MenuButton } from './components/MenuButton.tsx';
@@ -115,6 +116,7 @@ export function App({ app }: { app: AppState }) {
       <GlobeControl app={app} />
       <div className="map-controls-right">
         <IsolinesControl app={app} />
+        <CapAlertsControl />
         <LevelSelector app={app} />
         <AccumulationRange app={app} />
       </div>

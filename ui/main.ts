@@ -10,6 +10,7 @@ import { bootGuards } from './boot/guards.ts';
 import { startMapCanvas } from './map/mapCanvas.ts';
 import { renderClient } from './map/renderClient.ts';
 import { startRenderSync } from './map/renderSync.ts';
+import { startCapAlertsSync } from './map/capAlerts.ts';
 import { PANELS } from './panels/panels.ts';
 import { createAppState } from './state/appState.ts';
 import { indexedDbBackend, memoryBackend } from './state/settingsStore.ts';
@@ -24,6 +25,7 @@ renderClient.api();
 const app = createAppState(location.search, navigator.language, PANELS);
 startMapCanvas(app, document.body);
 startRenderSync(app);
+startCapAlertsSync(app);
 void app.data.start([app.layer.product.peek()]);
 // Settings load from IndexedDB meanwhile (memory when the browser has none, SPEC §8).
 const settingsLoaded = indexedDbBackend().then((backend) => app.settings.load(backend ?? memoryBackend()));

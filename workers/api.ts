@@ -213,6 +213,13 @@ export interface RenderApi {
   setParticles(params: ParticleParams): void;
   /** Isolines over the colour layer; null: none. */
   setIsolines(params: IsolineParams | null): void;
+  /**
+   * The warnings layer (SPEC §3 capAlerts): the published areas' GeoJSON to fetch and draw (URL of
+   * /obs/v1.0/warnings/capAlerts.geojson), null to draw none. Answers how many areas are drawn.
+   */
+  setCapAlerts(params: { url: string } | null): Promise<{ areas: number }>;
+  /** The warning areas under a place, most severe first (the picker). */
+  capAlertsAt(params: { lon: number; lat: number }): Promise<CapAlertAreaInfo[]>;
   /** Basemap options (SPEC §2 Map: graticule toggle, base maps). */
   setBasemap(params: BasemapParams): void;
   /** Vector shapes of one named set (`storms` ...) over the weather; null removes the set. */
@@ -241,4 +248,12 @@ export interface RenderApi {
   closeGrib(params: { product: string }): void;
   /** Detaches the canvas and frees the GPU; the worker and its engine stay for the next init. */
   dispose(): void;
+}
+
+/** A warning area under a place (workers/layers/capAlerts). */
+export interface CapAlertAreaInfo {
+  id: string;
+  severity: 'Extreme' | 'Severe' | 'Moderate' | 'Minor' | 'Unknown';
+  event: string;
+  areaDesc: string;
 }

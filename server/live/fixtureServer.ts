@@ -68,6 +68,8 @@ export class FixtureServer {
   readonly log: RequestRecord[] = [];
   /** Runs as each request arrives, before any fault or answer. */
   onRequest: ((req: IncomingMessage) => void) | null = null;
+  /** Listings name subfolders too ("name/", as ECCC's dd.weather.gc.ca autoindex does), not only files. */
+  listFolders = false;
   /** Bandwidth of the link all bodies share, bytes a second; null: as fast as loopback goes. */
   bytesPerSecond: number | null = null;
   /** When the shared link is free again (ms, performance.now()). */
@@ -159,9 +161,12 @@ export class FixtureServer {
   }
 
   private listing(dir: string): string | null {
-    const names = [...this.files.keys()].filter((p) => p.startsWith(dir) && !p.slice(dir.length).includes('/')).map((p) => p.slice(dir.length));
+    const below = [...this.files.keys()].filter((p) => p.startsWith(dir) && p.length > dir.length).map((p) => p.slice(dir.length));
+    const names = [...new Set(this.listFolders
+      ? below.map((rest) => (rest.includes('/') ? `${rest.slice(0, rest.indexOf('/'))}/` : rest))
+      : below.filter((rest) => !rest.includes('/')))];
     if (names.length === 0) return null;
-    const rows = names.sort().map((name) => `<a href="${encodeURI(name)}">${name}</a>   01-Jan-2024 00:00   ${this.files.get(dir + name)?.length}`);
+    const rows = names.sort().map((name) => `<a href="${encodeURI(name)}">${name}</a>   01-Jan-2024 00:00   ${this.files.get(dir + name)?.length ?? '-'}`);
     return `<html><head><title>Index of ${dir}</title></head><body><h1>Index of ${dir}</h1><hr><pre><a href="../">../</a>\n${rows.join('\n')}\n</pre><hr></body></html>\n`;
   }
 

@@ -12,6 +12,9 @@ import { pointPath } from '../../common/routes.ts';
 import { COORD_DECIMALS } from '../../common/url.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
+import { CAP_SEVERITY_COLOURS } from '../../common/capAlerts.ts';
+import { capAlertsPicked } from '../map/capAlerts.ts';
+import { capAlertPath } from '../panels/capAlert/capAlertPath.ts';
 
 export function Picker({ app }: { app: AppState }) {
   useSignals();
@@ -59,6 +62,14 @@ export function Picker({ app }: { app: AppState }) {
           {text}
           {direction !== undefined && <small> {t('picker.from', { deg: Math.round(direction) })}</small>}
         </output>
+        {capAlertsPicked.value.length > 0 && (
+          // The warnings under the point (SPEC §3 capAlerts), opening /cap-alert/{lat}/{lon}.
+          <button type="button" className="picker-cap-alert" data-testid="picker-cap-alert"
+            style={{ borderLeft: `4px solid rgb(${CAP_SEVERITY_COLOURS[capAlertsPicked.value[0].severity].join(',')})` }}
+            onClick={() => void app.router.navigate(capAlertPath(position.lat, position.lon))}>
+            {[...new Set(capAlertsPicked.value.map((a) => a.event))].join(', ')}
+          </button>
+        )}
         <span className="picker-coords">
           {position.lat.toFixed(COORD_DECIMALS)}, {position.lon.toFixed(COORD_DECIMALS)}
         </span>

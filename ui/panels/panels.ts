@@ -37,6 +37,7 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   favs: panel({ ident: 'favs', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'favs', prepare: loadAccount, load: () => import('./favs/FavsPanel.tsx') }),
   subscription: panel({ ident: 'subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/SubscriptionPanel.tsx') }),
   'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
+  'cap-alert': panel({ ident: 'cap-alert', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'livealerts', load: () => import('./capAlert/CapAlertPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
   'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),

@@ -8,6 +8,7 @@
  * Each family adds its sources to OBS_FACTORIES with the variables they read (URLs, keys).
  */
 
+import { WARNING_FACTORIES } from '../capAlerts/sources.ts';
 import type { ObsSource } from './source.ts';
 
 type Env = Record<string, string | undefined>;
@@ -18,7 +19,7 @@ export interface ObsFactory {
   default: boolean;
 }
 
-export const OBS_FACTORIES: Record<string, ObsFactory> = {};
+export const OBS_FACTORIES: Record<string, ObsFactory> = { ...WARNING_FACTORIES };
 
 export interface ObsConfig {
   mode: 'none' | 'default' | 'listed';

@@ -1,0 +1,44 @@
+/**
+ * The warnings layer's state (SPEC §3 overlay capAlerts): whether the published warnings are drawn
+ * over the map, how many areas the worker drew, and the areas under the picker. The worker fetches
+ * and draws them (workers/layers/capAlerts); this keeps it following the signal.
+ */
+
+import { effect, signal } from '@preact/signals-core';
+import { CAP_ALERTS_GEOJSON_PATH } from '../../common/api/capAlerts.ts';
+import type { CapAlertAreaInfo } from '../../workers/api.ts';
+import type { AppState } from '../state/appState.ts';
+import { renderClient } from './renderClient.ts';
+
+export const capAlertsShown = signal(false);
+/** Areas drawn (null while loading or off). */
+export const capAlertsDrawn = signal<number | null>(null);
+/** The warning areas under the picker, most severe first. */
+export const capAlertsPicked = signal<CapAlertAreaInfo[]>([]);
+
+export function startCapAlertsSync(app: AppState): () => void {
+  const api = renderClient.api();
+  let request = 0;
+  const disposers = [
+    effect(() => {
+      const shown = capAlertsShown.value;
+      const mine = ++request;
+      capAlertsDrawn.value = null;
+      void api.setCapAlerts(shown ? { url: CAP_ALERTS_GEOJSON_PATH } : null).then(({ areas }) => {
+        if (mine === request) capAlertsDrawn.value = shown ? areas : null;
+      });
+    }),
+    effect(() => {
+      const p = app.picker.position.value;
+      void capAlertsDrawn.value;
+      if (!p || !capAlertsShown.value) {
+        capAlertsPicked.value = [];
+        return;
+      }
+      void api.capAlertsAt({ lon: p.lon, lat: p.lat }).then((areas) => {
+        capAlertsPicked.value = areas;
+      });
+    }),
+  ];
+  return () => disposers.forEach((d) => d());
+}
