@@ -163,7 +163,7 @@ export interface IsolineParams {
  * hurricanes overlay's tracks, forecast points and cones, and any other layer's. Flat arrays:
  * `points` [lon, lat, lon, lat, ...] (longitudes may run past 180 to stay continuous); `colors`
  * [r, g, b, a, ...] 0-1, straight alpha, one per point (a line's segment takes its start's);
- * `rings` convex rings [lon, lat, ...] whose union is filled once.
+ * `rings` simple rings (convex or not; closed or not) [lon, lat, ...] whose union is filled once.
  */
 export interface LonLatShapes {
   lines: { points: number[]; colors: number[]; widthPx: number }[];

@@ -46,7 +46,7 @@ import { TAYLOR_FROM_ZOOM, createParticleLayer, mercatorTaylor, particleCopies, 
 import { createRasterLayer, createTileTexture, type RasterLayer } from './layers/raster/raster.ts';
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
 import { createVectorLayer, type VectorLayer } from './layers/vector/vector.ts';
-import { alertAreasAt, createCapAlertsLayer, readAlertAreas, type CapAlertArea, type CapAlertsLayer } from './layers/capAlerts/capAlerts.ts';
+import { alertAreasAt, capAlertShapes, readAlertAreas, type CapAlertArea } from './layers/capAlerts/capAlerts.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
 import type { Vec4 } from './layers/raster/raster.ts';
@@ -110,8 +110,6 @@ interface Gpu {
   particles: ParticleLayer;
   isolines: IsolineLayer;
   vector: VectorLayer;
-  /** The warnings' areas; made when there are some. */
-  capAlerts: CapAlertsLayer | null;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
   composite: CompositeLayer;
@@ -170,9 +168,8 @@ export class Renderer implements RenderApi {
   // What changed since the last frame.
   private planDirty = true;
   private staticDirty = true;
-  /** The warnings' areas (setCapAlerts), whether the GPU has them, and the latest request. */
+  /** The warnings' areas (setCapAlerts; drawn as the vector set 'capAlerts') and the latest request. */
   private capAreas: CapAlertArea[] = [];
-  private capAreasUploaded = true;
   private capRequest = 0;
   private fieldDirty = true;
   private last: FrameTransform | null = null;
@@ -396,25 +393,12 @@ export class Renderer implements RenderApi {
     }
     if (request !== this.capRequest) return { areas: this.capAreas.length };
     this.capAreas = areas;
-    this.capAreasUploaded = false;
-    this.staticDirty = true;
-    this.wake();
+    this.setShapes({ name: 'capAlerts', shapes: areas.length ? capAlertShapes(areas) : null });
     return { areas: areas.length };
   }
 
   async capAlertsAt({ lon, lat }: { lon: number; lat: number }): Promise<CapAlertAreaInfo[]> {
     return alertAreasAt(this.capAreas, lon, lat).map(({ id, severity, event, areaDesc }) => ({ id, severity, event, areaDesc }));
-  }
-
-  /** The warnings' layer, with the areas uploaded, or null when there are none to draw. */
-  private capAlertsLayer(): CapAlertsLayer | null {
-    const gpu = this.gpu!;
-    if (!this.capAreasUploaded) {
-      gpu.capAlerts ??= createCapAlertsLayer(gpu.regl);
-      gpu.capAlerts.setAreas(this.capAreas);
-      this.capAreasUploaded = true;
-    }
-    return this.capAreas.length ? gpu.capAlerts : null;
   }
 
   setIsolines(params: IsolineParams | null): void {
@@ -556,7 +540,6 @@ export class Renderer implements RenderApi {
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       isolines: createIsolineLayer(regl),
       vector: createVectorLayer(regl),
-      capAlerts: null,
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -570,7 +553,6 @@ export class Renderer implements RenderApi {
     this.trailsCleared = true;
     // The new GPU has no lines yet.
     this.isolinesMade = '';
-    this.capAreasUploaded = false;
   }
 
   private destroyGpu(): void {
@@ -904,7 +886,6 @@ export class Renderer implements RenderApi {
         gpu.noData.draw(noData, t.pixelRatio);
       }
       if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
-      this.capAlertsLayer()?.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
       if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
     });
@@ -1065,7 +1046,6 @@ export class Renderer implements RenderApi {
       const { draws } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
-      this.capAlertsLayer()?.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
       if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
     });

@@ -18,7 +18,20 @@ describe('vector shapes in lon/lat', () => {
     expect([...line.color.slice(24, 28)]).toEqual([0, 1, 0, 1]);
   });
 
-  it('fans each convex ring of a fill into triangles, and squares each point', () => {
+  it('triangulates concave and closed rings of a fill', () => {
+    // An L: six corners, four triangles, whatever the winding; the closing point repeats the first.
+    const l = [0, 0, 2, 0, 2, 1, 1, 1, 1, 2, 0, 2, 0, 0];
+    const b = shapeBuffers({ lines: [], points: [], fills: [{ rings: [l, [...l].reverse()], color: [1, 0, 0, 0.35] }] });
+    expect(b.fills[0].count).toBe(24);
+    // The triangles cover the L's area (3 square degrees) and not its notch: areas summed in Mercator.
+    const pos = b.fills[0].pos;
+    let area = 0;
+    for (let i = 0; i < pos.length; i += 6) area += Math.abs((pos[i + 2] - pos[i]) * (pos[i + 5] - pos[i + 1]) - (pos[i + 4] - pos[i]) * (pos[i + 3] - pos[i + 1])) / 2;
+    const degree = 1 / 360;
+    expect(area / 2 / (degree * degree)).toBeCloseTo(3, 1);
+  });
+
+  it('fills each ring of a fill with triangles, and squares each point', () => {
     const b = shapeBuffers({
       lines: [],
       points: [{ points: [10, 20, 11, 21], colors: [1, 1, 1, 1, 1, 1, 1, 1], radiusPx: 4 }],

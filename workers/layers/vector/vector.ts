@@ -1,13 +1,15 @@
 /**
  * Shapes given in longitude and latitude — lines with a colour per point, round points, and filled
- * areas given as convex rings whose union is filled once — drawn into the static layer over the
+ * areas given as simple rings whose union is filled once — drawn into the static layer over the
  * weather and the isolines, on the flat map and the globe. Any layer with vector data uses it
  * (the hurricanes overlay's tracks, forecast points and cones). Positions are uploaded in
  * normalised Mercator relative to an origin near the shapes (float32 stays exact enough); the
  * flat map draws them in each copy of the world the view shows.
  */
 
+import earcut from 'earcut';
 import type REGL from 'regl';
+import { mercX, mercY } from '../../../common/map.ts';
 import type { LonLatShapes } from '../../api.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
 import type { GlobeFrame } from '../../gl/globeTransform.ts';
@@ -21,12 +23,6 @@ import colorFragment from './color.fragment.glsl?raw';
 import pointFragment from './point.fragment.glsl?raw';
 import maskFragment from './mask.fragment.glsl?raw';
 import maskBlitFragment from './maskBlit.fragment.glsl?raw';
-
-const mercX = (lon: number) => (lon + 180) / 360;
-const mercY = (lat: number) => {
-  const s = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180);
-  return 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI);
-};
 
 /** The six corners (along, side) of a segment's two triangles. */
 const SEGMENT_CORNERS = [0, -1, 1, -1, 0, 1, 0, 1, 1, -1, 1, 1];
@@ -86,20 +82,16 @@ export function shapeBuffers(shapes: LonLatShapes): ShapeBuffers {
     return { center, corner, color, count: n * 6, radiusPx: set.radiusPx };
   });
   const fills = shapes.fills.map((fill) => {
-    // Convex rings: a fan from the first point of each.
-    const triangles = fill.rings.reduce((sum, r) => sum + Math.max(0, r.length / 2 - 2), 0);
-    const pos = new Float32Array(triangles * 6);
-    let v = 0;
+    // Simple rings, convex or not (a storm's cone circles, a warning's area): earcut's triangles.
+    const pos: number[] = [];
     for (const ring of fill.rings) {
-      const n = ring.length / 2;
-      const p0 = m(ring[0], ring[1]);
-      for (let i = 1; i + 1 < n; i++) {
-        pos.set(p0, 2 * v++);
-        pos.set(m(ring[2 * i], ring[2 * i + 1]), 2 * v++);
-        pos.set(m(ring[2 * i + 2], ring[2 * i + 3]), 2 * v++);
-      }
+      const n = ring.length / 2 - (ring.length >= 4 && ring[0] === ring[ring.length - 2] && ring[1] === ring[ring.length - 1] ? 1 : 0);
+      if (n < 3) continue;
+      const merc = new Array<number>(2 * n);
+      for (let i = 0; i < n; i++) [merc[2 * i], merc[2 * i + 1]] = m(ring[2 * i], ring[2 * i + 1]);
+      for (const k of earcut(merc, undefined, 2)) pos.push(merc[2 * k], merc[2 * k + 1]);
     }
-    return { pos, count: v, color: fill.color };
+    return { pos: Float32Array.from(pos), count: pos.length / 2, color: fill.color };
   });
   return { origin, lines, points, fills };
 }
