@@ -8,11 +8,8 @@
  * the map shows now, for a deliberate change (tests/README.md).
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import pixelmatch from 'pixelmatch';
@@ -20,6 +17,7 @@ import { PNG } from 'pngjs';
 import { parseDate } from '../common/url.ts';
 import type { FixedStepsParams, FixedStepsState } from '../workers/fixedSteps.ts';
 import type { RenderStats } from '../workers/api.ts';
+import { startFixedClockServer } from './fixedClock.ts';
 import { mainThreadQuiet, motionSettled, stats } from './testing.ts';
 import { E2E_BASEMAP_PORT } from '../playwright.config.ts';
 import { buildVectorArchive, sampleBasemapLayers, serveBytes } from './pmtilesArchive.ts';
@@ -203,22 +201,6 @@ function contextFor(browser: Browser, baseURL: string, c: RenderCase): Promise<B
   });
 }
 
-/** Starts tests/fixedClockServer.ts at `clock`; resolves with its origin and its stop. */
-async function fixedClockServer(clock: string): Promise<{ origin: string; stop: () => void }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixedClockServer.ts', import.meta.url))], {
-    env: { ...process.env, ISOBAR_FIXED_CLOCK: clock, ISOBAR_FIXED_DIR: mkdtempSync(join(tmpdir(), 'isobar-render-')) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`tests/fixedClockServer.ts exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const match = /^listening (\d+)$/.exec(line);
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
 test.describe('render', () => {
 
   test('every case directory has a case.json and an expected.png', () => {
@@ -228,7 +210,7 @@ test.describe('render', () => {
 
   for (const c of CASES) {
     test(c.name, async ({ browser, baseURL }, info) => {
-      const server = c.spec.clock ? await fixedClockServer(c.spec.clock) : null;
+      const server = c.spec.clock ? await startFixedClockServer(c.spec.clock) : null;
       const archive = c.spec.basemapArchive ? await serveBytes(buildVectorArchive(sampleBasemapLayers(), 0, 6), E2E_BASEMAP_PORT) : null;
       const context = await contextFor(browser, server?.origin ?? baseURL!, c.spec);
       const page = await context.newPage();
