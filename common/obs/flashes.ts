@@ -119,3 +119,28 @@ export function nearestFlash(flashes: Flashes, lon: number, lat: number, maxKm: 
 
 /** IUGG mean Earth radius R1, km. */
 const EARTH_RADIUS_KM = 6371.0088;
+
+/**
+ * A lightning source's manifest, `/obs/v1.0/lightning/{source id}.json`, written after the flash
+ * file it names (server/obs/core/store.ts: items first, manifest last).
+ */
+export interface FlashesManifest {
+  source: string;
+  /** Who made the data, and the credit line its licence asks for (shown with the layer). */
+  label: string;
+  attribution: string;
+  /** When the poll that published this ended (ISO 8601). */
+  updated: string;
+  /** The newest flash (ISO 8601): the flash file's base time. */
+  newest: string;
+  /** Flashes in the file. */
+  flashes: number;
+  /** Path of the flash file under /obs/v1.0/lightning/. */
+  file: string;
+}
+
+export function isFlashesManifest(value: unknown): value is FlashesManifest {
+  const m = value as Partial<FlashesManifest> | null;
+  return !!m && typeof m.source === 'string' && typeof m.label === 'string' && typeof m.attribution === 'string' && typeof m.file === 'string'
+    && typeof m.flashes === 'number' && Number.isFinite(Date.parse(String(m.newest))) && Number.isFinite(Date.parse(String(m.updated)));
+}
