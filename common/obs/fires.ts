@@ -59,3 +59,6 @@ export function firespotsFromGeoJson(value: unknown): FireSpot[] {
     return { lon: c[0], lat: c[1], time: p.time, sensor: String(p.sensor ?? ''), confidence: p.confidence ?? null, frpMw: typeof p.frp === 'number' ? p.frp : null };
   });
 }
+
+/** Fire sources in the order the map prefers them (FIRMS where a key is configured, else HMS). */
+export const FIRE_SOURCE_IDS = ['firms', 'hms'] as const;

@@ -144,3 +144,6 @@ export function isFlashesManifest(value: unknown): value is FlashesManifest {
   return !!m && typeof m.source === 'string' && typeof m.label === 'string' && typeof m.attribution === 'string' && typeof m.file === 'string'
     && typeof m.flashes === 'number' && Number.isFinite(Date.parse(String(m.newest))) && Number.isFinite(Date.parse(String(m.updated)));
 }
+
+/** Lightning sources the map shows, each publishing `{id}.json` (GOES GLM for the Americas). */
+export const LIGHTNING_SOURCE_IDS = ['glm'] as const;
