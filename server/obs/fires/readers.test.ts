@@ -10,7 +10,7 @@ describe('FIRMS area API CSV', () => {
   it('reads VIIRS rows: position, UTC overpass time, class confidence, FRP, sensor', () => {
     const spots = parseFirmsCsv(FIRMS_VIIRS_CSV_BUILT);
     expect(spots).toHaveLength(3);
-    expect(spots[0]).toEqual({ lat: 34.12345, lon: -118.54321, time: Date.UTC(2024, 6, 14, 4, 12), sensor: 'N20 VIIRS', confidence: { kind: 'class', value: 'high' }, frpMw: 12.7 });
+    expect(spots[0]).toEqual({ lat: 39.81234, lon: -121.43210, time: Date.UTC(2024, 6, 14, 4, 12), sensor: 'N20 VIIRS', confidence: { kind: 'class', value: 'high' }, frpMw: 12.7 });
     expect(spots.map((s) => s.confidence)).toEqual([{ kind: 'class', value: 'high' }, { kind: 'class', value: 'nominal' }, { kind: 'class', value: 'low' }]);
     // acq_time without its leading zeros ("35" = 00:35).
     expect(spots[2].time).toBe(Date.UTC(2024, 6, 14, 0, 35));
@@ -33,7 +33,7 @@ describe('FIRMS area API CSV', () => {
     ['a missing column', FIRMS_VIIRS_CSV_BUILT.replace('frp,', 'frpx,'), /header lacks frp/],
     ['a bad confidence', FIRMS_VIIRS_CSV_BUILT.replace(',h,', ',x,'), /line 2: confidence "x"/],
     ['a bad time', FIRMS_VIIRS_CSV_BUILT.replace('0412', '2512'), /line 2: no valid time/],
-    ['a bad position', FIRMS_VIIRS_CSV_BUILT.replace('34.12345', '134.1'), /line 2: no valid position/],
+    ['a bad position', FIRMS_VIIRS_CSV_BUILT.replace('39.81234', '134.1'), /line 2: no valid position/],
   ])('refuses %s with a FiresFormatError', (_name, text, message) => {
     expect(() => parseFirmsCsv(text)).toThrow(FiresFormatError);
     expect(() => parseFirmsCsv(text)).toThrow(message);

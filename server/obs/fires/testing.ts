@@ -7,8 +7,8 @@
 /** FIRMS VIIRS CSV (area API, VIIRS_NOAA20_NRT), built from the documented columns. */
 export const FIRMS_VIIRS_CSV_BUILT = [
   'latitude,longitude,bright_ti4,scan,track,acq_date,acq_time,satellite,instrument,confidence,version,bright_ti5,frp,daynight',
-  '34.12345,-118.54321,340.5,0.39,0.36,2024-07-14,0412,N20,VIIRS,h,2.0NRT,295.1,12.7,N',
-  '-3.20000,-60.10000,331.0,0.45,0.39,2024-07-14,1736,N20,VIIRS,n,2.0NRT,300.2,4.1,D',
+  '39.81234,-121.43210,340.5,0.39,0.36,2024-07-14,0412,N20,VIIRS,h,2.0NRT,295.1,12.7,N',
+  '-9.50000,-56.20000,331.0,0.45,0.39,2024-07-14,1736,N20,VIIRS,n,2.0NRT,300.2,4.1,D',
   '61.50000,129.40000,300.1,0.51,0.41,2024-07-14,35,N20,VIIRS,l,2.0NRT,280.0,1.3,N',
 ].join('\n') + '\n';
 
