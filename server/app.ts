@@ -46,6 +46,7 @@ import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import './obs/radar/source.ts'; // radar providers join OBS_FACTORIES (ISOBAR_OBS ids mrms, radolan, radvor, odim)
 import './obs/tropical/sources.ts'; // storm sources join OBS_FACTORIES (ISOBAR_OBS ids nhc, jtwc, ibtracs, atcfDecks)
+import './obs/factories.ts'; // lightning and fire sources join OBS_FACTORIES (ISOBAR_OBS ids glm, firms, hms)
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';

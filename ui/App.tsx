@@ -8,6 +8,7 @@ import { GlobeControl } from './components/GlobeControl.tsx';
 import { GribOpener } from './components/GribOpener.tsx';
 import { IsolinesControl } from './components/IsolinesControl.tsx';
 import { CapAlertsControl } from './components/CapAlertsControl.tsx';
+import { ObsLayersControl } from './components/ObsLayersControl.tsx';
 import { AccumulationRange } from './components/AccumulationRange.tsx';
 import { Legend } from './components/Legend.tsx';
 import { MenuButton } from './components/MenuButton.tsx';
@@ -117,6 +118,7 @@ export function App({ app }: { app: AppState }) {
       <div className="map-controls-right">
         <IsolinesControl app={app} />
         <CapAlertsControl />
+        <ObsLayersControl app={app} />
         <LevelSelector app={app} />
         <AccumulationRange app={app} />
       </div>

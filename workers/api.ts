@@ -225,6 +225,13 @@ export interface RenderApi {
   /** Vector shapes of one named set (`storms` ...) over the weather; null removes the set. */
   setShapes(params: { name: string; shapes: LonLatShapes | null }): void;
   sampleAt(params: { lon: number; lat: number }): Promise<SampleResult>;
+  /**
+   * Lightning of the last hour over whatever overlay shows (setting blitzOn): a flash file
+   * (common/obs/flashes.ts), transferred; null: none.
+   */
+  setLightning(params: { flashes: ArrayBuffer } | null): void;
+  /** Fire detections (SPEC §3 pois "firespots"): lon, lat degrees and FRP MW (NaN: none) per spot; null: none. */
+  setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
   setFrameCap(params: { fps: number | null }): void;

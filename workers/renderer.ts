@@ -47,6 +47,10 @@ import { createRasterLayer, createTileTexture, type RasterLayer } from './layers
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
 import { createVectorLayer, type VectorLayer } from './layers/vector/vector.ts';
 import { alertAreasAt, capAlertShapes, readAlertAreas, type CapAlertArea } from './layers/capAlerts/capAlerts.ts';
+import { createPointLayer, type PointLayer } from './layers/points/points.ts';
+import { flashMarks } from './layers/lightning/lightning.ts';
+import { fireMarks } from './layers/firespots/firespots.ts';
+import { decodeFlashes } from '../common/obs/flashes.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
 import type { Vec4 } from './layers/raster/raster.ts';
@@ -110,6 +114,9 @@ interface Gpu {
   particles: ParticleLayer;
   isolines: IsolineLayer;
   vector: VectorLayer;
+  /** Fire detections and lightning flashes over the colour layer (setFirespots, setLightning). */
+  firespots: PointLayer;
+  lightning: PointLayer;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
   composite: CompositeLayer;
@@ -146,6 +153,9 @@ export class Renderer implements RenderApi {
   private isolineParams: IsolineParams | null = null;
   /** Vector shapes by set name, kept to upload again after a context loss. */
   private readonly shapes = new Map<string, LonLatShapes>();
+  /** The marks last set (kept to upload again after a context loss). */
+  private lightningMarks: ReturnType<typeof flashMarks> | null = null;
+  private fireMarks: ReturnType<typeof fireMarks> | null = null;
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -401,6 +411,20 @@ export class Renderer implements RenderApi {
     return alertAreasAt(this.capAreas, lon, lat).map(({ id, severity, event, areaDesc }) => ({ id, severity, event, areaDesc }));
   }
 
+  setLightning(params: { flashes: ArrayBuffer } | null): void {
+    this.lightningMarks = params ? flashMarks(decodeFlashes(params.flashes)) : null;
+    this.gpu?.lightning.setPoints(this.lightningMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
+  setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void {
+    this.fireMarks = params ? fireMarks(params.lon, params.lat, params.frpMw) : null;
+    this.gpu?.firespots.setPoints(this.fireMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -540,6 +564,8 @@ export class Renderer implements RenderApi {
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       isolines: createIsolineLayer(regl),
       vector: createVectorLayer(regl),
+      firespots: createPointLayer(regl, 'disc'),
+      lightning: createPointLayer(regl, 'plus'),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -548,6 +574,8 @@ export class Renderer implements RenderApi {
     };
     this.gpu.basemap.setStyle(this.basemapStyle);
     for (const [name, shapes] of this.shapes) this.gpu.vector.setShapes(name, shapes);
+    this.gpu.lightning.setPoints(this.lightningMarks);
+    this.gpu.firespots.setPoints(this.fireMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -888,6 +916,8 @@ export class Renderer implements RenderApi {
       if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
       if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
+      gpu.firespots.draw(t);
+      gpu.lightning.draw(t);
     });
   }
 
@@ -1048,6 +1078,8 @@ export class Renderer implements RenderApi {
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
       if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
+      gpu.firespots.drawGlobe(f);
+      gpu.lightning.drawGlobe(f);
     });
   }
 }

@@ -37,6 +37,20 @@ describe('FixtureServer', () => {
     expect((await get('/nothing/')).status).toBe(404);
   });
 
+  it('lists keys by prefix like S3 ListObjectsV2, a page at a time', async () => {
+    const keys = (xml: string) => [...xml.matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]);
+    const all = await (await get('/?list-type=2&prefix=dir/')).text();
+    expect(keys(all)).toEqual(['dir/a.bin', 'dir/b.bin', 'dir/sub/c.bin']);
+    expect(all).toContain('<IsTruncated>false</IsTruncated>');
+    const first = await (await get('/?list-type=2&prefix=dir/&max-keys=2')).text();
+    expect(keys(first)).toEqual(['dir/a.bin', 'dir/b.bin']);
+    const token = /<NextContinuationToken>([^<]+)</.exec(first)?.[1];
+    expect(token).toBeDefined();
+    const second = await (await get(`/?list-type=2&prefix=dir/&max-keys=2&continuation-token=${encodeURIComponent(token!)}`)).text();
+    expect(keys(second)).toEqual(['dir/sub/c.bin']);
+    expect(keys(await (await get('/?list-type=2&prefix=none/')).text())).toEqual([]);
+  });
+
   it('injects a fault a given number of times, after letting some requests through', async () => {
     server.fault({ path: '/dir/b.bin', fault: { kind: 'status', status: 503 }, after: 1, times: 2 });
     const statuses = [];

@@ -12,6 +12,10 @@
  * until a promise settles, or a hook that runs as a request arrives (to abort a client
  * mid-download). `bytesPerSecond` throttles every body to a link of that speed, shared by all
  * answers at once (a home connection).
+ *
+ * S3's ListObjectsV2 (`GET /?list-type=2&prefix=...`, as NOAA's open buckets answer it) lists the
+ * files whose path without its leading `/` starts with the prefix, `max-keys` (default 1000) a page
+ * with a continuation token.
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -170,6 +174,22 @@ export class FixtureServer {
     return `<html><head><title>Index of ${dir}</title></head><body><h1>Index of ${dir}</h1><hr><pre><a href="../">../</a>\n${rows.join('\n')}\n</pre><hr></body></html>\n`;
   }
 
+  /** S3 ListObjectsV2 XML (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html). */
+  private s3Listing(query: URLSearchParams): string {
+    const prefix = query.get('prefix') ?? '';
+    const maxKeys = Number(query.get('max-keys') ?? 1000);
+    const after = query.get('continuation-token') ?? query.get('start-after') ?? '';
+    const keys = [...this.files.keys()].map((p) => p.slice(1)).filter((k) => k.startsWith(prefix) && k > after).sort();
+    const page = keys.slice(0, maxKeys);
+    const truncated = keys.length > page.length;
+    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const contents = page.map((key) => `<Contents><Key>${escape(key)}</Key><LastModified>2024-01-01T00:00:00.000Z</LastModified><Size>${this.files.get(`/${key}`)?.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`);
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>fixture</Name><Prefix>${escape(prefix)}</Prefix>`
+      + `<KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>`
+      + (truncated ? `<NextContinuationToken>${escape(page[page.length - 1])}</NextContinuationToken>` : '')
+      + `${contents.join('')}</ListBucketResult>`;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://fixture').pathname);
     const range = req.headers.range ?? null;
@@ -194,7 +214,8 @@ export class FixtureServer {
       return;
     }
 
-    let body = path.endsWith('/') ? (() => {
+    const query = new URL(req.url ?? '/', 'http://fixture').searchParams;
+    let body = path === '/' && query.get('list-type') === '2' ? new TextEncoder().encode(this.s3Listing(query)) : path.endsWith('/') ? (() => {
       const html = this.listing(path);
       return html === null ? undefined : new TextEncoder().encode(html);
     })() : this.files.get(path);

@@ -15,10 +15,13 @@ import { OverlayIcon } from './icons.tsx';
 import { CAP_SEVERITY_COLOURS } from '../../common/capAlerts.ts';
 import { capAlertsPicked } from '../map/capAlerts.ts';
 import { capAlertPath } from '../panels/capAlert/capAlertPath.ts';
+import { kmPerPixel, nearestFire, PICK_RADIUS_PX } from '../state/obsLayersModel.ts';
+import { nearestFlash } from '../../common/obs/flashes.ts';
+import { relativeAge } from './relativeAge.ts';
 
 export function Picker({ app }: { app: AppState }) {
   useSignals();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const position = app.picker.position.value;
   // Follows the map without re-rendering: the transform is written straight to the element.
@@ -51,6 +54,18 @@ export function Picker({ app }: { app: AppState }) {
     if (tier) text = `${t(`airq.tiers.${tier}`)} (${app.units.unitOf(metric.ident)} ${text})`;
     direction = result.value === null ? undefined : result.direction;
   }
+  // Lightning and fires shown on the map: the nearest flash's age and the nearest fire's detection.
+  // The zoom of the moment: the picker does not follow the camera with renders (effect above).
+  const radiusKm = PICK_RADIUS_PX * kmPerPixel(position.lat, app.map.view.peek().zoom);
+  const lightning = app.obs.lightningOn.value ? app.obs.lightning.value : null;
+  const flash = lightning ? nearestFlash(lightning.flashes, position.lon, position.lat, radiusKm) : -1;
+  const flashTime = lightning && flash >= 0 ? lightning.flashes.baseTime - 1000 * lightning.flashes.ageSeconds[flash] : null;
+  const fires = app.obs.firesOn.value ? app.obs.fires.value : null;
+  const fire = fires ? nearestFire(fires.spots, position.lon, position.lat, radiusKm) : null;
+  const now = Date.now();
+  const confidence = fire?.confidence
+    ? fire.confidence.kind === 'percent' ? `${fire.confidence.value} %` : t(`obs.confidenceLevel.${fire.confidence.value}`)
+    : null;
   return (
     <div ref={ref} className={mobile ? 'picker picker-mobile' : 'picker'} data-testid="picker"
       data-lat={position.lat} data-lon={position.lon} data-value={result?.value ?? ''}>
@@ -69,6 +84,19 @@ export function Picker({ app }: { app: AppState }) {
             onClick={() => void app.router.navigate(capAlertPath(position.lat, position.lon))}>
             {[...new Set(capAlertsPicked.value.map((a) => a.event))].join(', ')}
           </button>
+        )}
+        {flashTime !== null && (
+          <span className="picker-obs" data-testid="picker-flash" data-time={flashTime}>
+            {t('obs.flash', { age: relativeAge(flashTime, now, i18n.language) })}
+          </span>
+        )}
+        {fire && (
+          <span className="picker-obs" data-testid="picker-fire" data-time={fire.time}>
+            {t('obs.fire', { age: relativeAge(fire.time, now, i18n.language) })}
+            {confidence && ` · ${t('obs.confidence', { value: confidence })}`}
+            {fire.frpMw !== null && ` · ${t('obs.frp', { value: fire.frpMw.toFixed(1) })}`}
+            {fire.sensor && ` · ${fire.sensor}`}
+          </span>
         )}
         <span className="picker-coords">
           {position.lat.toFixed(COORD_DECIMALS)}, {position.lon.toFixed(COORD_DECIMALS)}

@@ -5,12 +5,24 @@
  */
 
 import { effect } from '@preact/signals-core';
+import { transfer } from 'comlink';
 import type { ParticleSettings } from '../../common/settings.ts';
 import { isolineMetric } from '../../common/isolines.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
+import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS } from '../state/obsLayersModel.ts';
+
+/** Runs `load` now and every `everyMs` while `on` says so; returns the effect's disposer. */
+function whileOn(on: () => boolean, load: () => Promise<void>, everyMs: number): () => void {
+  return effect(() => {
+    if (!on()) return;
+    void load();
+    const timer = setInterval(() => void load(), everyMs);
+    return () => clearInterval(timer);
+  });
+}
 
 export function startRenderSync(app: AppState): () => void {
   const api = renderClient.api();
@@ -73,6 +85,26 @@ export function startRenderSync(app: AppState): () => void {
           lang: app.settings.get('usedLang') as string,
         },
       });
+    }),
+    // Lightning (blitzOn) and firespots (pois): fetched while on, drawn by the worker.
+    whileOn(() => app.obs.lightningOn.value, () => app.obs.loadLightning(), LIGHTNING_REFRESH_MS),
+    whileOn(() => app.obs.firesOn.value, () => app.obs.loadFires(), FIRES_REFRESH_MS),
+    effect(() => {
+      const data = app.obs.lightningOn.value ? app.obs.lightning.value : null;
+      // The model keeps its bytes for the picker: the worker gets a copy, transferred.
+      const copy = data ? data.bytes.slice(0) : null;
+      void (copy ? api.setLightning(transfer({ flashes: copy }, [copy])) : api.setLightning(null));
+    }),
+    effect(() => {
+      const data = app.obs.firesOn.value ? app.obs.fires.value : null;
+      if (!data) {
+        void api.setFirespots(null);
+        return;
+      }
+      const lon = Float32Array.from(data.spots, (s) => s.lon);
+      const lat = Float32Array.from(data.spots, (s) => s.lat);
+      const frpMw = Float32Array.from(data.spots, (s) => s.frpMw ?? Number.NaN);
+      void api.setFirespots(transfer({ lon, lat, frpMw }, [lon.buffer, lat.buffer, frpMw.buffer]));
     }),
   ];
   return () => {

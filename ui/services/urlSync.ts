@@ -33,7 +33,8 @@ export function urlStateOf(app: AppState): UrlState {
     pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
     // The choice, also where this product draws none: the link keeps it for the next one.
     isolines: app.isolines.on.peek() ? app.isolines.type.peek() : undefined,
-    pois: app.initialUrl.pois,
+    // SPEC §2: the POI set shown (the firespots toggle), else the one the address came with.
+    pois: app.obs.firesOn.peek() ? 'firespots' : app.initialUrl.pois !== 'firespots' ? app.initialUrl.pois : undefined,
     pickerOpen: picker ? true : undefined,
     launchedBy: app.initialUrl.launchedBy,
   };
@@ -56,6 +57,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.picker.position.value;
     void app.isolines.on.value;
     void app.isolines.type.value;
+    void app.obs.firesOn.value;
     debounced.poke();
   });
   const stopTitle = effect(() => {

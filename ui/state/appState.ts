@@ -6,6 +6,7 @@ import { createAccumulationModel, type AccumulationModel } from './accumulationM
 import { createDataModel, type DataModel } from './dataModel.ts';
 import { createIsolinesModel, type IsolinesModel } from './isolinesModel.ts';
 import { createLayerModel, type LayerModel } from './layerModel.ts';
+import { createObsLayersModel, type ObsLayersModel } from './obsLayersModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
@@ -25,6 +26,8 @@ export interface AppState {
   /** SPEC §3 isolinesOn / isolinesType. */
   isolines: IsolinesModel;
   units: UnitsModel;
+  /** Lightning (setting blitzOn) and the firespots POI layer over the map (issue 15 §3, §6). */
+  obs: ObsLayersModel;
   picker: PickerModel;
   data: DataModel;
   settings: SettingsStore;
@@ -64,6 +67,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const units = createUnitsModel(countryOf(languageTag), settings);
   const accumulation = createAccumulationModel(layer, timeline, settings);
   const isolines = createIsolinesModel(layer, settings, initialUrl.isolines);
+  const obs = createObsLayersModel(settings, initialUrl.pois);
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const usage = createUsageLog();
@@ -71,7 +75,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, accumulation, isolines, units, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, isolines, units, obs, picker, data, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
       accumulation.dispose();

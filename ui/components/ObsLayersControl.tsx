@@ -1,0 +1,48 @@
+/**
+ * Lightning and fires toggles (issue 15 §3, §6) in the map's right column: lightning is the SPEC §3
+ * setting blitzOn, drawn over whatever overlay shows (radar, satellite or a forecast); fires the
+ * POI set "firespots" (setting pois). When on, each says who made the data (the licence's credit
+ * line) and how old it is.
+ */
+
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import type { AppState } from '../state/appState.ts';
+import { relativeAge } from './relativeAge.ts';
+
+export function ObsLayersControl({ app }: { app: AppState }) {
+  useSignals();
+  const { t, i18n } = useTranslation();
+  const { obs } = app;
+  const lightningOn = obs.lightningOn.value;
+  const firesOn = obs.firesOn.value;
+  const lightning = obs.lightning.value;
+  const fires = obs.fires.value;
+  const now = Date.now();
+  return (
+    <div className="obs-layers" data-testid="obs-layers">
+      <button type="button" className={lightningOn ? 'level active' : 'level'} aria-pressed={lightningOn} data-testid="lightning-toggle"
+        onClick={() => obs.setLightningOn(!lightningOn)}>
+        {t('obs.lightning')}
+      </button>
+      {lightningOn && (
+        <small className="obs-credit" data-testid="lightning-credit" data-flashes={lightning?.manifest.flashes ?? ''}>
+          {lightning
+            ? `${lightning.manifest.attribution} · ${t('obs.newest', { age: relativeAge(Date.parse(lightning.manifest.newest), now, i18n.language) })}`
+            : obs.lightningError.value ? t('obs.none') : '…'}
+        </small>
+      )}
+      <button type="button" className={firesOn ? 'level active' : 'level'} aria-pressed={firesOn} data-testid="firespots-toggle"
+        onClick={() => obs.setFiresOn(!firesOn)}>
+        {t('obs.fires')}
+      </button>
+      {firesOn && (
+        <small className="obs-credit" data-testid="firespots-credit" data-spots={fires?.spots.length ?? ''}>
+          {fires
+            ? `${fires.attribution} · ${t('obs.updated', { age: relativeAge(fires.updated, now, i18n.language) })} · ${t('obs.detections', { count: fires.spots.length })}`
+            : obs.firesError.value ? t('obs.none') : '…'}
+        </small>
+      )}
+    </div>
+  );
+}
