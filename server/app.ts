@@ -44,9 +44,8 @@ import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
-import './obs/radar/source.ts'; // radar providers join OBS_FACTORIES (ISOBAR_OBS ids mrms, radolan, radvor, odim)
-import './obs/tropical/sources.ts'; // storm sources join OBS_FACTORIES (ISOBAR_OBS ids nhc, jtwc, ibtracs, atcfDecks)
-import './obs/factories.ts'; // lightning and fire sources join OBS_FACTORIES (ISOBAR_OBS ids glm, firms, hms)
+import { obsConfigFromEnv } from './obs/core/config.ts';
+import { OBS_FACTORIES } from './obs/sources.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -101,8 +100,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Tile base maps (routes/basemaps.ts): default the ISOBAR_BASEMAP_* settings of the environment. */
   basemaps?: BasemapConfig;
-  /** Observation products (server/obs/core): default the sources of ISOBAR_OBS. */
-  obs?: ObsOptions;
+  /** Observation products (server/obs/core): default the sources ISOBAR_OBS names (server/obs/sources.ts). */
+  obs?: Partial<ObsOptions>;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -234,7 +233,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
-  await registerObs(app, dataDir, options.obs);
+  await registerObs(app, dataDir, { ...options.obs, sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources });
   await app.register(capAlertsRoutes, { dataDir, now });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);

@@ -212,7 +212,7 @@ export function meteoAlarmSource(env: Env = {}): ObsSource & { readonly baseUrl:
   return source;
 }
 
-/** Added to OBS_FACTORIES (server/obs/core/config.ts): all three need no key. */
+/** The warning sources (ISOBAR_OBS ids, listed in server/obs/sources.ts): all three need no key. */
 export const WARNING_FACTORIES: Record<string, ObsFactory> = {
   nwsAlerts: { default: true, create: nwsAlertsSource },
   ecccAlerts: { default: true, create: ecccAlertsSource },

@@ -5,10 +5,9 @@
  *                sources that need no key (each factory's `default`), unless ISOBAR_SOURCES is
  *                `none` (tests, CI: no internet there), which turns these off too.
  *
- * Each family adds its sources to OBS_FACTORIES with the variables they read (URLs, keys).
+ * Each family's sources, with the variables they read (URLs, keys), are listed in server/obs/sources.ts.
  */
 
-import { WARNING_FACTORIES } from '../capAlerts/sources.ts';
 import type { ObsSource } from './source.ts';
 
 type Env = Record<string, string | undefined>;
@@ -19,14 +18,13 @@ export interface ObsFactory {
   default: boolean;
 }
 
-export const OBS_FACTORIES: Record<string, ObsFactory> = { ...WARNING_FACTORIES };
 
 export interface ObsConfig {
   mode: 'none' | 'default' | 'listed';
   sources: ObsSource[];
 }
 
-export function obsConfigFromEnv(env: Env = process.env, factories: Record<string, ObsFactory> = OBS_FACTORIES): ObsConfig {
+export function obsConfigFromEnv(factories: Record<string, ObsFactory>, env: Env = process.env): ObsConfig {
   const raw = env.ISOBAR_OBS?.trim();
   if (raw === 'none' || (raw === undefined || raw === '') && env.ISOBAR_SOURCES?.trim() === 'none') return { mode: 'none', sources: [] };
   if (raw === undefined || raw === '') {

@@ -132,11 +132,11 @@ describe('ISOBAR_OBS', () => {
     keyed: { default: false, create: () => countingSource('keyed', () => false) },
   };
   it('lists sources, follows the keyless ones when unset, and none in tests', () => {
-    expect(obsConfigFromEnv({ ISOBAR_OBS: 'keyed, free,keyed' }, factories).sources.map((s) => s.id)).toEqual(['keyed', 'free']);
-    expect(obsConfigFromEnv({}, factories)).toMatchObject({ mode: 'default', sources: [{ id: 'free' }] });
-    expect(obsConfigFromEnv({ ISOBAR_SOURCES: 'none' }, factories)).toEqual({ mode: 'none', sources: [] });
-    expect(obsConfigFromEnv({ ISOBAR_OBS: 'none' }, factories)).toEqual({ mode: 'none', sources: [] });
-    expect(() => obsConfigFromEnv({ ISOBAR_OBS: 'free,radarz' }, factories)).toThrow(/unknown observation source radarz/);
+    expect(obsConfigFromEnv(factories, { ISOBAR_OBS: 'keyed, free,keyed' }).sources.map((s) => s.id)).toEqual(['keyed', 'free']);
+    expect(obsConfigFromEnv(factories, {})).toMatchObject({ mode: 'default', sources: [{ id: 'free' }] });
+    expect(obsConfigFromEnv(factories, { ISOBAR_SOURCES: 'none' })).toEqual({ mode: 'none', sources: [] });
+    expect(obsConfigFromEnv(factories, { ISOBAR_OBS: 'none' })).toEqual({ mode: 'none', sources: [] });
+    expect(() => obsConfigFromEnv(factories, { ISOBAR_OBS: 'free,radarz' })).toThrow(/unknown observation source radarz/);
   });
 });
 

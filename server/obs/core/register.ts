@@ -8,7 +8,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SourceHttp } from '../../live/http.ts';
 import type { Sleep } from '../../live/http.ts';
-import { obsConfigFromEnv } from './config.ts';
 import { startObsPoller, type ObsPoller } from './poller.ts';
 import { obsRoutes, type ObsRouteOptions } from './routes.ts';
 import type { ObsSource } from './source.ts';
@@ -22,8 +21,8 @@ declare module 'fastify' {
 }
 
 export interface ObsOptions {
-  /** Default: the sources of ISOBAR_OBS (config.ts); null or []: none. */
-  sources?: readonly ObsSource[] | null;
+  /** The sources to follow (server/app.ts: those ISOBAR_OBS names, config.ts); null or []: none. */
+  sources: readonly ObsSource[] | null;
   http?: SourceHttp;
   now?: () => number;
   sleep?: Sleep;
@@ -32,8 +31,8 @@ export interface ObsOptions {
   access?: ObsRouteOptions['access'];
 }
 
-export async function registerObs(app: FastifyInstance, dataDir: string | null, options: ObsOptions = {}): Promise<void> {
-  const sources = options.sources === undefined ? obsConfigFromEnv().sources : options.sources ?? [];
+export async function registerObs(app: FastifyInstance, dataDir: string | null, options: ObsOptions): Promise<void> {
+  const sources = options.sources ?? [];
   let poller: ObsPoller | null = null;
   app.decorate('obs', { getter: () => poller });
   const store = dataDir === null ? null : new ObsStore(dataDir);

@@ -8,7 +8,7 @@ import { firespotsFromGeoJson } from '../../../common/obs/fires.ts';
 import { FixtureServer } from '../../live/fixtureServer.ts';
 import { SourceHttp } from '../../live/http.ts';
 import { obsConfigFromEnv } from '../core/config.ts';
-import '../factories.ts';
+import { OBS_FACTORIES } from '../sources.ts';
 import { ObsDataError, type ObsContext } from '../core/source.ts';
 import { ObsStore } from '../core/store.ts';
 import { FirmsSource, hmsPath, HmsSource } from './fireSources.ts';
@@ -62,8 +62,8 @@ describe('FIRMS source', () => {
 
   it('needs a key, and keeps it out of errors and logs', async () => {
     expect(new FirmsSource('').unsupportedReason).toMatch(/ISOBAR_FIRMS_KEY is not set/);
-    expect(obsConfigFromEnv({ ISOBAR_OBS: 'firms' }).sources[0].unsupportedReason).toMatch(/ISOBAR_FIRMS_KEY/);
-    expect(obsConfigFromEnv({ ISOBAR_OBS: 'firms', ISOBAR_FIRMS_KEY: KEY }).sources[0].unsupportedReason).toBeUndefined();
+    expect(obsConfigFromEnv(OBS_FACTORIES, { ISOBAR_OBS: 'firms' }).sources[0].unsupportedReason).toMatch(/ISOBAR_FIRMS_KEY/);
+    expect(obsConfigFromEnv(OBS_FACTORIES, { ISOBAR_OBS: 'firms', ISOBAR_FIRMS_KEY: KEY }).sources[0].unsupportedReason).toBeUndefined();
     server.put(`/api/area/csv/${KEY}/VIIRS_NOAA20_NRT/world/1`, 'Invalid MAP_KEY.');
     const warnings: object[] = [];
     const poll = new FirmsSource(KEY, server.url, ['VIIRS_NOAA20_NRT']).poll(context(warnings));

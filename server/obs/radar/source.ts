@@ -13,7 +13,7 @@
 import type { Engine } from '../../../engine/engine.ts';
 import { RADAR_UPDATE_MINUTES, type RadarSourceInfo } from '../../../common/radar.ts';
 import { loadEngine } from '../../ingest/engine.ts';
-import { OBS_FACTORIES } from '../core/config.ts';
+import type { ObsFactory } from '../core/config.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { RadarFormatError, type RadarField } from './field.ts';
 import { readMrms } from './mrms.ts';
@@ -86,6 +86,7 @@ export const RADAR_PROVIDERS: Record<string, (env: Env) => RadarProviderSpec> = 
   }),
 };
 
-for (const [id, make] of Object.entries(RADAR_PROVIDERS)) {
-  OBS_FACTORIES[id] = { create: (env) => radarSource(make(env)), default: id !== 'odim' };
-}
+/** The radar sources (ISOBAR_OBS ids): all keyless and followed by default but `odim`, which needs ISOBAR_ODIM_URL. */
+export const RADAR_FACTORIES: Record<string, ObsFactory> = Object.fromEntries(Object.entries(RADAR_PROVIDERS).map(([id, make]) => [
+  id, { create: (env: Record<string, string | undefined>) => radarSource(make(env)), default: id !== 'odim' },
+]));

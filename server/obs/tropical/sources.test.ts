@@ -9,6 +9,7 @@ import { SourceHttp } from '../../live/http.ts';
 import { SILENT_LOGGER } from '../../live/source.ts';
 import { describeWithFixtures, readFixture } from '../../live/testing.ts';
 import { obsConfigFromEnv } from '../core/config.ts';
+import { OBS_FACTORIES } from '../sources.ts';
 import { ObsDataError, type ObsContext } from '../core/source.ts';
 import { ObsStore } from '../core/store.ts';
 import { atcfFolderSource, deckNames, ibtracsSource, jtwcSource, nhcSource, productText } from './sources.ts';
@@ -101,7 +102,7 @@ it('lists b-decks of an autoindex page and strips an NHC product page to its tex
 });
 
 it('joins ISOBAR_OBS: nhc, ibtracs and the deck folder by default, jtwc only with its URL', () => {
-  expect(obsConfigFromEnv({}).sources.map((s) => s.id).filter((id) => ['nhc', 'jtwc', 'ibtracs', 'atcfDecks'].includes(id))).toEqual(['nhc', 'ibtracs', 'atcfDecks']);
-  expect(obsConfigFromEnv({ ISOBAR_OBS: 'jtwc' }).sources[0].unsupportedReason).toMatch(/ISOBAR_JTWC_URL/);
-  expect(obsConfigFromEnv({ ISOBAR_OBS: 'jtwc', ISOBAR_JTWC_URL: 'https://example.org/btk' }).sources[0].unsupportedReason).toBeUndefined();
+  expect(obsConfigFromEnv(OBS_FACTORIES, {}).sources.map((s) => s.id).filter((id) => ['nhc', 'jtwc', 'ibtracs', 'atcfDecks'].includes(id))).toEqual(['nhc', 'ibtracs']);
+  expect(obsConfigFromEnv(OBS_FACTORIES, { ISOBAR_OBS: 'jtwc' }).sources[0].unsupportedReason).toMatch(/ISOBAR_JTWC_URL/);
+  expect(obsConfigFromEnv(OBS_FACTORIES, { ISOBAR_OBS: 'jtwc', ISOBAR_JTWC_URL: 'https://example.org/btk' }).sources[0].unsupportedReason).toBeUndefined();
 });

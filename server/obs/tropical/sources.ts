@@ -7,8 +7,8 @@
  * - `jtwc`: JTWC's b-decks from a directory listing (ISOBAR_JTWC_URL, the ATCF `btk` layout of
  *   `b{basin}{nn}{yyyy}.dat` files); JTWC publishes no forecast cone radii, so no cone.
  * - `ibtracs`: past storms of the current season from IBTrACS (NCEI), daily.
- * - `atcfDecks`: b-decks in a local folder (ISOBAR_STORM_DECKS_DIR, default
- *   ../shared/data/obs/tropical): past storms such as the samples' (Hurricane Michael,
+ * - `atcfDecks`: b-decks in a local folder the operator names (ISOBAR_STORM_DECKS_DIR; not followed
+ *   unless ISOBAR_OBS lists it): past storms such as the samples' (Hurricane Michael,
  *   `bal142018.dat`, shown with the GFS sample of October 2018 when that file is there).
  *
  * Upstream files that cannot be read are refused whole (ObsDataError naming file and line); the
@@ -19,7 +19,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HOUR_MS } from '../../../common/time.ts';
 import type { StormDetail } from '../../../common/api/storms.ts';
-import { OBS_FACTORIES } from '../core/config.ts';
+import type { ObsFactory } from '../core/config.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { AtcfFormatError, parseAtcf } from './atcf.ts';
 import { IbtracsFormatError, parseIbtracs } from './ibtracs.ts';
@@ -37,7 +37,6 @@ export const IBTRACS_INTERVAL_MINUTES = 24 * 60;
 export const NHC_URL = 'https://www.nhc.noaa.gov';
 export const NHC_FTP_URL = 'https://ftp.nhc.noaa.gov';
 export const IBTRACS_URL = 'https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.ACTIVE.list.v04r01.csv';
-export const DEFAULT_DECKS_DIR = '../shared/data/obs/tropical';
 
 const NHC_ATTRIBUTION = 'NOAA National Hurricane Center (public domain)';
 const JTWC_ATTRIBUTION = 'Joint Typhoon Warning Center / US Navy (public)';
@@ -151,9 +150,10 @@ export function ibtracsSource(options: { url?: string } = {}): ObsSource {
 
 /** Best tracks from b-decks in a folder: NHC's basins as `nhc`, the others as `jtwc`. */
 export function atcfFolderSource(options: { dir?: string } = {}): ObsSource {
-  const dir = options.dir ?? DEFAULT_DECKS_DIR;
+  const dir = options.dir?.trim() ?? '';
   return {
     id: 'atcfDecks', kind: 'storms', label: 'ATCF best tracks', attribution: `${NHC_ATTRIBUTION}; ${JTWC_ATTRIBUTION}`, intervalMinutes: 60,
+    ...(dir === '' ? { unsupportedReason: 'ISOBAR_STORM_DECKS_DIR is not set (a folder of ATCF b-deck files)' } : {}),
     async poll(ctx) {
       let names: string[] = [];
       try {
@@ -182,7 +182,14 @@ export async function deckStorm(path: string, now: number): Promise<StormDetail>
   return stormFromBestTrack(records, nhc ? 'nhc' : 'jtwc', now, null, nhc ? NHC_ATTRIBUTION : JTWC_ATTRIBUTION);
 }
 
-OBS_FACTORIES.nhc = { default: true, create: (env) => nhcSource({ url: env.ISOBAR_NHC_URL, ftpUrl: env.ISOBAR_NHC_FTP_URL }) };
-OBS_FACTORIES.jtwc = { default: false, create: (env) => jtwcSource({ url: env.ISOBAR_JTWC_URL }) };
-OBS_FACTORIES.ibtracs = { default: true, create: (env) => ibtracsSource({ url: env.ISOBAR_IBTRACS_URL }) };
-OBS_FACTORIES.atcfDecks = { default: true, create: (env) => atcfFolderSource({ dir: env.ISOBAR_STORM_DECKS_DIR }) };
+/**
+ * The storm sources (ISOBAR_OBS ids). `atcfDecks` reads a folder of b-decks the operator names
+ * (ISOBAR_STORM_DECKS_DIR: a past storm such as Hurricane Michael's bal142018.dat), so it is never
+ * followed by default.
+ */
+export const STORM_FACTORIES: Record<string, ObsFactory> = {
+  nhc: { default: true, create: (env) => nhcSource({ url: env.ISOBAR_NHC_URL, ftpUrl: env.ISOBAR_NHC_FTP_URL }) },
+  jtwc: { default: false, create: (env) => jtwcSource({ url: env.ISOBAR_JTWC_URL }) },
+  ibtracs: { default: true, create: (env) => ibtracsSource({ url: env.ISOBAR_IBTRACS_URL }) },
+  atcfDecks: { default: false, create: (env) => atcfFolderSource({ dir: env.ISOBAR_STORM_DECKS_DIR }) },
+};

@@ -4,10 +4,10 @@
  *   glm    GOES GLM lightning (keyless, default); ISOBAR_GLM_URLS: comma list of bucket base URLs
  *   firms  NASA FIRMS fires; ISOBAR_FIRMS_KEY (required), ISOBAR_FIRMS_URL, ISOBAR_FIRMS_PRODUCTS
  *   hms    NOAA HMS fire points (keyless, default); ISOBAR_HMS_URL
- * Imported by server/app.ts for this effect: they join OBS_FACTORIES.
+ * Listed in server/obs/sources.ts.
  */
 
-import { OBS_FACTORIES, type ObsFactory } from './core/config.ts';
+import type { ObsFactory } from './core/config.ts';
 import { FirmsSource, FIRMS_DEFAULT_PRODUCTS, HmsSource } from './fires/fireSources.ts';
 import { GLM_DEFAULT_BUCKETS, GlmSource } from './lightning/glmSource.ts';
 
@@ -25,4 +25,3 @@ export const LIGHTNING_AND_FIRES_FACTORIES: Record<string, ObsFactory> = {
   hms: { default: true, create: (env) => new HmsSource(env.ISOBAR_HMS_URL?.trim() || undefined) },
 };
 
-Object.assign(OBS_FACTORIES, LIGHTNING_AND_FIRES_FACTORIES);

@@ -1,0 +1,14 @@
+/**
+ * Every observation source the server can follow (ISOBAR_OBS ids; server/obs/core/config.ts), by
+ * family; each family's module says which variables its sources read.
+ */
+
+import type { ObsFactory } from './core/config.ts';
+import { WARNING_FACTORIES } from './capAlerts/sources.ts';
+import { LIGHTNING_AND_FIRES_FACTORIES } from './lightningAndFires.ts';
+import { RADAR_FACTORIES } from './radar/source.ts';
+import { STORM_FACTORIES } from './tropical/sources.ts';
+
+export const OBS_FACTORIES: Readonly<Record<string, ObsFactory>> = {
+  ...RADAR_FACTORIES, ...STORM_FACTORIES, ...WARNING_FACTORIES, ...LIGHTNING_AND_FIRES_FACTORIES,
+};
