@@ -6,6 +6,7 @@
  */
 
 import type REGL from 'regl';
+import { mercX, mercY } from '../../../common/map.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
 import type { GlobeFrame } from '../../gl/globeTransform.ts';
 import globeProjection from '../globe/projection.glsl?raw';
@@ -29,11 +30,9 @@ export interface PointSet {
 /** Normalised Mercator (x 0..1 east from -180°, y 0..1 south from the north edge) of each point, interleaved. */
 export function mercatorOf(lon: Float32Array, lat: Float32Array): Float32Array {
   const out = new Float32Array(lon.length * 2);
-  const limit = 85.0511287798;
   for (let i = 0; i < lon.length; i++) {
-    const phi = (Math.max(-limit, Math.min(limit, lat[i])) * Math.PI) / 180;
-    out[2 * i] = (lon[i] + 180) / 360;
-    out[2 * i + 1] = 0.5 - Math.log(Math.tan(Math.PI / 4 + phi / 2)) / (2 * Math.PI);
+    out[2 * i] = mercX(lon[i]);
+    out[2 * i + 1] = mercY(lat[i]);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shapeBuffers } from './vector.ts';
+import { pointSet, shapeBuffers } from './vector.ts';
 
 describe('vector shapes in lon/lat', () => {
   it('makes a quad per segment in its start point\'s colour, relative to the first point', () => {
@@ -31,17 +31,20 @@ describe('vector shapes in lon/lat', () => {
     expect(area / 2 / (degree * degree)).toBeCloseTo(3, 1);
   });
 
-  it('fills each ring of a fill with triangles, and squares each point', () => {
-    const b = shapeBuffers({
-      lines: [],
-      points: [{ points: [10, 20, 11, 21], colors: [1, 1, 1, 1, 1, 1, 1, 1], radiusPx: 4 }],
-      fills: [{ rings: [[0, 0, 1, 0, 1, 1, 0, 1], [0, 0, 2, 0, 1, 1]], color: [1, 1, 1, 0.3] }],
-    });
-    expect(b.points[0].count).toBe(12);
+  it('fills each ring of a fill with triangles', () => {
+    const b = shapeBuffers({ lines: [], points: [], fills: [{ rings: [[0, 0, 1, 0, 1, 1, 0, 1], [0, 0, 2, 0, 1, 1]], color: [1, 1, 1, 0.3] }] });
     // A square ring: 2 triangles; a triangle ring: 1.
     expect(b.fills[0].count).toBe(9);
-    // Latitude 20 is north of the first point's: Mercator y smaller (y grows southward).
-    expect(b.points[0].center[1]).toBe(0);
-    expect(b.points[0].center[13]).toBeLessThan(0);
+  });
+
+  it('hands the point sets to the point layer: colours as bytes, diameters', () => {
+    const p = pointSet([
+      { points: [10, 20, 11, 21], colors: [1, 0, 0, 1, 0, 0.5, 1, 0.5], radiusPx: 4 },
+      { points: [-170, -5], colors: [0, 0, 0, 2], radiusPx: 1.5 },
+    ]);
+    expect([...p.lon]).toEqual([10, 11, -170]);
+    expect([...p.lat]).toEqual([20, 21, -5]);
+    expect([...p.color]).toEqual([255, 0, 0, 255, 0, 128, 255, 128, 0, 0, 0, 255]);
+    expect([...p.size]).toEqual([8, 8, 3]);
   });
 });

@@ -10,6 +10,7 @@
 import earcut from 'earcut';
 import type REGL from 'regl';
 import { mercX, mercY } from '../../../common/map.ts';
+import { createPointLayer, type PointLayer, type PointSet } from '../points/points.ts';
 import type { LonLatShapes } from '../../api.ts';
 import type { FrameTransform } from '../../gl/transform.ts';
 import type { GlobeFrame } from '../../gl/globeTransform.ts';
@@ -17,17 +18,13 @@ import globeProjection from '../globe/projection.glsl?raw';
 import flatProject from './flat.projection.glsl?raw';
 import globeProject from './globe.projection.glsl?raw';
 import lineVertex from './line.vertex.glsl?raw';
-import pointVertex from './point.vertex.glsl?raw';
 import fillVertex from './fill.vertex.glsl?raw';
 import colorFragment from './color.fragment.glsl?raw';
-import pointFragment from './point.fragment.glsl?raw';
 import maskFragment from './mask.fragment.glsl?raw';
 import maskBlitFragment from './maskBlit.fragment.glsl?raw';
 
 /** The six corners (along, side) of a segment's two triangles. */
 const SEGMENT_CORNERS = [0, -1, 1, -1, 0, 1, 0, 1, 1, -1, 1, 1];
-/** The six corners of a point's square. */
-const POINT_CORNERS = [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1];
 
 /**
  * GPU-ready arrays of a set of shapes. Layouts: `from`, `to`, `center`, `pos`: vec2 normalised
@@ -37,7 +34,6 @@ const POINT_CORNERS = [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1];
 export interface ShapeBuffers {
   origin: [number, number];
   lines: { from: Float32Array; to: Float32Array; corner: Float32Array; color: Float32Array; count: number; widthPx: number }[];
-  points: { center: Float32Array; corner: Float32Array; color: Float32Array; count: number; radiusPx: number }[];
   fills: { pos: Float32Array; count: number; color: [number, number, number, number] }[];
 }
 
@@ -65,22 +61,6 @@ export function shapeBuffers(shapes: LonLatShapes): ShapeBuffers {
     }
     return { from, to, corner, color, count: n * 6, widthPx: line.widthPx };
   });
-  const points = shapes.points.map((set) => {
-    const n = set.points.length / 2;
-    const center = new Float32Array(n * 12);
-    const corner = new Float32Array(n * 12);
-    const color = new Float32Array(n * 24);
-    for (let i = 0; i < n; i++) {
-      const p = m(set.points[2 * i], set.points[2 * i + 1]);
-      for (let c = 0; c < 6; c++) {
-        const v = i * 6 + c;
-        center.set(p, 2 * v);
-        corner.set(POINT_CORNERS.slice(2 * c, 2 * c + 2), 2 * v);
-        color.set(set.colors.slice(4 * i, 4 * i + 4), 4 * v);
-      }
-    }
-    return { center, corner, color, count: n * 6, radiusPx: set.radiusPx };
-  });
   const fills = shapes.fills.map((fill) => {
     // Simple rings, convex or not (a storm's cone circles, a warning's area): earcut's triangles.
     const pos: number[] = [];
@@ -93,7 +73,23 @@ export function shapeBuffers(shapes: LonLatShapes): ShapeBuffers {
     }
     return { pos: Float32Array.from(pos), count: pos.length / 2, color: fill.color };
   });
-  return { origin, lines, points, fills };
+  return { origin, lines, fills };
+}
+
+/** The point sets of a shape set as the point layer's sprites: colours as bytes, diameters in CSS px. */
+export function pointSet(sets: LonLatShapes['points']): PointSet {
+  const n = sets.reduce((sum, set) => sum + set.points.length / 2, 0);
+  const out: PointSet = { lon: new Float32Array(n), lat: new Float32Array(n), color: new Uint8Array(4 * n), size: new Float32Array(n) };
+  let k = 0;
+  for (const set of sets) {
+    for (let i = 0; i < set.points.length / 2; i++, k++) {
+      out.lon[k] = set.points[2 * i];
+      out.lat[k] = set.points[2 * i + 1];
+      for (let c = 0; c < 4; c++) out.color[4 * k + c] = Math.round(Math.min(1, Math.max(0, set.colors[4 * i + c])) * 255);
+      out.size[k] = 2 * set.radiusPx;
+    }
+  }
+  return out;
 }
 
 export interface VectorLayer {
@@ -110,8 +106,9 @@ export interface VectorLayer {
 interface Uploaded {
   origin: [number, number];
   lines: { from: REGL.Buffer; to: REGL.Buffer; corner: REGL.Buffer; color: REGL.Buffer; count: number; widthPx: number }[];
-  points: { center: REGL.Buffer; corner: REGL.Buffer; color: REGL.Buffer; count: number; radiusPx: number }[];
   fills: { pos: REGL.Buffer; count: number; color: [number, number, number, number] }[];
+  /** The points of every point set, as the point layer's sprites. */
+  points: PointLayer;
 }
 
 type View = { kind: 'flat'; t: FrameTransform; copy: number } | { kind: 'globe'; f: GlobeFrame };
@@ -140,7 +137,6 @@ export function createVectorLayer(regl: REGL.Regl): VectorLayer {
   const ratioOf = (view: View) => (view.kind === 'flat' ? view.t.pixelRatio : view.f.pixelRatio);
 
   interface LineProps { view: View; set: Uploaded; line: Uploaded['lines'][number] }
-  interface PointProps { view: View; set: Uploaded; points: Uploaded['points'][number] }
   interface FillProps { view: View; set: Uploaded; fill: Uploaded['fills'][number] }
 
   const commands = (globe: boolean) => {
@@ -161,23 +157,6 @@ export function createVectorLayer(regl: REGL.Regl): VectorLayer {
           ...projection,
           u_canvas: (_: unknown, p: LineProps) => canvasOf(p.view),
           u_width: (_: unknown, p: LineProps) => p.line.widthPx * ratioOf(p.view),
-        },
-        depth: { enable: false },
-        blend,
-      }),
-      point: regl<Record<string, unknown>, Record<string, unknown>, PointProps>({
-        vert: head + pointVertex,
-        frag: pointFragment,
-        attributes: {
-          a_center: (_: unknown, p: PointProps) => p.points.center,
-          a_corner: (_: unknown, p: PointProps) => p.points.corner,
-          a_color: (_: unknown, p: PointProps) => p.points.color,
-        },
-        count: (_: unknown, p: PointProps) => p.points.count,
-        uniforms: {
-          ...projection,
-          u_canvas: (_: unknown, p: PointProps) => canvasOf(p.view),
-          u_radius: (_: unknown, p: PointProps) => p.points.radiusPx * ratioOf(p.view),
         },
         depth: { enable: false },
         blend,
@@ -211,9 +190,15 @@ export function createVectorLayer(regl: REGL.Regl): VectorLayer {
     blend,
   });
 
+  const pointLayer = (sets: LonLatShapes['points']): PointLayer => {
+    const layer = createPointLayer(regl, 'disc');
+    layer.setPoints(pointSet(sets));
+    return layer;
+  };
+
   const release = (set: Uploaded) => {
     for (const l of set.lines) [l.from, l.to, l.corner, l.color].forEach((b) => b.destroy());
-    for (const p of set.points) [p.center, p.corner, p.color].forEach((b) => b.destroy());
+    set.points.destroy();
     for (const f of set.fills) f.pos.destroy();
   };
 
@@ -233,8 +218,12 @@ export function createVectorLayer(regl: REGL.Regl): VectorLayer {
         regl({ framebuffer: target })(() => blitMask({ canvas: [w, h], color: [r * a, g * a, b * a, a] }));
       }
       for (const line of set.lines) for (const view of views) if (line.count) cmd.line({ view, set, line });
-      for (const points of set.points) for (const view of views) if (points.count) cmd.point({ view, set, points });
     }
+    // Points over every set's lines and fills.
+    regl({ framebuffer: target })(() => {
+      for (const set of sets.values()) for (const view of views) if (view.kind === 'globe') set.points.drawGlobe(view.f);
+      if (views[0]?.kind === 'flat') for (const set of sets.values()) set.points.draw(views[0].t);
+    });
   };
 
   return {
@@ -247,7 +236,7 @@ export function createVectorLayer(regl: REGL.Regl): VectorLayer {
       sets.set(name, {
         origin: b.origin,
         lines: b.lines.map((l) => ({ from: regl.buffer(l.from), to: regl.buffer(l.to), corner: regl.buffer(l.corner), color: regl.buffer(l.color), count: l.count, widthPx: l.widthPx })),
-        points: b.points.map((p) => ({ center: regl.buffer(p.center), corner: regl.buffer(p.corner), color: regl.buffer(p.color), count: p.count, radiusPx: p.radiusPx })),
+        points: pointLayer(shapes.points),
         fills: b.fills.map((f) => ({ pos: regl.buffer(f.pos), count: f.count, color: f.color })),
       });
     },
