@@ -174,3 +174,40 @@ describe('the observation routes', () => {
     }
   });
 });
+
+describe('the observation routes\' access check', () => {
+  let app: FastifyInstance;
+  const source = countingSource('accessCounter', () => false);
+  beforeAll(async () => {
+    const { HttpError } = await import('../../http/httpError.ts');
+    app = await buildApp({
+      distDir: null, prewarm: false, dataDir, liveSources: null,
+      obs: {
+        sources: [source], pollOnStart: false,
+        access: async (_kind, path, request, store) => {
+          if (path.startsWith('items/') && request.headers['x-tier'] !== 'premium') throw new HttpError(403, 'Premium only');
+          if (path === 'count.json' && request.headers['x-tier'] !== 'premium') return { json: { n: -((await store.readJson<{ n: number }>('lightning', path))?.n ?? 0) } };
+        },
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    await vi.waitUntil(() => app.obs !== null, { timeout: 5_000 });
+    await app.obs?.pollNow('accessCounter');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('refuses what it throws for, and answers its own document uncached by shared caches', async () => {
+    const refused = await app.inject({ method: 'GET', url: obsFilePath('lightning', `items/${source.polls}/a.json`) });
+    expect(refused.statusCode).toBe(403);
+    const allowed = await app.inject({ method: 'GET', url: obsFilePath('lightning', `items/${source.polls}/a.json`), headers: { 'x-tier': 'premium' } });
+    expect(allowed.statusCode).toBe(200);
+    const own = await app.inject({ method: 'GET', url: obsFilePath('lightning', 'count.json') });
+    expect(own.json()).toEqual({ n: -source.polls });
+    expect(own.headers['cache-control']).toBe('private, max-age=30');
+    expect(own.headers['content-type']).toMatch(/application\/json/);
+    const file = await app.inject({ method: 'GET', url: obsFilePath('lightning', 'count.json'), headers: { 'x-tier': 'premium' } });
+    expect(file.json()).toEqual({ n: source.polls });
+  });
+});

@@ -6,8 +6,9 @@
  *
  * Documents at a family's top (its manifests, lists) are cached briefly; files inside items (tiles,
  * tracks) longer. A family can refuse some paths to some users (history for Premium only) through
- * `access`, which throws an HttpError; entitlement decisions themselves live in
- * common/entitlements.ts.
+ * `access`, which throws an HttpError, or answer a user a document of its own (`{ json }`: the part
+ * of a manifest this user may read), sent uncached by shared caches; entitlement decisions
+ * themselves live in common/entitlements.ts.
  */
 
 import { createReadStream } from 'node:fs';
@@ -31,10 +32,13 @@ const CONTENT_TYPES: Record<string, string> = {
   bin: 'application/octet-stream',
 };
 
+/** What `access` decides: nothing (serve the file), or the document to answer instead. */
+export type ObsAccessAnswer = void | undefined | { json: unknown };
+
 export interface ObsRouteOptions {
   store: ObsStore | null;
   status: () => ObsSourceStatus[];
-  access?: (kind: ObsKind, path: string, request: FastifyRequest) => void | Promise<void>;
+  access?: (kind: ObsKind, path: string, request: FastifyRequest, store: ObsStore) => ObsAccessAnswer | Promise<ObsAccessAnswer>;
 }
 
 export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions): Promise<void> {
@@ -52,7 +56,13 @@ export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions):
   app.get<{ Params: { kind: string; '*': string } }>(OBS_FILE_ROUTE, { schema: { response: { 404: ERROR_RESPONSE_SCHEMA } } }, async (request, reply) => {
     const { kind, '*': path } = request.params;
     if (!isObsKind(kind) || !isSafeObsPath(path) || options.store === null) throw notFound('No such observation file');
-    await options.access?.(kind, path, request);
+    const own = await options.access?.(kind, path, request, options.store);
+    if (own) {
+      // Answered for this user (their tier decided what is in it): no shared cache may keep it.
+      reply.header('content-type', CONTENT_TYPES.json);
+      reply.header('cache-control', `private, max-age=${TOP_MAX_AGE_S}`);
+      return reply.send(JSON.stringify(own.json));
+    }
     const file = options.store.path(kind, path);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) throw notFound('No such observation file');
