@@ -47,6 +47,7 @@ import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import { obsConfigFromEnv } from './obs/core/config.ts';
 import { OBS_FACTORIES } from './obs/sources.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
+import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
@@ -233,7 +234,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
-  await registerObs(app, dataDir, { ...options.obs, sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources });
+  // SPEC §1: radar history past the free window for Premium only (common/entitlements.ts).
+  await registerObs(app, dataDir, { access: radarAccess(now), ...options.obs, sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources });
   await app.register(capAlertsRoutes, { dataDir, now });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);

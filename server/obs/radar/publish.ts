@@ -33,6 +33,15 @@ export function frameId(sources: readonly string[], time: number): string {
   return `${new Date(time).toISOString().replace(/[-:]/g, '').slice(0, 13)}Z-${sources.join('+')}`;
 }
 
+/** The valid time a frame id (frameId) names, to the minute; null for a name frameId does not make. */
+export function frameTimeOf(id: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})Z-/.exec(id);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = m.slice(1).map(Number);
+  const time = Date.UTC(year, month - 1, day, hour, minute);
+  return frameId([], time).slice(0, 14) === id.slice(0, 14) ? time : null;
+}
+
 /** Renders the fields (one time, one or more providers merged) into a frame folder; returns the tiles written. */
 export async function writeFrameTiles(dir: string, fields: readonly RadarField[], maxZoom = RADAR_MAX_ZOOM): Promise<string[]> {
   const extents = fields.map(fieldExtent);
