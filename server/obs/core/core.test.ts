@@ -210,4 +210,20 @@ describe('the observation routes\' access check', () => {
     const file = await app.inject({ method: 'GET', url: obsFilePath('lightning', 'count.json'), headers: { 'x-tier': 'premium' } });
     expect(file.json()).toEqual({ n: source.polls });
   });
+
+  it('sends stored gzip data tiles as gzip to clients that take it, decompressed to the others', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const { writeFile } = await import('node:fs/promises');
+    const bytes = new Uint8Array(4096).map((_, i) => i % 7);
+    await new ObsStore(dataDir).publishDir('lightning', 'tiles', async (dir) => writeFile(join(dir, 'a.tile'), gzipSync(bytes)));
+    const url = obsFilePath('lightning', 'tiles/a.tile');
+    const headers = { 'x-tier': 'premium' };
+    const gzip = await app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'gzip, br' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toMatch(/Accept-Encoding/);
+    expect(new Uint8Array(gzip.rawPayload)).not.toEqual(bytes);
+    const plain = await app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(new Uint8Array(plain.rawPayload)).toEqual(bytes);
+  });
 });

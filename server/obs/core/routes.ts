@@ -12,16 +12,20 @@
  */
 
 import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OBS_FILE_ROUTE, OBS_STATUS_ANSWER, OBS_STATUS_PATH, type ObsStatusAnswer } from '../../../common/api/obs.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
+import { acceptsGzip } from '../../routes/tiles.ts';
 import type { ObsSourceStatus } from './poller.ts';
 import { isObsKind, type ObsKind } from './source.ts';
 import { isSafeObsPath, type ObsStore } from './store.ts';
 
 const TOP_MAX_AGE_S = 30;
 const ITEM_MAX_AGE_S = 3600;
+/** Files of this extension are stored gzip-compressed (data tiles, common/tile.ts). */
+const GZIP_STORED = 'tile';
 
 const CONTENT_TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
@@ -68,9 +72,16 @@ export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions):
     if (!info?.isFile()) throw notFound('No such observation file');
     const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
     reply.header('content-type', CONTENT_TYPES[extension] ?? 'application/octet-stream');
-    reply.header('content-length', info.size);
     reply.header('cache-control', `public, max-age=${path.includes('/') ? ITEM_MAX_AGE_S : TOP_MAX_AGE_S}`);
     reply.header('last-modified', info.mtime.toUTCString());
+    if (extension === GZIP_STORED) {
+      // Data tiles are stored gzip-compressed (as the model tiles): sent as they are to clients
+      // that take gzip, decompressed for the others.
+      reply.header('vary', 'Accept-Encoding');
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(createReadStream(file).pipe(createGunzip()));
+      reply.header('content-encoding', 'gzip');
+    }
+    reply.header('content-length', info.size);
     return reply.send(createReadStream(file));
   });
 }
