@@ -85,3 +85,44 @@ export interface RadarMinifest {
   nowcast: RadarFrame[];
   sources: RadarSourceInfo[];
 }
+
+/**
+ * A composite frame is drawn by the client from each provider's own frame: providers publish on
+ * their own clocks (MRMS every 2 minutes, RADOLAN every 5), so the server never has a complete
+ * set of one time to merge. A provider's frame stands for the composite from its time until this
+ * long after it (twice RADOLAN's interval; then its area shows no data rather than old rain).
+ */
+export const RADAR_COMPOSITE_WINDOW_MS = 10 * MINUTE_MS;
+
+/** One step of the radar timeline: the frames of each provider merged (max dBZ) at `time`. */
+export interface RadarStep {
+  time: number;
+  /** At most one frame per provider: the newest at or before `time` within RADAR_COMPOSITE_WINDOW_MS. */
+  frames: RadarFrame[];
+  /** A nowcast step (forecast from the last observation), shown marked as such. */
+  nowcast: boolean;
+}
+
+function newestPerSource(frames: readonly RadarFrame[], time: number): RadarFrame[] {
+  const best = new Map<string, RadarFrame>();
+  for (const f of frames) {
+    if (f.time > time || f.time <= time - RADAR_COMPOSITE_WINDOW_MS) continue;
+    const key = f.sources.join('+');
+    const had = best.get(key);
+    if (!had || f.time > had.time) best.set(key, f);
+  }
+  return [...best.values()].sort((a, b) => a.sources.join().localeCompare(b.sources.join()));
+}
+
+/**
+ * The radar timeline of a manifest (or of the archive's and the live one's frames together): a
+ * step at each observed frame's time, then a step at each nowcast time after the last observation.
+ */
+export function radarSteps(frames: readonly RadarFrame[], nowcast: readonly RadarFrame[] = []): RadarStep[] {
+  const times = [...new Set(frames.map((f) => f.time))].sort((a, b) => a - b);
+  const steps: RadarStep[] = times.map((time) => ({ time, frames: newestPerSource(frames, time), nowcast: false }));
+  const lastObserved = times.length ? times[times.length - 1] : -Infinity;
+  const future = [...new Set(nowcast.filter((f) => f.time > lastObserved).map((f) => f.time))].sort((a, b) => a - b);
+  for (const time of future) steps.push({ time, frames: nowcast.filter((f) => f.time === time), nowcast: true });
+  return steps;
+}

@@ -14,7 +14,7 @@ import {
 } from '../../../common/radar.ts';
 import { REMOVE_GRACE_MS, type ObsStore } from '../core/store.ts';
 import type { RadarField } from './field.ts';
-import { coverageRings, fieldExtent, packRadarTile, renderRadarTile, tilesOver } from './tiles.ts';
+import { coverageRings, fieldExtent, packRadarTile, reduceRadarTile, renderRadarTile, tilesOver } from './tiles.ts';
 
 export const MINIFEST = 'minifest2.json';
 export const ARCHIVE_MINIFEST = 'archive/minifest2.json';
@@ -42,21 +42,35 @@ export function frameTimeOf(id: string): number | null {
   return frameId([], time).slice(0, 14) === id.slice(0, 14) ? time : null;
 }
 
-/** Renders the fields (one time, one or more providers merged) into a frame folder; returns the tiles written. */
+/**
+ * Renders the fields (one time, one or more providers merged) into a frame folder; returns the
+ * tiles written. The top zoom samples the fields (nearest cell, renderRadarTile); each lower zoom
+ * is made from the one above by the maximum over each node's footprint (reduceRadarTile), so small
+ * echoes stay visible on the overview.
+ */
 export async function writeFrameTiles(dir: string, fields: readonly RadarField[], maxZoom = RADAR_MAX_ZOOM): Promise<string[]> {
   const extents = fields.map(fieldExtent);
-  const written: string[] = [];
-  for (let z = RADAR_MIN_ZOOM; z <= maxZoom; z++) {
+  const written: string[][] = [];
+  let above = new Map<string, Uint16Array>();
+  for (let z = maxZoom; z >= RADAR_MIN_ZOOM; z--) {
+    const here = new Map<string, Uint16Array>();
+    const zoom: string[] = [];
+    written.unshift(zoom);
     for (const address of tilesOver(z, extents)) {
-      const q = renderRadarTile(address, fields, extents);
+      const { x, y } = address;
+      const q = z === maxZoom
+        ? renderRadarTile(address, fields, extents)
+        : reduceRadarTile([[2 * x, 2 * y], [2 * x + 1, 2 * y], [2 * x, 2 * y + 1], [2 * x + 1, 2 * y + 1]].map(([cx, cy]) => above.get(`${cx}/${cy}`) ?? null));
       if (!q) continue;
+      here.set(`${x}/${y}`, q);
       const path = radarTilePath(address.z, address.x, address.y);
       await mkdir(join(dir, String(address.z), String(address.x)), { recursive: true });
       await writeFile(join(dir, path), gzipSync(packRadarTile(address, q), { level: GZIP_LEVEL }));
-      written.push(`${address.z}/${address.x}/${address.y}`);
+      zoom.push(`${address.z}/${address.x}/${address.y}`);
     }
+    above = here;
   }
-  return written;
+  return written.flat();
 }
 
 export interface PublishInput {

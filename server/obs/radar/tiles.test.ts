@@ -5,7 +5,7 @@ import { TILE_NODES, tileAt, tileBounds } from '../../../common/tiling.ts';
 import { describeWithFixtures, readFixture } from '../../live/testing.ts';
 import { gridLocator, type RadarField } from './field.ts';
 import { readRadolan } from './radolan.ts';
-import { coverageRings, fieldExtent, packRadarTile, renderRadarTile } from './tiles.ts';
+import { coverageRings, fieldExtent, packRadarTile, reduceRadarTile, renderRadarTile } from './tiles.ts';
 import { RADAR_FIXTURE } from './testing.ts';
 
 function insideRing(ring: [number, number][], lon: number, lat: number): boolean {
@@ -72,5 +72,47 @@ describeWithFixtures('radar tiles', () => {
     expect(insideRing(outer, 10, 51)).toBe(true); // central Germany
     expect(insideRing(outer, 2.35, 48.86)).toBe(false); // Paris
     expect(insideRing(outer, 12.5, 41.9)).toBe(false); // Rome
+  });
+});
+
+describeWithFixtures('radar overview zooms', () => {
+  it('keep the strongest echo of the top zoom under each node (max over the footprint), where nearest sampling loses it', async () => {
+    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { gunzipSync } = await import('node:zlib');
+    const { writeFrameTiles } = await import('./publish.ts');
+    const field = readRadolan(await readFixture(RADAR_FIXTURE.radolanRx));
+    const dir = await mkdtemp(join(tmpdir(), 'isobar-radar-zooms-'));
+    try {
+      const written = await writeFrameTiles(dir, [field]);
+      const read = async (key: string) => decodeDataTile(gunzipSync(await readFile(join(dir, `${key}.tile`)))).channels[0];
+      const maxOf = (values: Float32Array) => values.reduce((m, v) => (v > m ? v : m), -Infinity);
+      const top = await Promise.all(written.filter((k) => k.startsWith('6/')).map(read));
+      const strongest = Math.max(...top.map(maxOf));
+      const germany = tileAt(0, 10, 51);
+      const overview = await read(`0/${germany.x}/${germany.y}`);
+      // The overview holds the strongest echo of the top zoom...
+      expect(maxOf(overview)).toBe(strongest);
+      // ...which the nearest cell per node misses at zoom 0 (the reason for the maximum).
+      const nearest = decodeDataTile(packRadarTile(germany, renderRadarTile(germany, [field], [fieldExtent(field)])!)).channels[0];
+      expect(maxOf(nearest)).toBeLessThan(strongest);
+      // Every zoom lists its tiles, low zooms first, as before.
+      expect(written[0].startsWith('0/')).toBe(true);
+      expect(new Set(written.map((k) => k.split('/')[0]))).toEqual(new Set(['0', '1', '2', '3', '4', '5', '6']));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reduces four children into one parent node by node', () => {
+    const n = TILE_NODES;
+    const child = new Uint16Array(n * n).fill(0xffff);
+    child[10 * n + 21] = 100; // one echo node in the north-east child, at child node (21, 10)
+    const parent = reduceRadarTile([null, child, null, null])!;
+    // Global child node (255 + 21, 10) = (276, 10): parent nodes 138 (276 = 2 x 138) and row 5 (10 = 2 x 5).
+    expect(parent[5 * n + 138]).toBe(100);
+    expect(parent.filter((v) => v !== 0xffff)).toHaveLength(1);
+    expect(reduceRadarTile([null, null, null, null])).toBeNull();
   });
 });

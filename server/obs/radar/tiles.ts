@@ -130,6 +130,48 @@ export function renderRadarTile(address: TileAddress, fields: readonly RadarFiel
   return any ? q : null;
 }
 
+/**
+ * A tile of zoom z from its four children at z + 1 (`[north-west, north-east, south-west,
+ * south-east]`, null where a child has no echo): each node takes the maximum over its footprint,
+ * the child nodes within half a node spacing of it. Nearest sampling at low zooms reads one cell
+ * in thousands (at zoom 0 a node is 0.7°, 50 RADOLAN cells), so a small storm would vanish from
+ * the overview; the maximum keeps it. Node spacings halve exactly from one zoom to the next
+ * (common/tiling.ts: 255 intervals per tile), so parent node i is child node 2i of the pair of
+ * children side by side, and its footprint the child nodes 2i - 1 .. 2i + 1. Null without echo.
+ */
+export function reduceRadarTile(children: readonly (Uint16Array | null)[]): Uint16Array | null {
+  if (children.every((c) => c === null)) return null;
+  const n = TILE_NODES;
+  const last = 2 * (n - 1); // global child node index runs 0..510; 255 is shared by both children
+  const q = new Uint16Array(n * n).fill(NO_DATA);
+  let any = false;
+  for (let j = 0; j < n; j++) {
+    const y0 = Math.max(0, 2 * j - 1);
+    const y1 = Math.min(last, 2 * j + 1);
+    for (let i = 0; i < n; i++) {
+      const x0 = Math.max(0, 2 * i - 1);
+      const x1 = Math.min(last, 2 * i + 1);
+      let best = NO_DATA;
+      for (let gy = y0; gy <= y1; gy++) {
+        const south = gy > n - 1 ? 1 : 0;
+        const ly = gy - south * (n - 1);
+        for (let gx = x0; gx <= x1; gx++) {
+          const east = gx > n - 1 ? 1 : 0;
+          const child = children[south * 2 + east];
+          if (!child) continue;
+          const v = child[ly * n + gx - east * (n - 1)];
+          if (v !== NO_DATA && (best === NO_DATA || v > best)) best = v;
+        }
+      }
+      if (best !== NO_DATA) {
+        q[j * n + i] = best;
+        any = true;
+      }
+    }
+  }
+  return any ? q : null;
+}
+
 /** Packs a rendered tile in the data-tile format (row-delta predictor). */
 export function packRadarTile(address: TileAddress, q: Uint16Array): Uint8Array {
   return packDataTile({
