@@ -4,6 +4,7 @@
  */
 
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './time.ts';
+import type { Product } from './catalogue/products.ts';
 
 /** SPEC §9: radar update interval, minutes. */
 export const RADAR_UPDATE_MINUTES = 3;
@@ -126,3 +127,17 @@ export function radarSteps(frames: readonly RadarFrame[], nowcast: readonly Rada
   for (const time of future) steps.push({ time, frames: nowcast.filter((f) => f.time === time), nowcast: true });
   return steps;
 }
+
+/**
+ * The radar composite as the render worker's product (common/catalogue Product): one level, the
+ * data zooms the frames are published at; map zoom z shows data zoom z - 2 ('high' quality), so a
+ * 12-frame animation of a country at 1280x720 needs a few tiles a frame and fits the tile cache
+ * (SPEC §9: 50 entries).
+ */
+export const RADAR_PRODUCT: Product = {
+  ident: 'radar', modelName: 'Radar', provider: 'Isobar', directory: 'radar', resolution: 0.01,
+  interval: RADAR_UPDATE_MINUTES, premiumInterval: RADAR_UPDATE_MINUTES, bounds: null, levels: ['surface'],
+  overlays: ['radar', 'radarPlus'], isolines: [], forecastSize: 0,
+  maxTileZoom: { free: RADAR_MAX_ZOOM, premium: RADAR_MAX_ZOOM }, dataQuality: 'high', fileSuffix: 'tile',
+  accumulations: false, meteogram: false,
+};

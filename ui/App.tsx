@@ -30,6 +30,8 @@ import { startLiveProgress } from './state/liveProgress.ts';
 
 // The top message and the bottom message area: lazy, loaded right after the first render.
 const AppServices = lazy(() => import('./components/AppServices.tsx'));
+// SPEC §2 radar window: the radar overlays' timeline, loaded when one shows.
+const RadarTimeline = lazy(() => import('./panels/radar/RadarTimeline.tsx').then((m) => ({ default: m.RadarTimeline })));
 const BottomMessage = lazy(() => import('./components/AppServices.tsx').then((m) => ({ default: m.BottomMessage })));
 
 export function App({ app }: { app: AppState }) {
@@ -126,7 +128,9 @@ export function App({ app }: { app: AppState }) {
         <OverlayMenu app={app} />
         <Suspense fallback={null}><BottomMessage app={app} /></Suspense>
         <Legend app={app} />
-        <Timeline app={app} hour12={hour12} />
+        {app.radar.active.value
+          ? <Suspense fallback={null}><RadarTimeline app={app} hour12={hour12} /></Suspense>
+          : <Timeline app={app} hour12={hour12} />}
       </div>
       <PaneHost app={app} />
       <Suspense fallback={null}><AppServices /></Suspense>

@@ -10,6 +10,7 @@ import type { TileBasemapChoice } from './layers/basemap/tileBasemap.ts';
 import type { Product } from '../common/catalogue/products.ts';
 import type { FixedStepsParams, FixedStepsState } from './fixedSteps.ts';
 import type { IsolineType } from '../common/isolines.ts';
+import type { RadarStep } from '../common/radar.ts';
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
 export type DebugPass = 'fade' | 'segments' | 'step';
@@ -63,6 +64,20 @@ export interface LayerParams {
   acRange?: number;
   premium: boolean;
   /** A subscriber's bearer token: the server serves Premium tiles (higher zoom, premium days) only with it (server/auth/tier.ts). */
+  token?: string | null;
+}
+
+/**
+ * The radar overlay (SPEC §1): the steps of the radar timeline (common/radar.ts radarSteps), each
+ * drawn as its providers' frames merged; the shown time is one of their times.
+ */
+export interface RadarParams {
+  /** radar or radarPlus. */
+  overlay: string;
+  steps: RadarStep[];
+  time: number;
+  premium: boolean;
+  /** A subscriber's bearer token: radar history past the free window is served with it only. */
   token?: string | null;
 }
 
@@ -209,6 +224,8 @@ export interface RenderApi {
   listen(listener: (event: RenderEvent) => void): void;
   setView(params: ViewParams): void;
   setLayer(params: LayerParams): void;
+  /** Shows the radar composite instead of a product's layer (setLayer goes back to a product). */
+  setRadar(params: RadarParams): void;
   setTime(params: { time: number }): void;
   setParticles(params: ParticleParams): void;
   /** Isolines over the colour layer; null: none. */

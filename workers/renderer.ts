@@ -30,7 +30,7 @@ import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
 import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  BasemapParams, CapAlertAreaInfo, DebugPass, IsolineParams, LonLatShapes, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  BasemapParams, CapAlertAreaInfo, DebugPass, IsolineParams, LonLatShapes, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RadarParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -59,6 +59,8 @@ import { particleCount, particleSpeed, particleStyle, trailFade } from './layers
 import { sampleTile, windDirection } from './tiles/sample.ts';
 import { TileCache } from './tiles/tileCache.ts';
 import { HttpTileSource, LocalTileSource, type TileRequest, type TileSource } from './tiles/tileSource.ts';
+import { RadarTileSource } from './tiles/radarTileSource.ts';
+import { RADAR_PRODUCT } from '../common/radar.ts';
 import { failedStandIns, planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/tilePlan.ts';
 import { fieldColumnOf, fieldColumns } from './tiles/tileSet.ts';
 import { FrameStats, wallClock } from './frameStats.ts';
@@ -328,7 +330,6 @@ export class Renderer implements RenderApi {
     if (!timestamps.length) return;
     this.milestone('layer');
     const color = colorLayerOf(overlay);
-    const sameColor = this.layer?.color.ident === color.ident;
     const previous = this.layer && { product: this.layer.product.ident, color: this.layer.color.ident, level: this.layer.level };
     if (!sameShownData(previous, { product: product.ident, color: color.ident, level: params.level })) {
       // Another layer: the previous one's step does not stand in, and its colours do not linger in the trails.
@@ -336,7 +337,7 @@ export class Renderer implements RenderApi {
       this.trailsCleared = true;
     }
     const premium = params.premium;
-    this.layer = {
+    this.showLayer({
       product,
       source: local ? new LocalTileSource(local) : new HttpTileSource(this.origin, product, params.refTime, premium ? params.token ?? null : null),
       overlay,
@@ -349,8 +350,37 @@ export class Renderer implements RenderApi {
       acRange: color.renderer === 'accumulations' ? params.acRange : undefined,
       calendar: { refTime: params.refTime, timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
       premium,
-    };
-    this.time = params.time;
+    }, params.time);
+  }
+
+  setRadar(params: RadarParams): void {
+    const overlay = overlayByIdent(params.overlay);
+    const timestamps = params.steps.map((s) => s.time);
+    if (!overlay || !timestamps.length) return;
+    this.milestone('layer');
+    const color = colorLayerOf(overlay);
+    if (this.layer?.product !== RADAR_PRODUCT) {
+      this.shownStep = null;
+      this.trailsCleared = true;
+    }
+    this.showLayer({
+      product: RADAR_PRODUCT,
+      source: new RadarTileSource(this.origin, params.steps, params.token ?? null),
+      overlay,
+      level: 'surface',
+      color,
+      particles: undefined,
+      acRange: undefined,
+      calendar: { refTime: timestamps[0], timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
+      premium: params.premium,
+    }, params.time);
+  }
+
+  private showLayer(layer: ResolvedLayer, time: number): void {
+    const sameColor = this.layer?.color.ident === layer.color.ident;
+    this.layer = layer;
+    this.time = time;
+    const { color } = layer;
     if (this.gpu && !sameColor) this.gpu.raster.setScale(color.colorScale, !!color.vector, this.gpu.maxTextureSize, !!color.metric.classes);
     this.planDirty = this.staticDirty = this.fieldDirty = true;
     this.planNow();

@@ -176,6 +176,17 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [83, [56, 148, 173, A]], [87, [56, 135, 173, A]], [90, [56, 132, 173, A]], [93, [56, 123, 173, A]],
     [97, [56, 98, 157, A]], [100, [56, 70, 114, A]],
   ], { opaque: true }),
+  /**
+   * Radar reflectivity (dBZ): the US National Weather Service's standard reflectivity colours
+   * (light to dark blue, greens, yellow to orange, reds, magenta, purple, white at 75 dBZ), in
+   * 5 dBZ bands; below 5 dBZ transparent (clear air, clutter), so the map shows through.
+   */
+  radar: scale('radar', [
+    [0, [4, 233, 231, 0]], [4.9, [4, 233, 231, 0]], [5, [4, 233, 231, 150]], [10, [1, 159, 244, 180]], [15, [3, 0, 244, 200]],
+    [20, [2, 253, 2, A]], [25, [1, 197, 1, A]], [30, [0, 142, 0, A]], [35, [253, 248, 2, A]], [40, [229, 188, 0, A]],
+    [45, [253, 149, 0, A]], [50, [253, 0, 0, A]], [55, [212, 0, 0, A]], [60, [188, 0, 0, A]], [65, [248, 0, 253, A]],
+    [70, [152, 84, 198, A]], [75, [253, 253, 253, A]],
+  ], { steps: 750, qualitative: true }),
   rainAccu: scale('rainAccu', [
     [0, [111, 111, 111, 0]], [1, [60, 116, 160, 150]], [5, [59, 161, 161, 220]], [10, [59, 161, 61, A]],
     [20, [130, 161, 59, A]], [40, [161, 161, 59, A]], [70, [161, 59, 59, A]], [120, [161, 59, 161, A]],

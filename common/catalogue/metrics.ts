@@ -131,6 +131,13 @@ export const METRICS: Readonly<Record<string, Metric>> = {
       'in/h': linear(MM_TO_IN, 2, 'in/h', [0.02, 0.04, 0.1, 0.2, 0.4, 0.8, 1.2]),
     },
   },
+  /** Radar reflectivity; the legend and the picker add the rain rate it means (dbzToMmh, SPEC §9). */
+  reflectivity: {
+    ident: 'reflectivity',
+    base: 'dBZ',
+    units: ['dBZ'],
+    conv: { dBZ: linear(1, 0, 'dBZ', [10, 20, 30, 40, 50, 60, 70]) },
+  },
   clouds: {
     ident: 'clouds',
     base: '%',

@@ -147,6 +147,8 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   tcso2: tiles('tcso2', COLOR_SCALES.tcso2, METRICS.column),
   turbulence: tiles('turbulence', COLOR_SCALES.turbulence, METRICS.turbulence, { levels: PRESSURE_LEVELS }),
   icing: tiles('icing', COLOR_SCALES.icing, METRICS.humidity, { levels: PRESSURE_LEVELS }),
+  // ---- Observations (SPEC §1 radar): drawn from the radar composite's frames, not a product's run. ----
+  radar: tiles('radar', COLOR_SCALES.radar, METRICS.reflectivity, { renderer: 'radar' }),
   soilMoisture40: tiles('soilMoisture40', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
   soilMoisture100: tiles('soilMoisture100', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
 };
@@ -204,7 +206,20 @@ export const OVERLAYS: readonly Overlay[] = [
   // Soil moisture from the land model's layers (variables.ts MODEL_FIELD_RULES, modelFields.ts).
   { ident: 'soilMoisture40', trans: 'overlay.soilMoisture40', icon: 'rh', layers: ['soilMoisture40'], method: 'NCEP SOILW (Noah land model) 0-10 and 10-40 cm, thickness-weighted: (0.1 m x layer 1 + 0.3 m x layer 2) / 0.4 m' },
   { ident: 'soilMoisture100', trans: 'overlay.soilMoisture100', icon: 'rh', layers: ['soilMoisture100'], partOf: 'soilMoisture40', method: 'NCEP SOILW (Noah land model) 40-100 cm layer' },
+  // SPEC §1 radar and §2 radar-plus: observed composites (server/obs/radar), whatever the product.
+  { ident: 'radar', trans: 'overlay.radar', icon: 'rain', layers: ['radar'], hideParticles: true },
+  { ident: 'radarPlus', trans: 'overlay.radarPlus', icon: 'rain', layers: ['radar'], hideParticles: true, partOf: 'radar' },
 ];
+
+/**
+ * Overlays drawn from observations (SPEC §1), not from a product's run: every product shows them,
+ * and choosing one keeps the product (its point forecast and the picker's model stay).
+ */
+export const OBSERVATION_OVERLAYS: readonly string[] = ['radar', 'radarPlus'];
+
+export function isObservationOverlay(ident: string): boolean {
+  return OBSERVATION_OVERLAYS.includes(ident);
+}
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);
 // SPEC §3 Settings: overlay default wind.

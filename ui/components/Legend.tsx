@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { colorAt, colorText, scaleDomain } from '../../common/catalogue/colors.ts';
 import { colorLayerOf } from '../../common/catalogue/overlays.ts';
+import { METRICS, dbzToMmh } from '../../common/catalogue/metrics.ts';
 import type { AppState } from '../state/appState.ts';
 import { rangeLabel } from './AccumulationRange.tsx';
 
@@ -42,6 +43,13 @@ export function Legend({ app }: { app: AppState }) {
     lastShown = at;
     return [{ v, at }];
   });
+  // Radar: under each dBZ line, the rain rate it means (Marshall–Palmer, SPEC §9) in the user's rain unit.
+  const rainUnit = metric.ident === 'reflectivity' ? app.units.unitOf('rain') : null;
+  const rate = (dbz: number) => {
+    const def = METRICS.rain.conv[rainUnit!];
+    const v = def.to(dbzToMmh(dbz));
+    return v < 10 ? v.toFixed(def.precision + (v < 1 ? 1 : 0)) : v.toFixed(0);
+  };
   return (
     <button type="button" className="legend" onClick={() => app.units.cycle(metric.ident)} title={t('legend.changeUnit')}
       data-testid="legend" data-unit={unit} data-range={range ?? undefined}>
@@ -59,6 +67,12 @@ export function Legend({ app }: { app: AppState }) {
           );
         })}
       </span>
+      {rainUnit && (
+        <span className="legend-bar legend-rate" data-testid="legend-rate" title={t('legend.rainRate')} style={{ background: 'none', height: 12 }}>
+          {labels.map(({ v, at }) => <span key={v} style={{ left: `${at * 100}%` }}>{rate(v)}</span>)}
+          <span className="legend-rate-unit" style={{ left: '100%', paddingLeft: 4 }}>{rainUnit}</span>
+        </span>
+      )}
     </button>
   );
 }

@@ -12,7 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { overlaysOf } from '../../common/catalogue/layerRules.ts';
-import { UNSOURCED_OVERLAYS, overlayByIdent } from '../../common/catalogue/overlays.ts';
+import { OBSERVATION_OVERLAYS, UNSOURCED_OVERLAYS, overlayByIdent } from '../../common/catalogue/overlays.ts';
 import { MAX_FAV_OVERLAYS_DESKTOP } from '../../common/settings.ts';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
@@ -39,7 +39,8 @@ export function OverlayMenu({ app }: { app: AppState }) {
   const served = app.data.served.value.map((p) => p.ident);
   // SPEC §2 window "globe": overlays the globe cannot show are left out while it shows (GlobeControl notes it).
   const globe = app.map.globe.value;
-  const available = (local ? local.overlays : overlaysOf(served.length ? served : [app.layer.product.value]))
+  // Observation overlays (radar) come from the observation sources, whatever the model.
+  const available = (local ? local.overlays : [...overlaysOf(served.length ? served : [app.layer.product.value]), ...OBSERVATION_OVERLAYS])
     .filter((ident) => shownOnGlobe(overlayByIdent(ident), globe));
   const shown = [...favourites.filter((o) => available.includes(o)), ...(favourites.includes(active) ? [] : [active])];
 

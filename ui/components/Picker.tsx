@@ -5,7 +5,7 @@ import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
-import { METRICS, formatValue } from '../../common/catalogue/metrics.ts';
+import { METRICS, dbzToMmh, formatValue } from '../../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../../common/map.ts';
 import { globeProject } from '../../common/globe.ts';
 import { pointPath } from '../../common/routes.ts';
@@ -52,6 +52,8 @@ export function Picker({ app }: { app: AppState }) {
     // The European AQI's level as its SPEC §9 tier (classes.ts), named, with the level.
     const tier = result.value !== null && metric.ident === 'aqi' ? eaqiTier(result.value) : null;
     if (tier) text = `${t(`airq.tiers.${tier}`)} (${app.units.unitOf(metric.ident)} ${text})`;
+    // Radar reflectivity with the rain rate it means (Marshall–Palmer, SPEC §9), in the user's rain unit.
+    if (result.value !== null && metric.ident === 'reflectivity') text += ` · ${formatValue(METRICS.rain, app.units.unitOf('rain'), dbzToMmh(result.value))}`;
     direction = result.value === null ? undefined : result.direction;
   }
   // Lightning and fires shown on the map: the nearest flash's age and the nearest fire's detection.

@@ -39,6 +39,23 @@ export function startRenderSync(app: AppState): () => void {
       }
     }),
     effect(() => {
+      // SPEC §1 radar: the radar overlays draw the composite's frames, not the product's run.
+      if (!app.radar.active.value) return;
+      const steps = app.radar.steps.value;
+      // The steps go to the worker when they change; playback only moves the time (below).
+      const step = app.radar.step.peek() ?? steps[steps.length - 1];
+      if (!step) return;
+      const subscriber = app.settings.signal('subscription').value === 'premium';
+      void api.setRadar({
+        overlay: app.layer.overlay.value,
+        steps,
+        time: step.time,
+        premium: subscriber,
+        token: subscriber ? app.settings.signal('userToken').value as string | null : null,
+      });
+    }),
+    effect(() => {
+      if (app.radar.active.value) return;
       const calendar = app.timeline.calendar.value;
       const product = app.layer.product.value;
       // Until the new product's calendar is in, the map keeps showing the previous layer.
@@ -60,7 +77,9 @@ export function startRenderSync(app: AppState): () => void {
       });
     }),
     effect(() => {
-      void api.setTime({ time: app.timeline.timestamp.value });
+      const radarTime = app.radar.active.value ? app.radar.step.value?.time : undefined;
+      if (app.radar.active.value && radarTime === undefined) return;
+      void api.setTime({ time: radarTime ?? app.timeline.timestamp.value });
     }),
     effect(() => {
       // SPEC §3 particles and particlesAnim (settings panel).

@@ -3,7 +3,7 @@
 import { batch, signal, computed, type ReadonlySignal } from '@preact/signals-core';
 import { availableLevels, levelFor } from '../../common/catalogue/layerRules.ts';
 import { DEFAULT_LEVEL } from '../../common/catalogue/levels.ts';
-import { DEFAULT_OVERLAY, overlayByIdent, type Overlay } from '../../common/catalogue/overlays.ts';
+import { DEFAULT_OVERLAY, isObservationOverlay, overlayByIdent, type Overlay } from '../../common/catalogue/overlays.ts';
 import { PRODUCTS, type Product } from '../../common/catalogue/products.ts';
 
 export interface LayerModel {
@@ -45,7 +45,8 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
     productDef,
     levels: computed(() => availableLevels(productDef.value, overlayDef.value)),
     setOverlay(ident) {
-      if (!overlayByIdent(ident) || !productDef.peek().overlays.includes(ident)) return false;
+      // Observation overlays (radar) are shown over any product (common/catalogue OBSERVATION_OVERLAYS).
+      if (!overlayByIdent(ident) || !(productDef.peek().overlays.includes(ident) || isObservationOverlay(ident))) return false;
       batch(() => {
         overlay.value = ident;
         fixLevel();
@@ -58,7 +59,7 @@ export function createLayerModel(initial: { overlay?: string; product: string; l
       batch(() => {
         product.value = ident;
         // SPEC §4 product selection: changing product picks an overlay it has.
-        if (!def.overlays.includes(overlay.peek())) overlay.value = def.overlays[0];
+        if (!def.overlays.includes(overlay.peek()) && !isObservationOverlay(overlay.peek())) overlay.value = def.overlays[0];
         fixLevel();
       });
       return true;

@@ -1,0 +1,153 @@
+/**
+ * The radar overlay's state (SPEC §1 radar, §2 radar / radar-plus windows, §3 radarPlusSegmentRange):
+ * the radar composite's manifests (common/api/radar.ts), the timeline of observed frames up to now
+ * then the nowcast, the shown step, playback, and the segment of the radar-plus timeline. Active
+ * only while a radar overlay shows; the manifest is read again on the radar interval (SPEC §9).
+ */
+
+import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { isObservationOverlay } from '../../common/catalogue/overlays.ts';
+import { RADAR_ARCHIVE_MINIFEST_PATH, RADAR_MINIFEST_ANSWER, RADAR_MINIFEST_PATH, type RadarMinifestAnswer } from '../../common/api/radar.ts';
+import { RADAR_SEGMENT_MS, RADAR_SEGMENTS, RADAR_UPDATE_MINUTES, radarSteps, type RadarSegment, type RadarSourceInfo, type RadarStep } from '../../common/radar.ts';
+import { MINUTE_MS } from '../../common/time.ts';
+import { fetchAnswer } from '../http/fetchAnswer.ts';
+import type { LayerModel } from './layerModel.ts';
+import type { SettingsStore } from './settingsStore.ts';
+import { ANIMATION_MULTIPLIER, ANIMATION_STEP_MS } from './timelineModel.ts';
+
+/** One radar frame a playback tick (SPEC §9: animation step 50 ms, multiplier 2). */
+export const RADAR_FRAME_MS = ANIMATION_STEP_MS * ANIMATION_MULTIPLIER;
+
+/** Reads a radar manifest; the model is given one (the app: fetchAnswer), so tests can hand it published ones. */
+export type RadarLoader = (path: string, token: string | null) => Promise<RadarMinifestAnswer>;
+
+export const fetchRadarManifest: RadarLoader = (path, token) => fetchAnswer(RADAR_MINIFEST_ANSWER, path, { token, cache: 'no-cache' });
+
+/**
+ * The steps of a segment: the observed frames of the live manifest (and of the archive, for
+ * segments longer than its window) from `now` minus the segment's length, then the nowcast.
+ */
+export function radarTimeline(live: RadarMinifestAnswer | null, archive: RadarMinifestAnswer | null, segment: RadarSegment, now: number): RadarStep[] {
+  if (!live) return [];
+  const from = now - RADAR_SEGMENT_MS[segment];
+  const frames = [...(archive?.frames ?? []), ...live.frames].filter((f) => f.time >= from);
+  return radarSteps(frames, live.nowcast);
+}
+
+export interface RadarModel {
+  /** A radar overlay shows. */
+  readonly active: ReadonlySignal<boolean>;
+  readonly segment: ReadonlySignal<RadarSegment>;
+  readonly steps: ReadonlySignal<RadarStep[]>;
+  readonly index: ReadonlySignal<number>;
+  readonly step: ReadonlySignal<RadarStep | null>;
+  readonly playing: ReadonlySignal<boolean>;
+  /** The providers of the manifest, with their attribution. */
+  readonly sources: ReadonlySignal<RadarSourceInfo[]>;
+  readonly error: ReadonlySignal<string | null>;
+  /** False for free users: the archive segment is Premium (SPEC §1). */
+  readonly premium: ReadonlySignal<boolean>;
+  setSegment(segment: RadarSegment): boolean;
+  setIndex(index: number): void;
+  play(): void;
+  pause(): void;
+  dispose(): void;
+}
+
+export function createRadarModel(options: { layer: LayerModel; settings: SettingsStore; load?: RadarLoader; now?: () => number }): RadarModel {
+  const { layer, settings } = options;
+  const load = options.load ?? fetchRadarManifest;
+  const now = options.now ?? Date.now;
+  const live = signal<RadarMinifestAnswer | null>(null);
+  const archive = signal<RadarMinifestAnswer | null>(null);
+  const error = signal<string | null>(null);
+  const index = signal(-1);
+  const playing = signal(false);
+  const clock = signal(now());
+  const active = computed(() => isObservationOverlay(layer.overlay.value));
+  const premium = computed(() => settings.signal('subscription').value === 'premium');
+  const token = computed(() => (premium.value ? settings.signal('userToken').value as string | null : null));
+  // The radar overlay shows the last hours (short); radar-plus the segment of its setting.
+  const segment = computed<RadarSegment>(() => (layer.overlay.value === 'radarPlus' ? settings.signal('radarPlusSegmentRange').value as RadarSegment : 'short'));
+  const steps = computed(() => radarTimeline(live.value, archive.value, segment.value, clock.value));
+  const step = computed(() => steps.value[index.value] ?? null);
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let refresh: ReturnType<typeof setInterval> | null = null;
+
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playing.value = false;
+  };
+  /** The newest observed step (the nowcast comes after it). */
+  const latestObserved = (list: RadarStep[]) => {
+    let i = list.length - 1;
+    while (i > 0 && list[i].nowcast) i--;
+    return i;
+  };
+  const read = async () => {
+    try {
+      const wantArchive = segment.peek() !== 'short';
+      const [m, a] = await Promise.all([load(RADAR_MINIFEST_PATH, token.peek()), wantArchive ? load(RADAR_ARCHIVE_MINIFEST_PATH, token.peek()) : null]);
+      const shownTime = step.peek()?.time;
+      batch(() => {
+        clock.value = now();
+        live.value = m;
+        archive.value = a;
+        error.value = null;
+        const list = steps.peek();
+        const same = shownTime === undefined ? -1 : list.findIndex((s) => s.time === shownTime);
+        // Keep the shown frame while it is still listed (and while playing); else show the newest observation.
+        index.value = same >= 0 ? same : latestObserved(list);
+      });
+    } catch (e) {
+      error.value = (e as Error).message;
+    }
+  };
+
+  const disposers = [
+    effect(() => {
+      if (!active.value) {
+        stop();
+        if (refresh !== null) clearInterval(refresh);
+        refresh = null;
+        return;
+      }
+      void segment.value;
+      void token.value;
+      void read();
+      if (refresh === null) refresh = setInterval(() => void read(), RADAR_UPDATE_MINUTES * MINUTE_MS);
+    }),
+  ];
+
+  return {
+    active, segment, steps, index, step, playing, error, premium,
+    sources: computed(() => live.value?.sources ?? []),
+    setSegment(next) {
+      if (!RADAR_SEGMENTS.includes(next)) return false;
+      // SPEC §1: the year's history is Premium; free users see the segment offered as Premium.
+      if (next === 'archive' && !premium.peek()) return false;
+      return settings.set('radarPlusSegmentRange', next as never);
+    },
+    setIndex(i) {
+      const n = steps.peek().length;
+      if (n > 0) index.value = Math.max(0, Math.min(n - 1, Math.round(i)));
+    },
+    play() {
+      if (timer !== null || steps.peek().length < 2) return;
+      playing.value = true;
+      // Radar loops: after the last frame (the nowcast's end) it starts again from the first.
+      timer = setInterval(() => {
+        const n = steps.peek().length;
+        if (n < 2) return stop();
+        index.value = (index.peek() + 1) % n;
+      }, RADAR_FRAME_MS);
+    },
+    pause: stop,
+    dispose() {
+      stop();
+      if (refresh !== null) clearInterval(refresh);
+      disposers.forEach((d) => d());
+    },
+  };
+}
