@@ -96,3 +96,21 @@ describeWithFixtures('radar history for free and Premium users (SPEC §1)', () =
     expect((await get('frames/latest/0/0/0.tile')).statusCode).toBe(404);
   });
 });
+
+describeWithFixtures('radar documents keep their contract (common/api/radar.ts)', () => {
+  it('minifest and coverage as published fit the schemas', async () => {
+    const { schemaProblem } = await import('../../../common/api/schema.ts');
+    const { RADAR_COVERAGE_ANSWER, RADAR_MINIFEST_ANSWER } = await import('../../../common/api/radar.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'isobar-radar-contract-'));
+    try {
+      const store = new ObsStore(dir);
+      const source = { id: 'radolan', label: 'DWD RADOLAN', attribution: 'DWD', latest: null };
+      await publishRadar(store, { source, observed: [readRadolan(await readFixture(RADAR_FIXTURE.radolanRx))], now: FRAME_TIME });
+      expect(schemaProblem(RADAR_MINIFEST_ANSWER, await store.readJson('radar', MINIFEST))).toBeNull();
+      expect(schemaProblem(RADAR_MINIFEST_ANSWER, await store.readJson('radar', ARCHIVE_MINIFEST))).toBeNull();
+      expect(schemaProblem(RADAR_COVERAGE_ANSWER, await store.readJson('radar', 'coverage.json'))).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
