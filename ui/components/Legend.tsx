@@ -53,8 +53,9 @@ export function Legend({ app }: { app: AppState }) {
   return (
     <button type="button" className="legend" onClick={() => app.units.cycle(metric.ident)} title={t('legend.changeUnit')}
       data-testid="legend" data-unit={unit} data-range={range ?? undefined}>
-      <span className="legend-unit">{unit}</span>
+      <span className="legend-unit">{unit}{rainUnit && <><br /><small data-testid="legend-rate-unit">{rainUnit}</small></>}</span>
       {range !== null && <span className="legend-range" data-testid="legend-range">{t('accumulation.legend', { range: rangeLabel(range, t) })}</span>}
+      <span className={rainUnit ? 'legend-bars' : 'legend-bars single'}>
       <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})`, marginTop: named ? 12 : undefined }}>
         {labels.map(({ v, at }, k) => {
           const tier = tierOf(v);
@@ -68,11 +69,11 @@ export function Legend({ app }: { app: AppState }) {
         })}
       </span>
       {rainUnit && (
-        <span className="legend-bar legend-rate" data-testid="legend-rate" title={t('legend.rainRate')} style={{ background: 'none', height: 12 }}>
+        <span className="legend-bar legend-rate" data-testid="legend-rate" title={t('legend.rainRate')}>
           {labels.map(({ v, at }) => <span key={v} style={{ left: `${at * 100}%` }}>{rate(v)}</span>)}
-          <span className="legend-rate-unit" style={{ left: '100%', paddingLeft: 4 }}>{rainUnit}</span>
         </span>
       )}
+      </span>
     </button>
   );
 }

@@ -1,0 +1,135 @@
+/**
+ * The radar overlay end to end (issue 15 §1): real radar frames published by the server's own
+ * publication code (server/obs/radar/publish.ts) into the end-to-end server's data directory, which
+ * serves them as it would a live source's: DWD RADOLAN RX (2014-08-10 20:50 UTC) and the RADVOR RV
+ * nowcast (2022-10-18 07:00 UTC) of ../shared/data/obs/radar. The fixtures are years old and the
+ * server keeps a year of history by its own clock, so each is published dated relative to now:
+ * the RX composite 5 minutes ago (the live window) and again 3 hours ago (the archive), the
+ * RADVOR analysis 5 minutes ago with its forecasts after it. Every value drawn is the fixtures'.
+ */
+
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { HOUR_MS, MINUTE_MS } from '../common/time.ts';
+import { ObsStore } from '../server/obs/core/store.ts';
+import { publishRadar, ARCHIVE_MINIFEST } from '../server/obs/radar/publish.ts';
+import { readRadolan } from '../server/obs/radar/radolan.ts';
+import { readRadvorFile } from '../server/obs/radar/radvor.ts';
+import { screenshotPixels, stats, type Pixels } from './testing.ts';
+import { gunzipSync } from 'node:zlib';
+
+const OBS = fileURLToPath(new URL('../../shared/data/obs/radar/', import.meta.url));
+const RX = `${OBS}dwd_radolan-rx_201408102050_raa01-rx_10000-1408102050-dwd---bin.gz`;
+const RV = `${OBS}dwd_radvor-rv_202210180700_DE1200_RV2210180700.tar.bz2`;
+const present = existsSync(RX) && existsSync(RV);
+if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`radar fixtures missing under ${OBS} (ISOBAR_REQUIRE_FIXTURES=1)`);
+const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e');
+/** Nowcast frames published: the analysis and 11 forecasts, 5 minutes apart (a 12-frame animation). */
+const NOWCAST_FRAMES = 12;
+
+interface RadarState {
+  steps: number;
+  index: number;
+  time: number | null;
+}
+
+async function radarState(page: Page): Promise<RadarState> {
+  return page.evaluate(() => {
+    const { radar } = (window as unknown as { isobar: { app: { radar: {
+      steps: { value: unknown[] }; index: { value: number }; step: { value: { time: number } | null };
+    } } } }).isobar.app;
+    return { steps: radar.steps.value.length, index: radar.index.value, time: radar.step.value?.time ?? null };
+  });
+}
+
+/** Pixels drawn in the radar's colours: saturated (the base map is grey). */
+function radarPixels(p: Pixels): number {
+  let n = 0;
+  for (let i = 0; i < p.data.length; i += 4) {
+    const r = p.data[i];
+    const g = p.data[i + 1];
+    const b = p.data[i + 2];
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 90) n++;
+  }
+  return n;
+}
+
+test.describe('radar', () => {
+  test.skip(!present, 'radar fixtures missing');
+  let archiveId = '';
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const store = new ObsStore(DATA_DIR);
+    await store.remove('radar', 'minifest2.json').catch(() => undefined);
+    await store.remove('radar', ARCHIVE_MINIFEST).catch(() => undefined);
+    const now = Date.now();
+    const rx = readRadolan(gunzipSync(await readFile(RX)));
+    const source = { id: 'radolan', label: 'DWD RADOLAN', attribution: 'Source: Deutscher Wetterdienst (DWD)', latest: null };
+    const archived = await publishRadar(store, { source, observed: [{ ...rx, time: now - 3 * HOUR_MS }], now });
+    archiveId = archived.frames.length === 0 ? (await store.readJson<{ frames: { id: string }[] }>('radar', ARCHIVE_MINIFEST))!.frames[0].id : '';
+    await publishRadar(store, { source, observed: [{ ...rx, time: now - 5 * MINUTE_MS }], now });
+    const rv = (await readRadvorFile(RV)).slice(0, NOWCAST_FRAMES);
+    const analysis = rv[0].time;
+    const radvor = { id: 'radvor', label: 'DWD RADVOR', attribution: 'Source: Deutscher Wetterdienst (DWD)', latest: null };
+    await publishRadar(store, { source: radvor, observed: [], nowcast: rv.map((f) => ({ ...f, time: now - 5 * MINUTE_MS + (f.time - analysis) })), now });
+  });
+
+  test('draws the radar over Germany with its legend, animates the frames, and the archive is Premium', async ({ page, request }) => {
+    await page.goto('/?radar,51.000,10.000,5');
+    await expect(page.getByTestId('radar-timeline')).toHaveAttribute('data-frames', String(NOWCAST_FRAMES));
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    await expect.poll(async () => (await stats(page)).frames, { timeout: 10_000 }).toBeGreaterThan(0);
+    const shown = await radarState(page);
+    // The newest observation shows first: the RX composite of 5 minutes ago.
+    expect(shown.index).toBe(0);
+    // Its age: published 5 minutes before the test started (publication itself takes a while).
+    await expect(page.getByTestId('radar-age')).toHaveText(/^\d+ min ago$/);
+    const age = Number((await page.getByTestId('radar-age').textContent())!.split(' ')[0]);
+    // (The label is refreshed every 30 s, so it may be a minute behind.)
+    expect(Math.abs(age - (Date.now() - shown.time!) / MINUTE_MS)).toBeLessThanOrEqual(1);
+    await expect(page.getByTestId('radar-attribution')).toContainText('Deutscher Wetterdienst');
+
+    // Drawn over Germany, nothing over Ireland and the Irish Sea (outside every provider's coverage).
+    const size = page.viewportSize()!;
+    const germany = await screenshotPixels(page, { x: size.width / 2 - 120, y: size.height / 2 - 120, width: 240, height: 240 });
+    const atlantic = await screenshotPixels(page, { x: 150, y: 180, width: 120, height: 100 });
+    await page.screenshot({ path: '/tmp/radarui-germany.png' });
+    expect(radarPixels(germany)).toBeGreaterThan(500);
+    expect(radarPixels(atlantic)).toBe(0);
+    // The picker's value is dBZ with the rain rate.
+    const sample = await page.evaluate(() => (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ metric: string }> } } })
+      .isobar.render().sampleAt({ lon: 10, lat: 51 }));
+    expect(sample.metric).toBe('reflectivity');
+
+    // Legend: dBZ lines with the rain rate under them (Marshall-Palmer: 30 dBZ is 2.7 mm/h).
+    await expect(page.getByTestId('legend')).toHaveAttribute('data-unit', 'dBZ');
+    await expect(page.getByTestId('legend-rate-unit')).toHaveText('mm/h');
+    await expect(page.getByTestId('legend-rate')).toContainText('2.7');
+
+    // Playing moves through the frames into the nowcast, marked as such.
+    await page.getByTestId('radar-play').click();
+    await expect.poll(async () => (await radarState(page)).index, { timeout: 10_000 }).toBeGreaterThan(2);
+    await page.getByTestId('radar-play').click();
+    const paused = await radarState(page);
+    expect(paused.time).toBeGreaterThan(shown.time!);
+    await page.evaluate(() => (window as unknown as { isobar: { app: { radar: { setIndex(i: number): void } } } }).isobar.app.radar.setIndex(6));
+    await expect(page.getByTestId('radar-nowcast')).toBeVisible();
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    await page.screenshot({ path: '/tmp/radarui-nowcast.png' });
+
+    // A free user: the archive frame is refused and the archive lists nothing; radar-plus shows the archive segment as Premium.
+    expect(archiveId).not.toBe('');
+    const refused = await request.get(`/obs/v1.0/radar/frames/${archiveId}/0/1/0.tile`);
+    expect(refused.status()).toBe(403);
+    expect((await (await request.get('/obs/v1.0/radar/archive/minifest2.json')).json()).frames).toEqual([]);
+    await page.goto('/radarPlus');
+    await expect(page.getByTestId('radar-segments')).toBeVisible();
+    await expect(page.locator('[data-segment="archive"]')).toBeDisabled();
+    await expect(page.locator('[data-segment="archive"]')).toContainText('Premium');
+    await page.screenshot({ path: '/tmp/radarui-radarplus.png' });
+  });
+});
