@@ -39,7 +39,7 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   'pending-subscription': panel({ ident: 'pending-subscription', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'subscription', prepare: loadAccount, load: () => import('./subscription/PendingSubscriptionPanel.tsx') }),
   'cap-alert': panel({ ident: 'cap-alert', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'livealerts', load: () => import('./capAlert/CapAlertPanel.tsx') }),
   // SPEC §2 route /radarPlus: the radar-plus window (the radar overlay's timeline is RadarTimeline).
-  'radar-plus': panel({ ident: 'radar-plus', pane: 'small-bottom-bottom', bundle: 'radsat', load: () => import('./radar/RadarPlusPanel.tsx') }),
+  'radar-plus': panel({ ident: 'radar-plus', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'radsat', load: () => import('./radar/RadarPlusPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
   'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
