@@ -48,6 +48,7 @@ import { benchSearch, searchSection, type SearchBenchResult } from './search.ts'
 import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { benchRadarFrame, radarFrameCheck } from './radar.ts';
+import { benchRadarAnimation, radarAnimationCheck } from './radarAnimation.ts';
 import { parseCpuTimes, stolenShare } from './stats.ts';
 import type { BrowserKernelReport } from './browser/worker.ts';
 
@@ -364,7 +365,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[...checks(node.results, browserReport, frames), ...phoneChecks(phone), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
-    ...[radarFrameCheck(radar)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[radarFrameCheck(radar), radarAnimationCheck(radarAnimation)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
@@ -414,6 +415,8 @@ const browserReport = await browserKernels();
 console.log(formatResults(browserReport.results));
 const { frames, phone, globe } = await frameHarness();
 console.log(JSON.stringify({ frames, globe }, null, 2));
+const radarAnimation = await benchRadarAnimation();
+console.log(radarAnimationCheck(radarAnimation));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
 const stolen = stolenShare(cpuAtStart, await cpuTimes());
 const markdown = report(node, grib, browserReport, frames, phone, initialJs, accounts, search, globe);
