@@ -100,6 +100,9 @@ test.describe('radar', () => {
     await page.screenshot({ path: '/tmp/radarui-germany.png' });
     expect(radarPixels(germany)).toBeGreaterThan(500);
     expect(radarPixels(atlantic)).toBe(0);
+    // The coverage outline (coverage.json) is read and handed to the worker with the frames.
+    expect(await page.evaluate(() => (window as unknown as { isobar: { app: { radar: { coverage: { value: { sources: { id: string }[] } | null } } } } })
+      .isobar.app.radar.coverage.value?.sources.map((s) => s.id).sort())).toEqual(['radolan', 'radvor']);
     // The picker's value is dBZ with the rain rate.
     const sample = await page.evaluate(() => (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ metric: string }> } } })
       .isobar.render().sampleAt({ lon: 10, lat: 51 }));

@@ -9,6 +9,7 @@ import { transfer } from 'comlink';
 import type { ParticleSettings } from '../../common/settings.ts';
 import { isolineMetric } from '../../common/isolines.ts';
 import type { AppState } from '../state/appState.ts';
+import { coverageShapes } from '../state/radarModel.ts';
 import { renderClient } from './renderClient.ts';
 import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
@@ -53,6 +54,11 @@ export function startRenderSync(app: AppState): () => void {
         premium: subscriber,
         token: subscriber ? app.settings.signal('userToken').value as string | null : null,
       });
+    }),
+    effect(() => {
+      // SPEC §1: the radar providers' coverage outline (coverage.json) while a radar overlay shows.
+      const coverage = app.radar.active.value ? app.radar.coverage.value : null;
+      void api.setShapes({ name: 'radarCoverage', shapes: coverage ? coverageShapes(coverage) : null });
     }),
     effect(() => {
       if (app.radar.active.value) return;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RadarMinifestAnswer } from '../../common/api/radar.ts';
 import { RADAR_SEGMENT_MS, type RadarFrame } from '../../common/radar.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
-import { radarTimeline } from './radarModel.ts';
+import { coverageShapes, radarTimeline } from './radarModel.ts';
 
 const NOW = Date.UTC(2025, 5, 1, 12);
 const frame = (minutesAgo: number, leadMinutes?: number): RadarFrame => ({
@@ -25,5 +25,16 @@ describe('the radar timeline of a segment', () => {
     expect(radarTimeline(live, archive, 'medium', NOW).map((s) => (NOW - s.time) / HOUR_MS)).toEqual([11, 3, 1]);
     expect(radarTimeline(live, archive, 'long', NOW).map((s) => (NOW - s.time) / HOUR_MS)).toEqual([47, 11, 3, 1]);
     expect(radarTimeline(null, archive, 'long', NOW)).toEqual([]);
+  });
+});
+
+describe('the coverage outline', () => {
+  it('is one line per ring, its points in order with a colour each', () => {
+    const ring: [number, number][] = [[5, 47], [15, 47], [15, 55], [5, 55], [5, 47]];
+    const shapes = coverageShapes({ sources: [{ id: 'radolan', rings: [ring, [[1, 1]]] }] });
+    expect(shapes.lines).toHaveLength(1);
+    expect(shapes.lines[0].points).toEqual([5, 47, 15, 47, 15, 55, 5, 55, 5, 47]);
+    expect(shapes.lines[0].colors).toHaveLength(4 * ring.length);
+    expect(shapes.fills).toEqual([]);
   });
 });

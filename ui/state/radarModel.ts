@@ -7,7 +7,10 @@
 
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { isObservationOverlay } from '../../common/catalogue/overlays.ts';
-import { RADAR_ARCHIVE_MINIFEST_PATH, RADAR_MINIFEST_ANSWER, RADAR_MINIFEST_PATH, type RadarMinifestAnswer } from '../../common/api/radar.ts';
+import {
+  RADAR_ARCHIVE_MINIFEST_PATH, RADAR_COVERAGE_ANSWER, RADAR_COVERAGE_PATH, RADAR_MINIFEST_ANSWER, RADAR_MINIFEST_PATH, type RadarCoverageAnswer, type RadarMinifestAnswer,
+} from '../../common/api/radar.ts';
+import type { LonLatShapes } from '../../workers/api.ts';
 import { RADAR_SEGMENT_MS, RADAR_SEGMENTS, RADAR_UPDATE_MINUTES, radarSteps, type RadarSegment, type RadarSourceInfo, type RadarStep } from '../../common/radar.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
@@ -22,6 +25,23 @@ export const RADAR_FRAME_MS = ANIMATION_STEP_MS * ANIMATION_MULTIPLIER;
 export type RadarLoader = (path: string, token: string | null) => Promise<RadarMinifestAnswer>;
 
 export const fetchRadarManifest: RadarLoader = (path, token) => fetchAnswer(RADAR_MINIFEST_ANSWER, path, { token, cache: 'no-cache' });
+
+export type CoverageLoader = () => Promise<RadarCoverageAnswer>;
+export const fetchRadarCoverage: CoverageLoader = () => fetchAnswer(RADAR_COVERAGE_ANSWER, RADAR_COVERAGE_PATH, { cache: 'no-cache' });
+
+/** Colour and width of the coverage outline: a thin light line, visible over the map and the echoes. */
+const COVERAGE_RGBA = [1, 1, 1, 0.55] as const;
+const COVERAGE_WIDTH_PX = 1.5;
+
+/** The providers' coverage outlines (coverage.json) as lines for the worker's vector layer. */
+export function coverageShapes(coverage: RadarCoverageAnswer): LonLatShapes {
+  const lines = coverage.sources.flatMap((s) => s.rings.filter((r) => r.length > 1).map((ring) => ({
+    points: ring.flatMap(([lon, lat]) => [lon, lat]),
+    colors: ring.flatMap(() => [...COVERAGE_RGBA]),
+    widthPx: COVERAGE_WIDTH_PX,
+  })));
+  return { lines, points: [], fills: [] };
+}
 
 /**
  * The steps of a segment: the observed frames of the live manifest (and of the archive, for
@@ -45,6 +65,8 @@ export interface RadarModel {
   /** The providers of the manifest, with their attribution. */
   readonly sources: ReadonlySignal<RadarSourceInfo[]>;
   readonly error: ReadonlySignal<string | null>;
+  /** The providers' coverage outlines (coverage.json), null until read. */
+  readonly coverage: ReadonlySignal<RadarCoverageAnswer | null>;
   /** False for free users: the archive segment is Premium (SPEC §1). */
   readonly premium: ReadonlySignal<boolean>;
   setSegment(segment: RadarSegment): boolean;
@@ -54,9 +76,11 @@ export interface RadarModel {
   dispose(): void;
 }
 
-export function createRadarModel(options: { layer: LayerModel; settings: SettingsStore; load?: RadarLoader; now?: () => number }): RadarModel {
+export function createRadarModel(options: { layer: LayerModel; settings: SettingsStore; load?: RadarLoader; loadCoverage?: CoverageLoader; now?: () => number }): RadarModel {
   const { layer, settings } = options;
   const load = options.load ?? fetchRadarManifest;
+  const loadCoverage = options.loadCoverage ?? fetchRadarCoverage;
+  const coverage = signal<RadarCoverageAnswer | null>(null);
   const now = options.now ?? Date.now;
   const live = signal<RadarMinifestAnswer | null>(null);
   const archive = signal<RadarMinifestAnswer | null>(null);
@@ -88,12 +112,17 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   const read = async () => {
     try {
       const wantArchive = segment.peek() !== 'short';
-      const [m, a] = await Promise.all([load(RADAR_MINIFEST_PATH, token.peek()), wantArchive ? load(RADAR_ARCHIVE_MINIFEST_PATH, token.peek()) : null]);
+      const [m, a, c] = await Promise.all([
+        load(RADAR_MINIFEST_PATH, token.peek()), wantArchive ? load(RADAR_ARCHIVE_MINIFEST_PATH, token.peek()) : null,
+        // The outline is a nicety: without it the frames still show.
+        loadCoverage().catch(() => null),
+      ]);
       const shownTime = step.peek()?.time;
       batch(() => {
         clock.value = now();
         live.value = m;
         archive.value = a;
+        if (c) coverage.value = c;
         error.value = null;
         const list = steps.peek();
         const same = shownTime === undefined ? -1 : list.findIndex((s) => s.time === shownTime);
@@ -121,7 +150,7 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   ];
 
   return {
-    active, segment, steps, index, step, playing, error, premium,
+    active, segment, steps, index, step, playing, error, premium, coverage,
     sources: computed(() => live.value?.sources ?? []),
     setSegment(next) {
       if (!RADAR_SEGMENTS.includes(next)) return false;
