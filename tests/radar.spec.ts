@@ -1,10 +1,10 @@
 /**
  * The radar overlay end to end (issue 15 §1): real radar frames published by the server's own
  * publication code (server/obs/radar/publish.ts) into the end-to-end server's data directory, which
- * serves them as it would a live source's: DWD RADOLAN RX (2014-08-10 20:50 UTC) and the RADVOR RV
- * nowcast (2022-10-18 07:00 UTC) of ../shared/data/obs/radar. The fixtures are years old and the
+ * serves them as it would a live source's: DWD RADOLAN RX (2014-08-10 20:50 UTC), the RADVOR RV
+ * nowcast (2022-10-18 07:00 UTC) and NOAA MRMS (2023-04-06 12:00 UTC) of ../shared/data/obs/radar. The fixtures are years old and the
  * server keeps a year of history by its own clock, so each is published dated relative to now:
- * the RX composite 5 minutes ago (the live window) and again 3 hours ago (the archive), the
+ * the RX composite and MRMS 5 minutes ago (the live window), RX again 3 hours ago (the archive), the
  * RADVOR analysis 5 minutes ago with its forecasts after it. Every value drawn is the fixtures'.
  */
 
@@ -18,13 +18,16 @@ import { ObsStore } from '../server/obs/core/store.ts';
 import { publishRadar, ARCHIVE_MINIFEST } from '../server/obs/radar/publish.ts';
 import { readRadolan } from '../server/obs/radar/radolan.ts';
 import { readRadvorFile } from '../server/obs/radar/radvor.ts';
+import { readMrms } from '../server/obs/radar/mrms.ts';
+import { loadEngine } from '../server/ingest/engine.ts';
 import { screenshotPixels, stats, type Pixels } from './testing.ts';
 import { gunzipSync } from 'node:zlib';
 
 const OBS = fileURLToPath(new URL('../../shared/data/obs/radar/', import.meta.url));
 const RX = `${OBS}dwd_radolan-rx_201408102050_raa01-rx_10000-1408102050-dwd---bin.gz`;
 const RV = `${OBS}dwd_radvor-rv_202210180700_DE1200_RV2210180700.tar.bz2`;
-const present = existsSync(RX) && existsSync(RV);
+const MRMS = `${OBS}mrms_ReflectivityAtLowestAltitude_00.50_20230406-120039.grib2.gz`;
+const present = existsSync(RX) && existsSync(RV) && existsSync(MRMS);
 if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`radar fixtures missing under ${OBS} (ISOBAR_REQUIRE_FIXTURES=1)`);
 const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e');
 /** Nowcast frames published: the analysis and 11 forecasts, 5 minutes apart (a 12-frame animation). */
@@ -76,6 +79,9 @@ test.describe('radar', () => {
     const analysis = rv[0].time;
     const radvor = { id: 'radvor', label: 'DWD RADVOR', attribution: 'Source: Deutscher Wetterdienst (DWD)', latest: null };
     await publishRadar(store, { source: radvor, observed: [], nowcast: rv.map((f) => ({ ...f, time: now - 5 * MINUTE_MS + (f.time - analysis) })), now });
+    // NOAA MRMS over the US (2023-04-06 12:00 UTC), observed at the same time as the RX composite.
+    const mrms = await readMrms(await loadEngine(), new Uint8Array(await readFile(MRMS)));
+    await publishRadar(store, { source: { id: 'mrms', label: 'NOAA MRMS', attribution: 'NOAA/NSSL MRMS (public domain)', latest: null }, observed: [{ ...mrms, time: now - 5 * MINUTE_MS }], now });
   });
 
   test('draws the radar over Germany with its legend, animates the frames, and the archive is Premium', async ({ page, request }) => {
@@ -92,6 +98,8 @@ test.describe('radar', () => {
     // (The label is refreshed every 30 s, so it may be a minute behind.)
     expect(Math.abs(age - (Date.now() - shown.time!) / MINUTE_MS)).toBeLessThanOrEqual(1);
     await expect(page.getByTestId('radar-attribution')).toContainText('Deutscher Wetterdienst');
+    // Both providers of the first step (one composite): RADOLAN over Germany and MRMS over the US.
+    await expect(page.getByTestId('radar-attribution')).toContainText('NOAA/NSSL MRMS');
 
     // Drawn over Germany, nothing over Ireland and the Irish Sea (outside every provider's coverage).
     const size = page.viewportSize()!;
@@ -100,9 +108,15 @@ test.describe('radar', () => {
     await page.screenshot({ path: '/tmp/radarui-germany.png' });
     expect(radarPixels(germany)).toBeGreaterThan(500);
     expect(radarPixels(atlantic)).toBe(0);
+    // The same step over the US: MRMS drawn there.
+    await page.evaluate(() => (window as unknown as { isobar: { app: { map: { moveTo(p: { lat: number; lon: number }): void } } } }).isobar.app.map.moveTo({ lat: 38, lon: -95 }));
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    await expect.poll(async () => radarPixels(await screenshotPixels(page, { x: size.width / 2 - 300, y: size.height / 2 - 150, width: 600, height: 300 })), { timeout: 15_000 }).toBeGreaterThan(500);
+    await page.screenshot({ path: '/tmp/radarui-us.png' });
+    await page.evaluate(() => (window as unknown as { isobar: { app: { map: { moveTo(p: { lat: number; lon: number }): void } } } }).isobar.app.map.moveTo({ lat: 51, lon: 10 }));
     // The coverage outline (coverage.json) is read and handed to the worker with the frames.
     expect(await page.evaluate(() => (window as unknown as { isobar: { app: { radar: { coverage: { value: { sources: { id: string }[] } | null } } } } })
-      .isobar.app.radar.coverage.value?.sources.map((s) => s.id).sort())).toEqual(['radolan', 'radvor']);
+      .isobar.app.radar.coverage.value?.sources.map((s) => s.id).sort())).toEqual(['mrms', 'radolan', 'radvor']);
     // The picker's value is dBZ with the rain rate.
     const sample = await page.evaluate(() => (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ metric: string }> } } })
       .isobar.render().sampleAt({ lon: 10, lat: 51 }));
