@@ -61,7 +61,7 @@ test.describe('accumulations', () => {
     const picker = page.getByTestId('picker');
     await expect(picker).toHaveAttribute('data-value', /\d/);
     const over12 = Number(await picker.getAttribute('data-value'));
-    await page.screenshot({ path: '/tmp/accum-12h.png' });
+    await page.screenshot({ path: test.info().outputPath('accum-12h.png') });
 
     // The menu of every layer stays open over the range choice until it is folded.
     await page.getByTestId('overlay-more').click();
@@ -70,7 +70,7 @@ test.describe('accumulations', () => {
     await expect(page.getByTestId('legend-range')).toHaveText('next 24 h');
     await expect.poll(() => asked.filter((r) => r.url().endsWith('?acRange=24')).length).toBeGreaterThan(0);
     await expect.poll(async () => Number(await picker.getAttribute('data-value')), { timeout: 30_000 }).toBeGreaterThan(over12 + 1);
-    await page.screenshot({ path: '/tmp/accum-24h.png' });
+    await page.screenshot({ path: test.info().outputPath('accum-24h.png') });
 
     // The setting is the user's: kept when the overlay changes and back.
     await pickOverlay(page, 'rain');

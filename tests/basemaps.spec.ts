@@ -35,7 +35,7 @@ test('the map selector lists the configured outdoor map and the map draws it abo
     // The worker redraws the static layer on its next frames.
     await workerFrames(page, 3);
     const offline = await screenshotPixels(page, clip);
-    await page.screenshot({ path: '/tmp/basemap-offline.png' });
+    await page.screenshot({ path: test.info().outputPath('basemap-offline.png') });
     await setMap(page, 'sznmap');
     await expect(page.getByTestId('map-selector-outdoor')).toHaveClass(/active/);
     await expect.poll(async () => diffRatio(offline, await screenshotPixels(page, clip))).toBeGreaterThan(0.5);
@@ -52,7 +52,7 @@ test('the map selector lists the configured outdoor map and the map draws it abo
     expect(town.y + town.height / 2).toBeLessThan(mid.y);
     expect(borgo.x + borgo.width / 2).toBeLessThan(mid.x);
     expect(borgo.y + borgo.height / 2).toBeGreaterThan(mid.y);
-    await page.screenshot({ path: '/tmp/basemap-outdoor.png' });
+    await page.screenshot({ path: test.info().outputPath('basemap-outdoor.png') });
     // Back on the offline map (no tile base map below zoom 11): the names go.
     await setMap(page, 'sat');
     await expect(names).toHaveCount(0);

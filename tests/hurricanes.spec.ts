@@ -45,7 +45,7 @@ test.describe('hurricane tracker', () => {
     await expect(row.getByTestId('storm-category')).toHaveText('Super typhoon');
     await expect(row).toContainText(/Max wind \d+/);
     await expect(row).toContainText(/Ended/);
-    await page.screenshot({ path: '/tmp/storms-list.png' });
+    await page.screenshot({ path: test.info().outputPath('storms-list.png') });
 
     await row.getByRole('button').click();
     await expect(page).toHaveURL(/\/hurricanes\/wp192014/);
@@ -59,19 +59,19 @@ test.describe('hurricane tracker', () => {
     const clip = mapClip(page);
     await expect.poll(async () => trackPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeGreaterThan(200);
     const shown = trackPixels(await screenshotPixels(page, clip));
-    await page.screenshot({ path: '/tmp/storms-track.png' });
+    await page.screenshot({ path: test.info().outputPath('storms-track.png') });
 
     // On the globe too.
     await page.getByTestId('globe-open').click();
     await expect(page.getByTestId('globe-window')).toBeVisible();
     await expect.poll(async () => trackPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeGreaterThan(200);
-    await page.screenshot({ path: '/tmp/storms-globe.png' });
+    await page.screenshot({ path: test.info().outputPath('storms-globe.png') });
     await page.getByTestId('globe-close').click();
     await expect(page.getByTestId('globe-open')).toBeVisible();
 
     // Closed, the storms leave the map: the track's colours go with them.
     await page.getByTestId('panel-close').click();
     await expect.poll(async () => trackPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeLessThan(shown / 2);
-    await page.screenshot({ path: '/tmp/storms-closed.png' });
+    await page.screenshot({ path: test.info().outputPath('storms-closed.png') });
   });
 });

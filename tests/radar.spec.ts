@@ -105,14 +105,14 @@ test.describe('radar', () => {
     const size = page.viewportSize()!;
     const germany = await screenshotPixels(page, { x: size.width / 2 - 120, y: size.height / 2 - 120, width: 240, height: 240 });
     const atlantic = await screenshotPixels(page, { x: 150, y: 180, width: 120, height: 100 });
-    await page.screenshot({ path: '/tmp/radarui-germany.png' });
+    await page.screenshot({ path: test.info().outputPath('radarui-germany.png') });
     expect(radarPixels(germany)).toBeGreaterThan(500);
     expect(radarPixels(atlantic)).toBe(0);
     // The same step over the US: MRMS drawn there.
     await page.evaluate(() => (window as unknown as { isobar: { app: { map: { moveTo(p: { lat: number; lon: number }): void } } } }).isobar.app.map.moveTo({ lat: 38, lon: -95 }));
     await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
     await expect.poll(async () => radarPixels(await screenshotPixels(page, { x: size.width / 2 - 300, y: size.height / 2 - 150, width: 600, height: 300 })), { timeout: 15_000 }).toBeGreaterThan(500);
-    await page.screenshot({ path: '/tmp/radarui-us.png' });
+    await page.screenshot({ path: test.info().outputPath('radarui-us.png') });
     await page.evaluate(() => (window as unknown as { isobar: { app: { map: { moveTo(p: { lat: number; lon: number }): void } } } }).isobar.app.map.moveTo({ lat: 51, lon: 10 }));
     // The coverage outline (coverage.json) is read and handed to the worker with the frames.
     expect(await page.evaluate(() => (window as unknown as { isobar: { app: { radar: { coverage: { value: { sources: { id: string }[] } | null } } } } })
@@ -136,7 +136,7 @@ test.describe('radar', () => {
     await page.evaluate(() => (window as unknown as { isobar: { app: { radar: { setIndex(i: number): void } } } }).isobar.app.radar.setIndex(6));
     await expect(page.getByTestId('radar-nowcast')).toBeVisible();
     await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
-    await page.screenshot({ path: '/tmp/radarui-nowcast.png' });
+    await page.screenshot({ path: test.info().outputPath('radarui-nowcast.png') });
 
     // A free user: the archive frame is refused and the archive lists nothing; radar-plus shows the archive segment as Premium.
     expect(archiveId).not.toBe('');
@@ -151,6 +151,6 @@ test.describe('radar', () => {
     // The radar-plus window lists the providers with their attribution.
     await expect(page.locator('[data-testid="radar-sources"] [data-source="radolan"]')).toContainText('Deutscher Wetterdienst');
     await expect(page.locator('[data-testid="radar-sources"] [data-source="radvor"]')).toBeVisible();
-    await page.screenshot({ path: '/tmp/radarui-radarplus.png' });
+    await page.screenshot({ path: test.info().outputPath('radarui-radarplus.png') });
   });
 });
