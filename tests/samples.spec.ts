@@ -107,6 +107,8 @@ test.describe('samples as products', () => {
     await openMap(page, '/?30.000,0.000,3');
     await page.getByTestId('product-picker').selectOption(GFS_2P5);
     await expect(page.getByTestId('timeline-time')).toHaveAttribute('data-timestamp', String(Date.UTC(2011, 0, 15, 12)));
+    // The layers compared, not the particles moving over them.
+    await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { set(k: string, v: unknown): void } } } }).isobar.app.settings.set('particlesAnim', 'off'));
     const clip = mapClip(page);
     let previous = await screenshotPixels(page, clip);
     for (const overlay of ['temp', 'pressure', 'gust', 'cape', 'clouds', 'rain']) {
