@@ -101,6 +101,24 @@ describe('GOES satellite source', () => {
     expect(archive.frames.map((f) => f.time)).toEqual([SCAN]);
   });
 
+  it('reads the band 13 CMIPF file alone with ISOBAR_GOES_PRODUCT=CMIPF: the composite is the infrared greyscale', async () => {
+    const c13 = 'ABI-L2-CMIPF/2025/152/12/OR_ABI-L2-CMIPF-M6C13_G18_s20251521200217_e20251521209525_c20251521210020.nc';
+    const c02 = 'ABI-L2-CMIPF/2025/152/12/OR_ABI-L2-CMIPF-M6C02_G18_s20251521200217_e20251521209525_c20251521210020.nc';
+    server.put(`/${c13}`, await writeAbiFile({ platform: 'G18', lon0: -137, start: new Date(SCAN), cells: 150, bands: [{ band: 13, wavelengthUm: 10.33, field: () => 255 }] }));
+    server.put(`/${c02}`, new TextEncoder().encode('not read'));
+    const store = new ObsStore(dataDir);
+    const source = SATELLITE_FACTORIES.goesWest.create({ ISOBAR_GOES_WEST_URL: server.url, ISOBAR_GOES_PRODUCT: 'CMIPF', ISOBAR_SATELLITE_MAX_ZOOM: '1' });
+    await source.poll(context(store, SCAN + 12 * MINUTE_MS));
+    expect(server.requests(`/${c02}`)).toHaveLength(0);
+    const info = (await store.readJson<SatelliteInfo>('satellite', 'info.json'))!;
+    expect(info.sources).toEqual([expect.objectContaining({ id: 'goesWest', lon0: -137 })]);
+    const frame = info.frames[0];
+    const tile = decodeDataTile(gunzipSync(await readFile(store.path('satellite', `frames/${frame.id}/${frame.tiles[0]}.tile`))));
+    const k = tile.channels[0].findIndex((v) => !Number.isNaN(v));
+    expect(tile.channels[0][k]).toBeCloseTo(255, 1);
+    expect(tile.channels[1][k]).toBeCloseTo(0.5, 3); // (310 - 255) / (310 - 200)
+  });
+
   it('fails by name when the bucket has no file for the last two hours', async () => {
     const store = new ObsStore(dataDir);
     const source = SATELLITE_FACTORIES.goesWest.create({ ISOBAR_GOES_WEST_URL: server.url });
