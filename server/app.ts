@@ -238,7 +238,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // SPEC §1: radar and satellite history past the free window for Premium only (common/entitlements.ts).
   const radarAccessCheck = radarAccess(now);
   await registerObs(app, dataDir, {
-    access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, now) : radarAccessCheck(kind, path, request, store)),
+    access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, store, now) : radarAccessCheck(kind, path, request, store)),
     ...options.obs,
     sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
   });

@@ -42,15 +42,24 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('serves a recent frame to everyone, public; past the free history only to Premium, private', async () => {
+it('serves a recent frame to everyone, public; past the free history only to Premium, private, and lists it to Premium alone', async () => {
   const fresh = await app.inject({ method: 'GET', url: tileUrl });
   expect(fresh.statusCode).toBe(200);
   expect(fresh.headers['cache-control']).toMatch(/^public/);
+  const freshInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json' });
+  expect(freshInfo.json().frames).toHaveLength(1);
+  expect(freshInfo.headers['cache-control']).toMatch(/^public/);
   clock = SCAN + 3 * HOUR_MS;
   const old = await app.inject({ method: 'GET', url: tileUrl });
   expect(old.statusCode).toBe(403);
   const forPremium = await app.inject({ method: 'GET', url: tileUrl, headers: bearer(premium.token) });
   expect(forPremium.statusCode).toBe(200);
   expect(forPremium.headers['cache-control']).toMatch(/^private/);
-  expect((await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json' })).statusCode).toBe(200);
+  // At 3 hours the frame is in archive/info.json only once a poll moves it; the published
+  // info.json still lists it: a free caller's copy leaves it out, Premium's keeps it.
+  const freeInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json' });
+  expect(freeInfo.json().frames).toEqual([]);
+  expect(freeInfo.headers['cache-control']).toMatch(/^private/);
+  const premiumInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json', headers: bearer(premium.token) });
+  expect(premiumInfo.json().frames).toHaveLength(1);
 });
