@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SATELLITE_INFO_ANSWER, SATELLITE_INFO_PATH } from '../../../common/api/satellite.ts';
+import { schemaProblem } from '../../../common/api/schema.ts';
 import { HOUR_MS, MINUTE_MS } from '../../../common/time.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
@@ -46,7 +48,7 @@ it('serves a recent frame to everyone, public; past the free history only to Pre
   const fresh = await app.inject({ method: 'GET', url: tileUrl });
   expect(fresh.statusCode).toBe(200);
   expect(fresh.headers['cache-control']).toMatch(/^public/);
-  const freshInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json' });
+  const freshInfo = await app.inject({ method: 'GET', url: SATELLITE_INFO_PATH });
   expect(freshInfo.json().frames).toHaveLength(1);
   expect(freshInfo.headers['cache-control']).toMatch(/^public/);
   clock = SCAN + 3 * HOUR_MS;
@@ -57,9 +59,10 @@ it('serves a recent frame to everyone, public; past the free history only to Pre
   expect(forPremium.headers['cache-control']).toMatch(/^private/);
   // At 3 hours the frame is in archive/info.json only once a poll moves it; the published
   // info.json still lists it: a free caller's copy leaves it out, Premium's keeps it.
-  const freeInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json' });
+  const freeInfo = await app.inject({ method: 'GET', url: SATELLITE_INFO_PATH });
   expect(freeInfo.json().frames).toEqual([]);
+  expect(schemaProblem(SATELLITE_INFO_ANSWER, freeInfo.json())).toBeNull();
   expect(freeInfo.headers['cache-control']).toMatch(/^private/);
-  const premiumInfo = await app.inject({ method: 'GET', url: '/obs/v1.0/satellite/info.json', headers: bearer(premium.token) });
+  const premiumInfo = await app.inject({ method: 'GET', url: SATELLITE_INFO_PATH, headers: bearer(premium.token) });
   expect(premiumInfo.json().frames).toHaveLength(1);
 });

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SATELLITE_INFO_ANSWER } from '../../../common/api/satellite.ts';
+import { schemaProblem } from '../../../common/api/schema.ts';
 import type { SatelliteInfo } from '../../../common/satellite.ts';
 import { decodeDataTile } from '../../../common/tile.ts';
 import { MINUTE_MS } from '../../../common/time.ts';
@@ -62,6 +64,8 @@ describe('GOES satellite source', () => {
     await source.poll(context(store, SCAN + 12 * MINUTE_MS));
     const info = (await store.readJson<SatelliteInfo>('satellite', 'info.json'))!;
     expect(info).toMatchObject({ version: 1, minZoom: 0, maxZoom: 2 });
+    expect(schemaProblem(SATELLITE_INFO_ANSWER, info)).toBeNull();
+    expect(schemaProblem(SATELLITE_INFO_ANSWER, await store.readJson('satellite', 'archive/info.json'))).toBeNull();
     expect(info.channels.map((c) => c.name)).toEqual(['ir', 'composite']);
     expect(info.frames).toHaveLength(1);
     expect(info.frames[0]).toMatchObject({ time: SCAN, source: 'goesEast' });
