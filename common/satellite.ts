@@ -46,7 +46,7 @@ export interface SatelliteFrame {
   source: string;
   /** Tile addresses present, as `z/x/y` (tiles off the satellite's disk are absent). */
   tiles: string[];
-  /** Longitude/latitude box the frame covers. */
+  /** Longitude/latitude box the frame covers; west > east when it crosses the antimeridian. */
   bounds: { west: number; south: number; east: number; north: number };
 }
 

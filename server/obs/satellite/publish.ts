@@ -14,7 +14,7 @@ import {
 } from '../../../common/satellite.ts';
 import { REMOVE_GRACE_MS, type ObsStore } from '../core/store.ts';
 import { tilesOver } from '../radar/tiles.ts';
-import { packSatelliteTile, renderSatelliteTile, sceneExtent, type SatelliteScene } from './tiles.ts';
+import { packSatelliteTile, renderSatelliteTile, sceneBounds, sceneExtents, type SatelliteScene } from './tiles.ts';
 
 export const INFO = 'info.json';
 export const ARCHIVE_INFO = 'archive/info.json';
@@ -31,10 +31,10 @@ export function satelliteFrameId(source: string, time: number): string {
 
 /** Renders a scene into a frame folder; returns the tiles written as `z/x/y`. */
 export async function writeSceneTiles(dir: string, scene: SatelliteScene, maxZoom: number): Promise<string[]> {
-  const extent = sceneExtent(scene.ir.grid);
+  const extents = sceneExtents(scene.ir.grid);
   const written: string[] = [];
   for (let z = SATELLITE_MIN_ZOOM; z <= maxZoom; z++) {
-    for (const address of tilesOver(z, [extent])) {
+    for (const address of tilesOver(z, extents)) {
       const channels = renderSatelliteTile(address, scene);
       if (!channels) continue;
       await mkdir(join(dir, String(address.z), String(address.x)), { recursive: true });
@@ -67,7 +67,7 @@ export async function publishSatellite(store: ObsStore, input: SatellitePublishI
     await store.publishDir('satellite', `frames/${id}`, async (dir) => {
       tiles = await writeSceneTiles(dir, scene, maxZoom);
     });
-    const e = sceneExtent(scene.ir.grid);
+    const e = sceneBounds(scene.ir.grid);
     added.push({ time: scene.time, id, source: source.id, tiles, bounds: { west: e.west, south: e.south, east: e.east, north: e.north } });
   }
   const all = [...known, ...added].sort((a, b) => a.time - b.time || a.source.localeCompare(b.source));

@@ -6,7 +6,7 @@ import { decodeDataTile } from '../../../common/tile.ts';
 import { TILE_NODES, tileAt, tileBounds } from '../../../common/tiling.ts';
 import { readAbiCmi } from './abi.ts';
 import { composite, solarZenithDeg } from './daynight.ts';
-import { packSatelliteTile, renderSatelliteTile, sceneExtent, type SatelliteScene } from './tiles.ts';
+import { packSatelliteTile, renderSatelliteTile, sceneExtents, type SatelliteScene } from './tiles.ts';
 import { writeAbiFile } from './testing.ts';
 
 const START = Date.UTC(2025, 5, 1, 12, 0);
@@ -21,7 +21,7 @@ async function scene(): Promise<SatelliteScene> {
 describe('satellite tiles', () => {
   it('puts the infrared temperature and the day/night composite of the nearest cell at the nodes', async () => {
     const s = await scene();
-    const extent = sceneExtent(s.ir.grid);
+    const [extent] = sceneExtents(s.ir.grid);
     // GOES-East's disk reaches about 81° either side of 75° W.
     expect(extent.west).toBeLessThan(-150);
     expect(extent.east).toBeGreaterThan(0);
@@ -52,6 +52,19 @@ describe('satellite tiles', () => {
     expect(night).toBeGreaterThan(10);
     expect(twilight).toBeGreaterThan(2);
     expect(tile.channels.length).toBe(SATELLITE_CHANNELS.length);
+  });
+
+  it('splits a disk that crosses the antimeridian (GOES-West at 137° W) into two boxes', async () => {
+    const west = await readAbiCmi(await writeAbiFile({ platform: 'G18', lon0: -137, start: new Date(START), cells: 100, bands: [{ band: 13, wavelengthUm: 10.33, field: ir }] }));
+    const boxes = sceneExtents(west.grid);
+    expect(boxes).toHaveLength(2);
+    // The disk reaches about 81° either side: from about 142° E across 180° to about 56° W.
+    expect(boxes[0].east).toBe(180);
+    expect(boxes[0].west).toBeGreaterThan(130);
+    expect(boxes[0].west).toBeLessThan(150);
+    expect(boxes[1].west).toBe(-180);
+    expect(boxes[1].east).toBeGreaterThan(-65);
+    expect(boxes[1].east).toBeLessThan(-45);
   });
 
   it('writes no tile off the disk', async () => {

@@ -21,28 +21,56 @@ export interface SatelliteScene {
   visible: SatelliteImage | null;
 }
 
-/** Longitude/latitude box of the part of the grid the satellite sees (0.5° lattice, widened by a step). */
-export function sceneExtent(grid: GeosGrid): TileBounds {
+/**
+ * Longitude/latitude boxes of the part of the grid the satellite sees (0.5° lattice, widened by a
+ * step): one box, or two when the disk crosses the antimeridian (GOES-West, Himawari), split there.
+ */
+export function sceneExtents(grid: GeosGrid): TileBounds[] {
   const at = gridLocator(grid);
   const out = new Float64Array(2);
-  let west = 180;
-  let east = -180;
+  const step = 0.5;
+  const columns = Math.round(360 / step);
+  const seen = new Uint8Array(columns);
   let north = -90;
   let south = 90;
-  const step = 0.5;
-  for (let lat = -89.75; lat < 90; lat += step) {
-    for (let lon = -179.75; lon < 180; lon += step) {
+  for (let c = 0; c < columns; c++) {
+    const lon = -180 + (c + 0.5) * step;
+    for (let lat = -89.75; lat < 90; lat += step) {
       at(lon, lat, out);
       if (out[0] >= -0.5 && out[0] < grid.width - 0.5 && out[1] >= -0.5 && out[1] < grid.height - 0.5) {
-        west = Math.min(west, lon);
-        east = Math.max(east, lon);
+        seen[c] = 1;
         north = Math.max(north, lat);
         south = Math.min(south, lat);
       }
     }
   }
-  if (west > east) throw new Error('satellite grid covers no longitude/latitude point');
-  return { west: Math.max(-180, west - step), east: Math.min(180, east + step), north: Math.min(90, north + step), south: Math.max(-90, south - step) };
+  if (north < south) throw new Error('satellite grid covers no longitude/latitude point');
+  // The longest run of unseen columns (around the circle) is what the disk leaves out.
+  let gapStart = -1;
+  let gapLength = 0;
+  for (let c = 0; c < columns; c++) {
+    if (seen[c]) continue;
+    let n = 0;
+    while (n < columns && !seen[(c + n) % columns]) n++;
+    if (n > gapLength) {
+      gapLength = n;
+      gapStart = c;
+    }
+  }
+  const lat = { north: Math.min(90, north + step), south: Math.max(-90, south - step) };
+  if (gapLength === 0) return [{ west: -180, east: 180, ...lat }];
+  const first = (gapStart + gapLength) % columns; // first seen column after the gap
+  const last = (gapStart - 1 + columns) % columns; // last seen column before it
+  const west = -180 + first * step - step;
+  const east = -180 + (last + 1) * step + step;
+  if (first <= last) return [{ west: Math.max(-180, west), east: Math.min(180, east), ...lat }];
+  return [{ west, east: 180, ...lat }, { west: -180, east, ...lat }];
+}
+
+/** One box of the scene for its frame's `bounds` (west > east when it crosses the antimeridian). */
+export function sceneBounds(grid: GeosGrid): TileBounds {
+  const boxes = sceneExtents(grid);
+  return boxes.length === 1 ? boxes[0] : { ...boxes[0], east: boxes[1].east };
 }
 
 function sameGrid(a: GeosGrid, b: GeosGrid): boolean {
