@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObsStore } from '../server/obs/core/store.ts';
-import { readAbiCmi } from '../server/obs/satellite/abi.ts';
+import { readAbiCmiBands } from '../server/obs/satellite/abi.ts';
 import { publishSatellite } from '../server/obs/satellite/publish.ts';
 import { writeAbiFile } from '../server/obs/satellite/testing.ts';
 
@@ -33,8 +33,7 @@ export async function benchSatelliteFrame(): Promise<SatelliteBenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'isobar-satellite-bench-'));
   try {
     const t0 = performance.now();
-    const ir = await readAbiCmi(bytes, 13);
-    const visible = await readAbiCmi(bytes, 2);
+    const [ir, visible] = await readAbiCmiBands(bytes, [13, 2]);
     const t1 = performance.now();
     const info = await publishSatellite(new ObsStore(dir), { source: { id: 'goesEast', label: 'GOES-East', attribution: 'NOAA', lon0: -75 }, scene: { time: ir.time, ir, visible }, now: start });
     const t2 = performance.now();

@@ -2,7 +2,7 @@
 // themselves with h5wasm, laid out as the GOES-R PUG describes them (testing.ts writeAbiFile).
 import { describe, expect, it } from 'vitest';
 import { gridLocator } from '../radar/field.ts';
-import { AbiError, readAbiCmi } from './abi.ts';
+import { AbiError, readAbiCmi, readAbiCmiBands } from './abi.ts';
 import { writeAbiFile } from './testing.ts';
 
 const START = new Date(Date.UTC(2025, 5, 1, 18, 0, 21, 700));
@@ -38,6 +38,9 @@ describe('GOES-R ABI L2 Cloud and Moisture Imagery reader', () => {
     expect(red).toMatchObject({ product: 'ABI-L2-MCMIP C02', quantity: 'reflectance', platform: 'G18' });
     const centre = red.values[60 * red.grid.width + 60];
     expect(centre).toBeCloseTo(vis(-137, 0), 2);
+    const [both13, both2] = await readAbiCmiBands(bytes, [13, 2]);
+    expect(both13.product).toBe('ABI-L2-MCMIP C13');
+    expect(both2.values).toEqual(red.values);
     await expect(readAbiCmi(bytes)).rejects.toThrow(/no band named/);
     await expect(readAbiCmi(bytes, 7)).rejects.toThrow(AbiError);
   });

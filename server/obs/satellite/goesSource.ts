@@ -23,7 +23,7 @@ import { SATELLITE_DATA_MAX_ZOOM, SATELLITE_UPDATE_MINUTES, type SatelliteInfo }
 import type { ObsFactory } from '../core/config.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { parseS3Listing } from '../lightning/glmSource.ts';
-import { readAbiCmi } from './abi.ts';
+import { readAbiCmi, readAbiCmiBands } from './abi.ts';
 import { SatelliteFormatError } from './field.ts';
 import { INFO, publishSatellite, satelliteFrameId } from './publish.ts';
 
@@ -90,8 +90,7 @@ export class GoesSource implements ObsSource {
     if (!bytes) throw new ObsDataError(this.id, url, 'listed but not found upstream');
     let scene;
     try {
-      const ir = await readAbiCmi(bytes, 13);
-      const visible = product === 'MCMIPF' ? await readAbiCmi(bytes, 2) : null;
+      const [ir, visible] = product === 'MCMIPF' ? await readAbiCmiBands(bytes, [13, 2]) : [await readAbiCmi(bytes, 13), null];
       scene = { time: ir.time, ir, visible };
     } catch (error) {
       if (error instanceof SatelliteFormatError) throw new ObsDataError(this.id, url, `${error.name}: ${error.message}`);
