@@ -119,3 +119,17 @@ describe('radar history (SPEC §1: full-year radar history for Premium)', () => 
     expect(radarFrameAllowed(now - 366 * 86400_000, now, true)).toBe(false);
   });
 });
+
+describe('satellite imagery (SPEC §9 max tile zoom satellite 7 / 11; SPEC §1 full-year history for Premium)', () => {
+  it('stops free users at zoom 7 and the last two hours, Premium at zoom 11 and the year', async () => {
+    const { satelliteTileAllowed } = await import('./entitlements.ts');
+    const now = Date.UTC(2026, 0, 10);
+    expect(satelliteTileAllowed(7, now, now, false)).toBe(true);
+    expect(satelliteTileAllowed(8, now, now, false)).toBe(false);
+    expect(satelliteTileAllowed(11, now, now, true)).toBe(true);
+    expect(satelliteTileAllowed(12, now, now, true)).toBe(false);
+    expect(satelliteTileAllowed(3, now - 3 * 3600_000, now, false)).toBe(false);
+    expect(satelliteTileAllowed(3, now - 300 * 86400_000, now, true)).toBe(true);
+    expect(satelliteTileAllowed(3, now - 366 * 86400_000, now, true)).toBe(false);
+  });
+});

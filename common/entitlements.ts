@@ -216,3 +216,18 @@ export const RADAR_PREMIUM_HISTORY_MS = 365 * DAY_MS;
 export function radarFrameAllowed(frameTime: number, now: number, premium: boolean): boolean {
   return frameTime >= now - (premium ? RADAR_PREMIUM_HISTORY_MS : RADAR_FREE_HISTORY_MS);
 }
+
+/**
+ * Satellite imagery (SPEC §9 max tile zoom satellite: 7 free, 11 Premium; SPEC §1: full-year
+ * satellite history for Premium). The published data zooms (common/satellite.ts) stop below both,
+ * so every published tile is within either tier's zoom; history follows the radar's rule.
+ */
+export const SATELLITE_MAX_TILE_ZOOM = { free: 7, premium: 11 } as const;
+export const SATELLITE_FREE_HISTORY_MS = 2 * HOUR_MS;
+export const SATELLITE_PREMIUM_HISTORY_MS = 365 * DAY_MS;
+
+/** Whether a satellite tile of zoom z and frame time may be served to this user at `now`. */
+export function satelliteTileAllowed(z: number, frameTime: number, now: number, premium: boolean): boolean {
+  return z <= maxTileZoomFor(SATELLITE_MAX_TILE_ZOOM, premium)
+    && frameTime >= now - (premium ? SATELLITE_PREMIUM_HISTORY_MS : SATELLITE_FREE_HISTORY_MS);
+}

@@ -46,6 +46,7 @@ import { dataDirFromEnv } from './ingest/layout.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import { obsConfigFromEnv } from './obs/core/config.ts';
 import { OBS_FACTORIES } from './obs/sources.ts';
+import { satelliteAccess } from './obs/satellite/access.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
@@ -234,8 +235,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   await registerAccounts(app, { now, served, push, ...options.accounts });
   await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
-  // SPEC §1: radar history past the free window for Premium only (common/entitlements.ts).
-  await registerObs(app, dataDir, { access: radarAccess(now), ...options.obs, sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources });
+  // SPEC §1: radar and satellite history past the free window for Premium only (common/entitlements.ts).
+  const radarAccessCheck = radarAccess(now);
+  await registerObs(app, dataDir, {
+    access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, store, now) : radarAccessCheck(kind, path, request, store)),
+    ...options.obs,
+    sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
+  });
   await app.register(capAlertsRoutes, { dataDir, now });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);

@@ -144,7 +144,7 @@ describe('the observation routes', () => {
   let app: FastifyInstance;
   const source = countingSource('routeCounter', () => false);
   beforeAll(async () => {
-    app = await buildApp({ distDir: null, prewarm: false, dataDir, liveSources: null, obs: { sources: [source], pollOnStart: false } });
+    app = await buildApp({ distDir: null, prewarm: false, dataDir, liveSources: null, obs: { sources: [source], pollOnStart: false, access: (_kind, path) => (path === 'count.json' ? { private: true } : undefined) } });
     await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -162,6 +162,7 @@ describe('the observation routes', () => {
     expect(count.statusCode).toBe(200);
     expect(count.headers['content-type']).toMatch(/application\/json/);
     expect(count.json()).toEqual({ n: source.polls });
+    expect(count.headers['cache-control']).toBe('private, max-age=30'); // access marked it private
     const item = await app.inject({ method: 'GET', url: obsFilePath('lightning', `items/${source.polls}/a.json`) });
     expect(item.headers['cache-control']).toBe('public, max-age=3600');
     expect(JSON.parse(await readFile(join(dataDir, 'obs', 'lightning', 'count.json'), 'utf8'))).toEqual({ n: source.polls });

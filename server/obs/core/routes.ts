@@ -36,8 +36,11 @@ const CONTENT_TYPES: Record<string, string> = {
   bin: 'application/octet-stream',
 };
 
-/** What `access` decides: nothing (serve the file), or the document to answer instead. */
-export type ObsAccessAnswer = void | undefined | { json: unknown };
+/**
+ * What `access` decides: nothing (serve the file), the document to answer instead, or `private`:
+ * serve the file, but as one only some users may have (Premium history), never kept by shared caches.
+ */
+export type ObsAccessAnswer = void | undefined | { json: unknown } | { private: true };
 
 export interface ObsRouteOptions {
   store: ObsStore | null;
@@ -61,7 +64,7 @@ export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions):
     const { kind, '*': path } = request.params;
     if (!isObsKind(kind) || !isSafeObsPath(path) || options.store === null) throw notFound('No such observation file');
     const own = await options.access?.(kind, path, request, options.store);
-    if (own) {
+    if (own && 'json' in own) {
       // Answered for this user (their tier decided what is in it): no shared cache may keep it.
       reply.header('content-type', CONTENT_TYPES.json);
       reply.header('cache-control', `private, max-age=${TOP_MAX_AGE_S}`);
@@ -72,7 +75,7 @@ export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions):
     if (!info?.isFile()) throw notFound('No such observation file');
     const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
     reply.header('content-type', CONTENT_TYPES[extension] ?? 'application/octet-stream');
-    reply.header('cache-control', `public, max-age=${path.includes('/') ? ITEM_MAX_AGE_S : TOP_MAX_AGE_S}`);
+    reply.header('cache-control', `${own && 'private' in own ? 'private' : 'public'}, max-age=${path.includes('/') ? ITEM_MAX_AGE_S : TOP_MAX_AGE_S}`);
     reply.header('last-modified', info.mtime.toUTCString());
     if (extension === GZIP_STORED) {
       // Data tiles are stored gzip-compressed (as the model tiles): sent as they are to clients
