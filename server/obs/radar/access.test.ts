@@ -78,8 +78,13 @@ describeWithFixtures('radar history for free and Premium users (SPEC §1)', () =
       expect((manifest.json() as RadarMinifest).frames).toEqual([]);
       expect((manifest.json() as RadarMinifest).sources.map((s) => s.id)).toEqual(['radolan']);
     }
-    expect((await get(tile(), 'premium')).statusCode).toBe(200);
-    expect((await get(MINIFEST, 'premium')).json().frames.map((f: { id: string }) => f.id)).toEqual([id]);
+    // Premium's frame and whole list are its own too: private, never kept by a shared cache for others.
+    const premiumTile = await get(tile(), 'premium');
+    expect(premiumTile.statusCode).toBe(200);
+    expect(premiumTile.headers['cache-control']).toMatch(/^private/);
+    const premiumList = await get(MINIFEST, 'premium');
+    expect(premiumList.json().frames.map((f: { id: string }) => f.id)).toEqual([id]);
+    expect(premiumList.headers['cache-control']).toMatch(/^private/);
   });
 
   it('lists the archive to Premium only', async () => {

@@ -33,14 +33,17 @@ export function radarAccess(now: () => number, premiumOf: (request: FastifyReque
       const manifest = await store.readJson<RadarMinifest>('radar', path);
       if (!manifest) return;
       const frames = manifest.frames.filter((f) => radarFrameAllowed(f.time, at, false));
-      if (frames.length === manifest.frames.length || await premiumOf(request)) return;
+      if (frames.length === manifest.frames.length) return;
+      // Premium's whole list and a free caller's part of it are each the caller's own: never in a shared cache.
+      if (await premiumOf(request)) return { private: true };
       return { json: { ...manifest, frames } satisfies RadarMinifest };
     }
     const frame = /^frames\/([^/]+)\//.exec(path);
     if (!frame) return;
     const time = frameTimeOf(frame[1]);
     if (time === null) return; // not a frame the publication made: the route answers 404
-    if (radarFrameAllowed(time, at, false) || await premiumOf(request)) return;
+    if (radarFrameAllowed(time, at, false)) return;
+    if (await premiumOf(request)) return { private: true };
     throw new HttpError(403, `Radar history beyond the last ${RADAR_FREE_HISTORY_MS / HOUR_MS} hours is a Premium feature`);
   };
 }
