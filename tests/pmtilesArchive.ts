@@ -111,9 +111,13 @@ export function buildVectorArchive(layers: Record<string, FeatureCollection>, mi
   return bytes;
 }
 
+/** The path at which serveBytes lists the Range headers it was asked for (JSON array), for tests in other processes. */
+export const REQUESTS_PATH = '/__requests.json';
+
 /**
  * Serves `bytes` at every path, answering Range requests (206) as a static file server does, to
  * any origin (CORS, with the preflight a Range header may need); port 0 picks a free one.
+ * REQUESTS_PATH answers the requests so far.
  */
 export async function serveBytes(bytes: Uint8Array, port = 0): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
   const requests: string[] = [];
@@ -122,6 +126,11 @@ export async function serveBytes(bytes: Uint8Array, port = 0): Promise<{ url: st
     if (request.method === 'OPTIONS') {
       response.writeHead(204, { 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET, HEAD' });
       response.end();
+      return;
+    }
+    if (request.url === REQUESTS_PATH) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(requests));
       return;
     }
     const range = request.headers.range;

@@ -19,8 +19,6 @@ import type { FixedStepsParams, FixedStepsState } from '../workers/fixedSteps.ts
 import type { RenderStats } from '../workers/api.ts';
 import { startFixedClockServer } from './fixedClock.ts';
 import { mainThreadQuiet, motionSettled, stats } from './testing.ts';
-import { E2E_BASEMAP_PORT } from '../playwright.config.ts';
-import { buildVectorArchive, sampleBasemapLayers, serveBytes } from './pmtilesArchive.ts';
 
 const CASES_DIR = fileURLToPath(new URL('./render/', import.meta.url));
 const UPDATE = process.env.ISOBAR_RENDER_UPDATE === '1';
@@ -211,7 +209,6 @@ test.describe('render', () => {
   for (const c of CASES) {
     test(c.name, async ({ browser, baseURL }, info) => {
       const server = c.spec.clock ? await startFixedClockServer(c.spec.clock) : null;
-      const archive = c.spec.basemapArchive ? await serveBytes(buildVectorArchive(sampleBasemapLayers(), 0, 6), E2E_BASEMAP_PORT) : null;
       const context = await contextFor(browser, server?.origin ?? baseURL!, c.spec);
       const page = await context.newPage();
       try {
@@ -245,7 +242,6 @@ test.describe('render', () => {
       } finally {
         await context.close();
         server?.stop();
-        await archive?.close();
       }
     });
   }
