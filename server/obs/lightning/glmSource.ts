@@ -19,6 +19,7 @@
 
 import { encodeFlashes, FLASH_WINDOW_MS, type FlashesManifest } from '../../../common/obs/flashes.ts';
 import { HOUR_MS, SECOND_MS } from '../../../common/time.ts';
+import { listBucket } from '../core/s3Listing.ts';
 import { REMOVE_GRACE_MS } from '../core/store.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { GlmFormatError, readGlmFlashes, type GlmFile } from './glm.ts';
@@ -42,16 +43,6 @@ export function glmHourPrefix(t: number): string {
   const d = new Date(t);
   const doy = Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / (24 * HOUR_MS)) + 1;
   return `GLM-L2-LCFA/${d.getUTCFullYear()}/${String(doy).padStart(3, '0')}/${String(d.getUTCHours()).padStart(2, '0')}/`;
-}
-
-/** Keys of an S3 ListObjectsV2 answer, and its continuation token when truncated. */
-export function parseS3Listing(xml: string): { keys: string[]; next: string | null } {
-  if (!/<ListBucketResult[\s>]/.test(xml)) throw new Error(`not an S3 bucket listing: ${JSON.stringify(xml.slice(0, 80))}`);
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-  const keys = [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => unescape(m[1]));
-  const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
-  const token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
-  return { keys, next: truncated && token ? unescape(token) : null };
 }
 
 interface ReadFile {
@@ -91,7 +82,7 @@ export class GlmSource implements ObsSource {
     const listed: { url: string; start: number; name: string }[] = [];
     for (const bucket of this.buckets) {
       for (let hour = Math.floor(from / HOUR_MS) * HOUR_MS; hour <= now; hour += HOUR_MS) {
-        for (const key of await this.list(ctx, bucket, glmHourPrefix(hour))) {
+        for (const key of await listBucket(ctx, this.id, bucket, glmHourPrefix(hour))) {
           const name = key.slice(key.lastIndexOf('/') + 1);
           const start = glmFileStart(name);
           if (start !== null && start + GLM_FILE_MS > from && start <= now) listed.push({ url: `${bucket}/${key}`, start, name });
@@ -121,25 +112,6 @@ export class GlmSource implements ObsSource {
     const stamp = new Date(newestFile.start).toISOString().replace(/[-:]/g, '').replace(/\.(\d)\d\dZ$/, '$1Z');
     if (stamp !== this.publishedStamp) await this.publish(ctx, from, now, stamp);
     await this.removeSuperseded(ctx, now, stamp);
-  }
-
-  private async list(ctx: ObsContext, bucket: string, prefix: string): Promise<string[]> {
-    const keys: string[] = [];
-    let token: string | null = null;
-    do {
-      const url = `${bucket}/?list-type=2&prefix=${encodeURIComponent(prefix)}${token === null ? '' : `&continuation-token=${encodeURIComponent(token)}`}`;
-      const xml = await ctx.http.text(url, ctx.signal);
-      if (xml === null) throw new ObsDataError(this.id, bucket, 'bucket not found (404)');
-      let page: { keys: string[]; next: string | null };
-      try {
-        page = parseS3Listing(xml);
-      } catch (error) {
-        throw new ObsDataError(this.id, url, (error as Error).message);
-      }
-      keys.push(...page.keys);
-      token = page.next;
-    } while (token !== null);
-    return keys;
   }
 
   private async publish(ctx: ObsContext, from: number, now: number, stamp: string): Promise<void> {

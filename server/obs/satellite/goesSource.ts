@@ -22,7 +22,7 @@ import { DAY_MS, HOUR_MS } from '../../../common/time.ts';
 import { SATELLITE_DATA_MAX_ZOOM, SATELLITE_UPDATE_MINUTES, type SatelliteInfo } from '../../../common/satellite.ts';
 import type { ObsFactory } from '../core/config.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
-import { parseS3Listing } from '../lightning/glmSource.ts';
+import { listBucket } from '../core/s3Listing.ts';
 import { readAbiCmi, readAbiCmiBands } from './abi.ts';
 import { SatelliteFormatError } from './field.ts';
 import { INFO, publishSatellite, satelliteFrameId } from './publish.ts';
@@ -73,7 +73,7 @@ export class GoesSource implements ObsSource {
     const now = ctx.now();
     const files: { key: string; start: number }[] = [];
     for (const hour of [now - HOUR_MS, now]) {
-      for (const key of await this.list(ctx, abiHourPrefix(product, hour))) {
+      for (const key of await listBucket(ctx, this.id, this.options.bucket, abiHourPrefix(product, hour))) {
         const parsed = abiFileName(key.slice(key.lastIndexOf('/') + 1));
         if (!parsed || parsed.product !== product || parsed.start > now) continue;
         if (product === 'CMIPF' && parsed.band !== 13) continue;
@@ -101,25 +101,6 @@ export class GoesSource implements ObsSource {
       scene, now, maxZoom: this.options.maxZoom,
     });
     ctx.log.info({ source: this.id, file: newest.key }, 'satellite frame published');
-  }
-
-  private async list(ctx: ObsContext, prefix: string): Promise<string[]> {
-    const keys: string[] = [];
-    let token: string | null = null;
-    do {
-      const url = `${this.options.bucket}/?list-type=2&prefix=${encodeURIComponent(prefix)}${token === null ? '' : `&continuation-token=${encodeURIComponent(token)}`}`;
-      const xml = await ctx.http.text(url, ctx.signal);
-      if (xml === null) throw new ObsDataError(this.id, this.options.bucket, 'bucket not found (404)');
-      let page: { keys: string[]; next: string | null };
-      try {
-        page = parseS3Listing(xml);
-      } catch (error) {
-        throw new ObsDataError(this.id, url, (error as Error).message);
-      }
-      keys.push(...page.keys);
-      token = page.next;
-    } while (token !== null);
-    return keys;
   }
 }
 
