@@ -9,14 +9,15 @@
  * detection's time, confidence and FRP.
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { lonLatToScreen } from '../common/map.ts';
 import { decodeFlashes, type FlashesManifest } from '../common/obs/flashes.ts';
+import { startAppServer, stopAppServer } from './appServer.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { SourceHttp } from '../server/live/http.ts';
 import type { ObsContext } from '../server/obs/core/source.ts';
@@ -47,26 +48,6 @@ function context(now: number): ObsContext {
     now: () => now,
     signal: new AbortController().signal,
   };
-}
-
-async function startServer(log: string): Promise<ChildProcess> {
-  const out = await open(log, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: DATA_DIR, ISOBAR_DB_PATH: resolve(DATA_DIR, 'isobar.sqlite'),
-      ISOBAR_SAMPLES_DIR: 'none', ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none', STRIPE_SECRET_KEY: '',
-    },
-    stdio: ['ignore', out.fd, out.fd],
-  });
-  await out.close();
-  await expect.poll(async () => {
-    try {
-      return (await fetch(`${BASE}/metadata/v1.0/demo/minifest.json`)).status;
-    } catch {
-      return 0;
-    }
-  }, { timeout: 60_000 }).toBe(200);
-  return child;
 }
 
 /** Where the page draws lon/lat now (CSS px in the page). */
@@ -111,18 +92,14 @@ test.describe('lightning and firespots', () => {
     await new FirmsSource(FIRMS_KEY, fixture.url, ['VIIRS_NOAA20_NRT']).poll(context(FIRMS_NOW));
   });
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((done) => server!.once('exit', done));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    if (server) await stopAppServer(server);
     await fixture?.close();
   });
 
   test('the fixture flashes are published and drawn over the Americas; the picker names a flash; the firespots list their detections', async ({ page }, testInfo) => {
     test.setTimeout(180_000);
     await mkdir(testInfo.outputDir, { recursive: true });
-    server = await startServer(testInfo.outputPath('server.log'));
+    server = await startAppServer({ port: PORT, dataDir: DATA_DIR, log: testInfo.outputPath('server.log'), env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none' } });
 
     // Published: the manifest and the flash file of the three files' 302 + 277 + 274 flashes.
     const manifest = await (await fetch(`${BASE}/obs/v1.0/lightning/glm.json`)).json() as FlashesManifest;

@@ -8,14 +8,15 @@
  * not fetched again; the count goes on from where it was).
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { GFS_STEPS, newestGfsRun, putGfsRun } from '../server/live/fixtureRun.ts';
+import { startAppServer, stopAppServer } from './appServer.ts';
 import { stats } from './testing.ts';
 
 const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
@@ -33,33 +34,8 @@ const HELD_AFTER = 3;
 const firstHeld = GFS_STEPS.filter((s) => s > 0 && s <= HELD_AFTER);
 
 /** Starts server/main.ts on PORT with the live source; resolves once it answers. */
-async function startServer(fixtureUrl: string, log: string): Promise<ChildProcess> {
-  const out = await open(log, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ISOBAR_DATA_DIR: DATA_DIR, ISOBAR_DB_PATH: resolve(DATA_DIR, 'isobar.sqlite'),
-      ISOBAR_SAMPLES_DIR: 'none', ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixtureUrl, STRIPE_SECRET_KEY: '',
-    },
-    stdio: ['ignore', out.fd, out.fd],
-  });
-  // The child has its own copy of the descriptor.
-  await out.close();
-  await expect.poll(async () => {
-    try {
-      return (await fetch(`${BASE}/metadata/v1.0/demo/minifest.json`)).status;
-    } catch {
-      return 0;
-    }
-  }, { timeout: 60_000 }).toBe(200);
-  return child;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
+const startServer = (fixtureUrl: string, log: string) =>
+  startAppServer({ port: PORT, dataDir: DATA_DIR, log, env: { ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixtureUrl } });
 
 /** The picker's "GFS 00Z: N of 121 steps", as N; null while it says nothing. */
 async function stepsIn(page: Page): Promise<number | null> {
@@ -95,7 +71,7 @@ test.describe('live data from the fixture server', () => {
   test.afterAll(async () => {
     releaseSecond();
     release();
-    if (server) await stopServer(server);
+    if (server) await stopAppServer(server);
     await fixture?.close();
   });
 
@@ -127,7 +103,7 @@ test.describe('live data from the fixture server', () => {
     await expect.poll(() => stepsIn(page), { timeout: 120_000 }).toBe(throughBeforeHold);
 
     // Restart mid-run: what is on disk is neither fetched nor built again.
-    await stopServer(server);
+    await stopAppServer(server);
     fixture.clearLog();
     release();
     server = await startServer(fixture.url, log);
