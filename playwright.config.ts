@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { FRAME_CAP_STORAGE_KEY } from './common/frameCap.ts';
 
 /** End-to-end tests drive Debian Chromium (no browser download) against the built app. */
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093);
@@ -24,9 +23,6 @@ export const E2E_BASEMAP_URL = `http://127.0.0.1:${E2E_BASEMAP_PORT}/outdoor.pmt
 
 /** The webhook secret of the end-to-end server (not a real one). */
 export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_isobar_end_to_end';
-
-/** Frames a second the map draws at most in the end-to-end tests (see `storageState` below). */
-export const E2E_FRAME_CAP = 12;
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -55,14 +51,7 @@ export default defineConfig({
     locale: 'en-GB',
     timezoneId: 'UTC',
     trace: 'off',
-    // The map draws at most E2E_FRAME_CAP frames a second (common/frameCap.ts): Chromium draws in
-    // software on the same two cores as the server and this runner, and a map animating at full rate
-    // takes about one of them. Tests that count frames wait for a few; the bench measures uncapped.
-    storageState: {
-      cookies: [],
-      // The e2e server and the servers tests/liveData.spec.ts and lightning.spec.ts start (PORT + 2, + 3).
-      origins: [0, 2, 3].map((offset) => ({ origin: `http://127.0.0.1:${PORT + offset}`, localStorage: [{ name: FRAME_CAP_STORAGE_KEY, value: String(E2E_FRAME_CAP) }] })),
-    },
+    // Every page's frame rate is capped by tests/fixtures.ts (E2E_FRAME_CAP).
   },
   webServer: {
     command: 'node --import tsx server/main.ts',

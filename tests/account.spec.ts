@@ -7,7 +7,8 @@
  * test-results/.
  */
 
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 import { openMap } from './testing.ts';
 
 /** en-US: a region that needs no cookie consent, so no consent window covers the forms. */
@@ -26,7 +27,7 @@ type IsobarWindow = {
 const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
 async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC' });
+  const context = await newContext(browser, { locale: 'en-US', timezoneId: 'UTC' });
   return context.newPage();
 }
 
@@ -63,7 +64,7 @@ async function expectLoggedIn(page: Page): Promise<void> {
 test.describe('accounts', () => {
   test('the login form checks its fields with the texts of SPEC §5; screenshots', async ({ browser }) => {
     for (const [width, height] of [[360, 740], [768, 1024], [1920, 1080]] as const) {
-      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+      const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
       const page = await context.newPage();
       await openMap(page, '/login');
       const form = page.getByTestId('auth-login');
@@ -198,7 +199,7 @@ test.describe('accounts', () => {
   test('on a phone the login takes the forecast\'s place; the forecast comes back with the favourite', async ({ browser, request }) => {
     const email = uniqueEmail('phone');
     expect((await request.post('/users/v1/register', { data: { email, password: PASSWORD } })).ok()).toBe(true);
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    const context = await newContext(browser, { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
     await page.goto(PLACE.path);
     await page.getByTestId('detail-fav').click();

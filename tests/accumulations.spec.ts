@@ -4,7 +4,8 @@
  * a longer range changes what the legend and the picker say.
  */
 
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { openMap, pickOverlay, stats } from './testing.ts';
 
 const H = 3_600_000;

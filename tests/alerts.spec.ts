@@ -5,7 +5,8 @@
  * 360x740, 768x1024 and 1920x1080 (DPR 2) go to test-results/.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
 
@@ -29,7 +30,7 @@ test('logged out, the alerts window asks for a login', async ({ page }) => {
 
 for (const [width, height] of [[360, 740], [768, 1024], [1920, 1080]] as const) {
   test(`create, check and pause an alert at ${width}x${height}`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
     await register(page);
     await page.goto('/alerts');

@@ -9,7 +9,8 @@
  * test-results/.
  */
 
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 
 /** en-US: a region that needs no cookie consent, so no consent window covers the forms. */
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
@@ -62,7 +63,7 @@ async function login(page: Page, user: User): Promise<void> {
 }
 
 async function newPage(browser: Browser, width = 1280, height = 720): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+  const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
   return context.newPage();
 }
 

@@ -5,7 +5,8 @@
  * places), by byte range from another origin, as a map host would.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { E2E_BASEMAP_URL } from '../playwright.config.ts';
 import { REQUESTS_PATH } from './pmtilesArchive.ts';
 import { diffRatio, mapClip, openMap, screenshotPixels, workerFrames } from './testing.ts';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { animationFrames, diffRatio, mainThreadQuiet, openMap, pointerAtRest, screenshotPixels, stats, watchPointerMoves, type Pixels } from './testing.ts';
 
 /** The camera's centre and zoom as the app state holds them. */

@@ -10,7 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 import { CAP_SEVERITY_COLOURS } from '../common/capAlerts.ts';
 import { SourceHttp } from '../server/live/http.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
@@ -92,7 +93,7 @@ test.describe('weather warnings', () => {
   });
 
   test('the window shows the alert in French where the alert carries it', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'fr-CA', timezoneId: 'America/Halifax' });
+    const context = await newContext(browser, { locale: 'fr-CA', timezoneId: 'America/Halifax' });
     try {
       const page = await context.newPage();
       await page.goto(`${server.origin}/cap-alert/${KENTVILLE.lat}/${KENTVILLE.lon}`);

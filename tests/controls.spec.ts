@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { diffRatio, mapClip, openMap, screenshotPixels, stats, workerFrames, type Pixels } from './testing.ts';
 
 const timestamp = async (page: Page) => Number(await page.getByTestId('timeline-time').getAttribute('data-timestamp'));

@@ -7,7 +7,8 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { METRICS } from '../common/catalogue/metrics.ts';
 import { loginAs, mainThreadQuiet, makePremium, motionSettled, newUser, openMap } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';

@@ -3,7 +3,8 @@
  * 'unlegal embed' notice and stops."
  */
 
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
 // Chromium's local network access checks would keep a public page from framing a loopback server at all.

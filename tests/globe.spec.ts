@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { animationFrames, diffRatio, openMap, screenshotPixels, shareNot, stats, type Pixels } from './testing.ts';
 
 interface MapHandle { isobar: { app: { map: { view: { value: { lon: number; lat: number; zoom: number; globe?: boolean } } } }; settings: { get(k: string): unknown } } }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { diffRatio, mapClip, openMap, screenshotPixels, stats } from './testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));

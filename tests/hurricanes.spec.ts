@@ -6,7 +6,8 @@
  */
 
 import { resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { CATEGORY_COLORS } from '../common/tropical/category.ts';
 import { ObsStore } from '../server/obs/core/store.ts';
 import { publishStorms } from '../server/obs/tropical/publish.ts';

@@ -4,7 +4,8 @@
  * address carries i:{type}. Labels never overlap each other or the city labels.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { diffRatio, mapClip, openMap, screenshotPixels, settled } from './testing.ts';
 
 interface Rect { left: number; top: number; right: number; bottom: number }

@@ -4,7 +4,8 @@
  * app at phone, tablet and desktop sizes at DPR 2.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 import { motionSettled, openMap, pickOverlay, stats, settled } from './testing.ts';
 
 const SAMPLE = 'gfs2p5-20170322';
@@ -92,7 +93,7 @@ test.describe('journeys', () => {
 
   for (const [name, width, height] of [['phone', 360, 740], ['tablet', 768, 1024], ['desktop', 1920, 1080]] as const) {
     test(`looks right on a ${name} (${width}x${height}, DPR 2)`, async ({ browser }) => {
-      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-GB', timezoneId: 'UTC' });
+      const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-GB', timezoneId: 'UTC' });
       const page = await context.newPage();
       await openMap(page, '/?temp,48.853,2.349,5');
       await page.screenshot({ path: `test-results/look-${name}-map.png` });

@@ -6,7 +6,8 @@
  * go to test-results/.
  */
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { METRICS, formatValue } from '../common/catalogue/metrics.ts';
 import { lonLatToScreen } from '../common/map.ts';
 import { animationFrames, openMap, pointerAtRest, showFreeStep, watchPointerMoves } from './testing.ts';

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { METRICS, formatValue } from '../common/catalogue/metrics.ts';
 import { diffRatio, mapClip, meanColor, openMap, screenshotPixels, shareNot, showFreeStep, stats, workerFrames } from './testing.ts';
 

@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { openMap, pickOverlay, stats } from './testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));

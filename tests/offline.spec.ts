@@ -6,7 +6,8 @@
  * A forecast that fails to load while the connection is up: its error message with Retry.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { motionSettled, openMap } from './testing.ts';
 
 const OFFLINE_TEXT = 'WOW it appears that you are offline :-(';

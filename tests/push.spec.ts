@@ -21,7 +21,8 @@
 
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 import ece from 'http_ece';
 import { E2E_PUSH_SERVICE_ORIGIN } from '../playwright.config.ts';
 
@@ -66,7 +67,7 @@ async function register(page: Page): Promise<void> {
 
 test('a test notification travels server -> push service -> service worker -> notification and badge', async ({ browser, baseURL }) => {
   const service = await pushService();
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC' });
+  const context = await newContext(browser, { locale: 'en-US', timezoneId: 'UTC' });
   try {
     await context.grantPermissions(['notifications'], { origin: baseURL! });
     // The stand-in for the vendor's push service (see the file's header): only the address and keys
@@ -174,7 +175,7 @@ test('the server refuses push endpoints on its own network, the allowed stand-in
 
 test('where notifications are not allowed, the window says so and subscribes nothing', async ({ browser }) => {
   // No permission granted: Chromium's headless prompt is dismissed, as a user who blocks it.
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC' });
+  const context = await newContext(browser, { locale: 'en-US', timezoneId: 'UTC' });
   try {
     await context.addInitScript(() => {
       PushManager.prototype.subscribe = async function subscribe() {

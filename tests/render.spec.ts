@@ -11,7 +11,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { parseDate } from '../common/url.ts';

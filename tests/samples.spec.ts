@@ -5,7 +5,8 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { diffRatio, mapClip, openMap, pickOverlay, screenshotPixels, stats, settled } from './testing.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { motionSettled, openMap } from './testing.ts';
 
 /** The map centre and zoom, read from the app's map model. */

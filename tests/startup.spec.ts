@@ -5,7 +5,8 @@
  * the browser support error. The 'unlegal embed' notice is in embed.spec.ts.
  */
 
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { motionSettled, openMap, stats } from './testing.ts';
 
 interface Isobar {

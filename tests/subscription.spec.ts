@@ -8,7 +8,8 @@
  * (DPR 2) go to test-results/.
  */
 
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { newContext, test } from './fixtures.ts';
 import Stripe from 'stripe';
 import { loginAs, newUser, stripeEvent } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';
@@ -37,7 +38,7 @@ test('a forged webhook changes nothing', async ({ request }) => {
 
 for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
   test(`free -> checkout -> pending -> Premium -> issue banners at ${width}x${height}`, async ({ browser, request }) => {
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
     const user = await newUser(request, 'premium');
     await loginAs(page, user.email);
