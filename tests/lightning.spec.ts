@@ -120,7 +120,14 @@ test.describe('lightning and firespots', () => {
     // The city labels are page elements whose values arrive on their own time: out of the pictures.
     await page.addStyleTag({ content: '.city-label, .city-labels { visibility: hidden !important; }' });
     const clip = { x: 0, y: 60, width: 900, height: 520 };
-    const before = await screenshotPixels(page, clip);
+    // The picture is still: the last particle trails have faded (two pictures in a row are the same).
+    let before = await screenshotPixels(page, clip);
+    await expect.poll(async () => {
+      const next = await screenshotPixels(page, clip);
+      const moved = changed(before, next).reduce((a, b) => a + b, 0);
+      before = next;
+      return moved;
+    }, { timeout: 15_000, intervals: [100, 200] }).toBe(0);
 
     await page.getByTestId('lightning-toggle').click();
     await expect(page.getByTestId('lightning-credit')).toHaveAttribute('data-flashes', '853');
