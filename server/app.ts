@@ -48,6 +48,7 @@ import { obsConfigFromEnv } from './obs/core/config.ts';
 import { OBS_FACTORIES } from './obs/sources.ts';
 import { satelliteAccess } from './obs/satellite/access.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
+import { tropicalRoutes } from './obs/tropical/route.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -243,6 +244,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
   });
   await app.register(capAlertsRoutes, { dataDir, now });
+  await app.register(tropicalRoutes, { dataDir });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -40,6 +40,9 @@ test.describe('hurricane tracker', () => {
   });
 
   test('lists Vongfong, opens its page with the track, and draws the track on the map', async ({ page }) => {
+    // SPEC §7 /tc/v2: the list has the storm; it ended in 2014, so none is active.
+    expect((await (await page.request.get('/tc/v2/storms')).json()).storms.map((s: { id: string }) => s.id)).toContain('wp192014');
+    expect((await (await page.request.get('/tc/v2/storms/active/count')).json()).count).toBe(0);
     await page.goto('/hurricanes');
     const row = page.locator('[data-storm="wp192014"]');
     await expect(row).toContainText('VONGFONG');

@@ -122,3 +122,21 @@ export const STORM_DETAIL = {
   },
 } as const;
 export type StormDetail = Infer<typeof STORM_DETAIL>;
+
+/**
+ * SPEC §7 GET /tc/v2/storms/active/count and /tc/v2/storms: the storm count the menu's hurricane
+ * tracker shows, and the list (the same document as STORM_LIST_PATH), read from the publication.
+ */
+export const TC_ACTIVE_COUNT_PATH = '/tc/v2/storms/active/count';
+export const TC_STORMS_PATH = '/tc/v2/storms';
+
+export const TC_ACTIVE_COUNT_ANSWER = {
+  type: 'object',
+  required: ['count', 'updated'],
+  properties: {
+    count: { type: 'integer', minimum: 0 },
+    /** When the storm list was last published, ms; null when nothing has been. */
+    updated: { type: ['number', 'null'] },
+  },
+} as const;
+export type TcActiveCountAnswer = Infer<typeof TC_ACTIVE_COUNT_ANSWER>;

@@ -99,6 +99,8 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',
   'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
   'GET /capalerts/:lat/:lon': 'the official weather warnings over a place (CAP alerts), not forecast values; free to everyone',
+  'GET /tc/v2/storms/active/count': 'how many tropical storms are active, not forecast values; free to everyone',
+  'GET /tc/v2/storms': 'the tropical storm list (observed tracks and advisories), not forecast values; free to everyone',
   'GET /metadata/v1.0/progress.json': 'how many steps of the runs being fetched are in (counts, not values)',
   'GET /search/v1': 'a 400: the query is empty',
   'GET /search/v1/*': 'place names and coordinates',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { STORM_DETAIL, STORM_LIST, type StormDetail, type StormList } from '../../../common/api/storms.ts';
+import { STORM_DETAIL, STORM_LIST, TC_ACTIVE_COUNT_PATH, TC_STORMS_PATH, type StormDetail, type StormList } from '../../../common/api/storms.ts';
 import { schemaProblem } from '../../../common/api/schema.ts';
 import { FixtureServer } from '../../live/fixtureServer.ts';
 import { SourceHttp } from '../../live/http.ts';
@@ -65,6 +65,28 @@ describeWithFixtures('storm sources against the fixture server (JTWC b-decks in 
     expect((failure as Error).message).toMatch(/bwp192014\.dat: ATCF truncated, line \d+/);
     expect((await store.readJson<StormList>('storms', 'storms.json'))!.storms).toHaveLength(2);
     server.put('/atcf/btk/bwp192014.dat', whole);
+  });
+
+  it('answers SPEC §7 /tc/v2/storms/active/count and /tc/v2/storms from the publication', async () => {
+    const { buildApp } = await import('../../app.ts');
+    const app = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir, liveSources: null, obs: { sources: [] } });
+    try {
+      // Vongfong is active at NOW, Neoguri is not.
+      expect((await app.inject({ url: TC_ACTIVE_COUNT_PATH })).json()).toEqual({ count: 1, updated: NOW });
+      const list = (await app.inject({ url: TC_STORMS_PATH })).json() as StormList;
+      expect(list.storms.map((s) => s.id)).toEqual(['wp192014', 'wp082014']);
+    } finally {
+      await app.close();
+    }
+    const empty = await mkdtemp(join(tmpdir(), 'isobar-storms-none-'));
+    const bare = await buildApp({ now: () => NOW, distDir: null, prewarm: false, dataDir: empty, liveSources: null, obs: { sources: [] } });
+    try {
+      expect((await bare.inject({ url: TC_ACTIVE_COUNT_PATH })).json()).toEqual({ count: 0, updated: null });
+      expect((await bare.inject({ url: TC_STORMS_PATH })).json()).toEqual({ updated: 0, storms: [] });
+    } finally {
+      await bare.close();
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 
   it('keeps other sources\' storms in the merged list, the live source first', async () => {

@@ -1,8 +1,11 @@
 /** The menu (routes /menu, /overlays, /tools, /pois): the app's windows and tools that exist today. */
 
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { TC_ACTIVE_COUNT_ANSWER, TC_ACTIVE_COUNT_PATH } from '../../../common/api/storms.ts';
 import { badgeText } from '../../components/menuBadge.ts';
+import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
 
@@ -11,6 +14,13 @@ export default function MenuPanel({ app, close }: PanelProps) {
   const { t } = useTranslation('menu');
   // The new notifications of the menu button's badge belong to the alerts entry.
   const badge = badgeText(app.settings.signal('badgeNumber').value);
+  // The hurricane tracker's entry counts the active storms (SPEC §7 /tc/v2/storms/active/count).
+  const [storms, setStorms] = useState(0);
+  useEffect(() => {
+    const abort = new AbortController();
+    fetchAnswer(TC_ACTIVE_COUNT_ANSWER, TC_ACTIVE_COUNT_PATH, { signal: abort.signal }).then((a) => setStorms(a.count), () => setStorms(0));
+    return () => abort.abort();
+  }, []);
   // Routed windows replace the menu in its pane (and in the history); others close it first.
   const entries: { ident: string; label: string; run(): void }[] = [
     { ident: 'search', label: t('search'), run: () => {
@@ -36,6 +46,9 @@ export default function MenuPanel({ app, close }: PanelProps) {
             <button type="button" data-menu={e.ident} onClick={e.run}>
               {e.label}
               {e.ident === 'alerts' && badge && <span className="menu-badge menu-entry-badge" data-testid="menu-alerts-badge">{badge}</span>}
+              {e.ident === 'hurricanes' && storms > 0 && (
+                <span className="menu-badge menu-entry-badge" data-testid="menu-storms-badge" title={t('activeStorms', { n: storms })}>{badgeText(storms)}</span>
+              )}
             </button>
           </li>
         ))}
