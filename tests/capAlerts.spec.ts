@@ -99,6 +99,19 @@ test.describe('weather warnings', () => {
       await page.goto(`${server.origin}/cap-alert/${KENTVILLE.lat}/${KENTVILLE.lon}`);
       await expect(page.getByTestId('cap-alert-headline').first()).toHaveText('avis de gel en vigueur');
       await expect(page.getByTestId('cap-alert-panel')).toContainText('comté de Kings');
+
+      // Start-up (SPEC §7: the warnings are asked for the start position): started where the map was
+      // left, at Kentville, the weather card names the advisory in French and opens its window.
+      await page.goto(`${server.origin}/?${KENTVILLE.lat.toFixed(3)},${KENTVILLE.lon.toFixed(3)},7`);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { isobar?: { app: { settings: { get(k: string): unknown } } } }).isobar?.app.settings.get('startUpLastPosition') ?? null)).not.toBeNull();
+      await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { set(k: string, v: unknown): void } } } }).isobar.app.settings.set('startUp', 'last'));
+      await page.goto(`${server.origin}/`);
+      const warning = page.getByTestId('startup-warning');
+      await expect(warning).toContainText(/gel/i);
+      await page.screenshot({ path: test.info().outputPath('startup-warning.png') });
+      await warning.click();
+      await expect(page).toHaveURL(/\/cap-alert\/45\.077\/-64\.496/);
+      await expect(page.getByTestId('cap-alert-headline').first()).toHaveText('avis de gel en vigueur');
     } finally {
       await context.close();
     }

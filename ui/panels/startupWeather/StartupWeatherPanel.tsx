@@ -3,12 +3,15 @@
  * (services/startupPosition.ts) from GET /forecast/point/{product}/v2.9/{lat}/{lon}, with a 'search
  * better location' button (opens the search window) and a 'back to home' button (the start
  * position at the back-to-home zoom 5, SPEC §4). Shown once per page view, until the user clicks,
- * touches or presses a key anywhere.
+ * touches or presses a key anywhere. The official warnings at the place are asked for at the same
+ * time (SPEC §7: GET /capalerts/{lat}/{lon} "also requested per location at start-up"): the most
+ * severe one is named on the card, in its colour, and opens the warning window (/cap-alert/{lat}/{lon}).
  */
 
 import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { CAP_ALERTS_ANSWER, capAlertsPath, type CapAlertsAnswer } from '../../../common/api/capAlerts.ts';
 import { POINT_ANSWER, pointPath } from '../../../common/api/forecast.ts';
 import { formatValue, METRICS } from '../../../common/catalogue/metrics.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
@@ -69,6 +72,7 @@ export default function StartupWeatherPanel({ app, params, close }: PanelProps) 
   const card = useRef<HTMLDivElement>(null);
   const position = params as Partial<StartPosition>;
   const [now, setNow] = useState<WeatherNow | null | 'loading'>('loading');
+  const [warnings, setWarnings] = useState<CapAlertsAnswer['alerts']>([]);
   const productIdent = app.data.startProduct.value ?? app.layer.product.value;
   const lat = Number(position.lat);
   const lon = Number(position.lon);
@@ -85,6 +89,16 @@ export default function StartupWeatherPanel({ app, params, close }: PanelProps) 
       });
     return () => controller.abort();
   }, [productIdent, lat, lon]);
+
+  useEffect(() => {
+    if (!Number.isFinite(lat) || !Number.isFinite(lon)) return;
+    const controller = new AbortController();
+    const lang = document.documentElement.lang || undefined;
+    // Most severe first (server/obs/capAlerts/route.ts); a warning service that fails hides the line.
+    fetchAnswer(CAP_ALERTS_ANSWER, capAlertsPath(Number(lat.toFixed(3)), Number(lon.toFixed(3)), { lang, source: 'startup' }), { signal: controller.signal })
+      .then((answer) => setWarnings(answer.alerts), () => setWarnings([]));
+    return () => controller.abort();
+  }, [lat, lon]);
 
   // SPEC §2: shown until the user clicks, touches or presses a key (anywhere but on the card).
   useEffect(() => {
@@ -142,6 +156,17 @@ export default function StartupWeatherPanel({ app, params, close }: PanelProps) 
             {now.demo ? <>{timeText} · <strong>{t('startup.demo')}</strong></> : t('startup.model', { model, time: timeText })}
           </p>
         </>
+      )}
+      {warnings.length > 0 && (
+        <button type="button" className="startup-weather-warning" data-testid="startup-warning" style={{ borderLeftColor: warnings[0].colour }}
+          onClick={() => {
+            close();
+            void app.router.navigate(`/cap-alert/${lat.toFixed(3)}/${lon.toFixed(3)}`);
+          }}>
+          <span className="startup-weather-warning-dot" style={{ background: warnings[0].colour }} aria-hidden="true" />
+          {warnings[0].headline || warnings[0].event}
+          {warnings.length > 1 && <small> {t('startup.moreWarnings', { n: warnings.length - 1 })}</small>}
+        </button>
       )}
       <div className="startup-weather-actions">
         <button type="button" onClick={() => {
