@@ -2,7 +2,8 @@
  * One collision plane for the labels on the map (issue 14 §1 and §3): each kind of label (city
  * labels, isoline labels, base-map place names) publishes the boxes it drew, in world pixels at
  * the zoom it drew them for, and a kind of lower rank keeps its labels clear of the boxes of the
- * kinds above it. City labels come first: they carry the forecast values. A box may say which
+ * kinds above it. City labels come first: they carry the forecast values; then the forecast times
+ * of storms (ui/panels/hurricanes/forecastLabels.ts). A box may say which
  * place it names, so that a kind below does not name the same place again (a base-map place
  * where a city label stands).
  */
@@ -28,7 +29,7 @@ export function placeNameKey(name: string): string {
 }
 
 /** Ranks, highest first: a kind keeps clear of every kind listed before it. */
-export const LABEL_RANKS = ['cities', 'isolines', 'basemap'] as const;
+export const LABEL_RANKS = ['cities', 'storms', 'isolines', 'basemap'] as const;
 export type LabelKind = (typeof LABEL_RANKS)[number];
 
 export function boxesOverlap(a: Box, b: Box): boolean {
