@@ -156,7 +156,7 @@ export function startIsolineLabels(app: AppState): IsolineLabelsLayer {
       schedule();
     }),
     labelPlane.subscribe((kind) => {
-      if (kind === 'cities') schedule();
+      if (kind === 'cities' || kind === 'storms') schedule();
     }),
     // Isolines off: the labels shown go at once, before the worker's next frame says so.
     effect(() => {
