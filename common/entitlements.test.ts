@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dayIndex, defaultStepHours, grantForecast, isPremium, isPremiumDayExempt, isPremiumStep, isRefusal, maxTileZoomFor, premiumFrom,
+  dayIndex, defaultStepHours, grantForecast, grantTides, isPremium, isPremiumDayExempt, isPremiumStep, isRefusal, maxTileZoomFor, premiumFrom,
 } from './entitlements.ts';
 import { HOUR_MS } from './time.ts';
 
@@ -131,5 +131,14 @@ describe('satellite imagery (SPEC §9 max tile zoom satellite 7 / 11; SPEC §1 f
     expect(satelliteTileAllowed(3, now - 3 * 3600_000, now, false)).toBe(false);
     expect(satelliteTileAllowed(3, now - 300 * 86400_000, now, true)).toBe(true);
     expect(satelliteTileAllowed(3, now - 366 * 86400_000, now, true)).toBe(false);
+  });
+});
+
+describe('grantTides (SPEC §1: the tide forecast is a Premium feature, no free part)', () => {
+  it('refuses a free caller with the reason, and serves Premium privately', () => {
+    const free = grantTides(false);
+    expect(isRefusal(free)).toBe(true);
+    expect(isRefusal(free) && free.need).toMatch(/require[s]? Premium/);
+    expect(grantTides(true)).toEqual({ premiumOnly: true });
   });
 });

@@ -231,3 +231,16 @@ export function satelliteTileAllowed(z: number, frameTime: number, now: number, 
   return z <= maxTileZoomFor(SATELLITE_MAX_TILE_ZOOM, premium)
     && frameTime >= now - (premium ? SATELLITE_PREMIUM_HISTORY_MS : SATELLITE_FREE_HISTORY_MS);
 }
+
+/**
+ * Tide forecast (SPEC §1 "Premium gives: ... tide forecast"). SPEC §1 lists the tide forecast among
+ * what Premium gives with no free part (unlike the forecast days, where §6 names the free ones), so a
+ * free caller gets no tide values at all: not today's, not a curve. What is not a forecast stays free:
+ * the stations' names and places (the SPEC §3 POI set "tide") and whether a place has a station.
+ */
+export const TIDE_PREMIUM_NEED = 'Tide forecasts require Premium';
+
+/** What a tier may have of a tide forecast: everything asked, or the refusal. */
+export function grantTides(premium: boolean): TileGrant | ForecastRefusal {
+  return premium ? { premiumOnly: true } : { need: TIDE_PREMIUM_NEED };
+}

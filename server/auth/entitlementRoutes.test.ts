@@ -47,6 +47,11 @@ const cityTimes = (response: LightMyRequestResponse) => {
   const times = hours.map((h) => reftime + h * HOUR_MS);
   return { times, step: minGap(times) };
 };
+const tideTimes = (response: LightMyRequestResponse) => {
+  const { extremes, curve } = response.json() as { extremes: { time: number }[]; curve: { start: number; step: number; heights: number[] } };
+  // A tide answer has no forecast steps of hours: its times are its high and low waters and its curve.
+  return { times: [...extremes.map((e) => e.time), ...curve.heights.map((_, i) => curve.start + i * curve.step)] };
+};
 const minGap = (times: number[]) => (times.length < 2 ? undefined : Math.min(...times.slice(1).map((t, k) => (t - times[k]) / HOUR_MS)));
 
 const tile = (validTime: number, z: number) => tilePath({ directory: 'demo', refTime: REF, validTime, z, x: 0, y: 0, file: 'wind', level: 'surface', suffix: 'tile' });
@@ -81,6 +86,13 @@ const FORECAST_VALUE_ROUTES: Record<string, Ask[]> = {
       times: (response) => ({ times: (response.json() as { timestamps: number[] }).timestamps }),
     },
   ],
+  // SPEC §1: the tide forecast is Premium's, with no free part (common/entitlements.ts grantTides).
+  'GET /tides/v1.0/tides/:lat/:lon': [
+    { what: 'the tides of a place by a station (Friday Harbor)', url: () => `/tides/v1.0/tides/48.5358/-123.0138?from=${REF}`, times: tideTimes },
+  ],
+  'GET /tides/v1.0/tides/:id': [
+    { what: 'the tides of a station by id', url: () => `/tides/v1.0/tides/noaa:9449880?from=${REF}&to=${REF + DAY_MS}`, times: tideTimes },
+  ],
   'GET /notif/v1/notifications': [
     {
       what: 'the notification of an always-true alert', needsLogin: true, url: () => '/notif/v1/notifications',
@@ -98,6 +110,7 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /basemap/v1/:file': 'a base map archive (map tiles, not values)',
   'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',
   'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
+  'GET /tides/v1.0/stations': 'the tide stations\' names and places (the SPEC §3 POI set "tide"), no predictions',
   'GET /capalerts/:lat/:lon': 'the official weather warnings over a place (CAP alerts), not forecast values; free to everyone',
   'GET /tc/v2/storms/active/count': 'how many tropical storms are active, not forecast values; free to everyone',
   'GET /tc/v2/storms': 'the tropical storm list (observed tracks and advisories), not forecast values; free to everyone',
