@@ -28,7 +28,7 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
   debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
   // The favorite star in its header speaks from the favs bundle and uses the account.
-  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
+  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadBundle('tides'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
   consent: panel({ ident: 'consent', pane: 'small-bottom-bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
   search: panel({ ident: 'search', pane: 'top', mobilePane: 'fullscreen-mobile', bundle: 'search', load: () => import('./search/SearchPanel.tsx') }),
   startupWeather: panel({ ident: 'startupWeather', pane: 'top', load: () => import('./startupWeather/StartupWeatherPanel.tsx') }),

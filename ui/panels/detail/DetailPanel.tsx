@@ -35,6 +35,7 @@ import {
 import { groupByLocalDay, isDaylight, placeClock, sunDay, timeZoneAt, type DayGroup, type PlaceClock, type SunDay } from './placeTime.ts';
 import { airQualityRows, numberIn, tableRows, waveRows, WeatherDefs, windRows, type Row, type RowContext, type Translate } from './rows.tsx';
 import { HOUR_MS } from '../../../common/time.ts';
+import { TideSection } from './TideSection.tsx';
 
 type Load<T> = { key: string; status: 'loading' } | { key: string; status: 'ready'; data: T } | { key: string; status: 'error'; error: Error };
 
@@ -357,6 +358,8 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
       {choice.reverted && <p className="detail-message detail-reverted" role="status" data-testid="detail-reverted">{t('product.unavailableHere', choice.reverted)}</p>}
       {body}
       {note && !unavailable && <p className="detail-note">{note}</p>}
+      <TideSection lat={lat} lon={lon} timeZone={timeZone} clock={clock} token={premiumToken} unit={units.waves ?? 'm'}
+        openSubscription={() => void app.router.navigate('/subscription')} />
     </div>
   );
 }
