@@ -249,6 +249,8 @@ export interface RenderApi {
   setLightning(params: { flashes: ArrayBuffer } | null): void;
   /** Fire detections (SPEC §3 pois "firespots"): lon, lat degrees and FRP MW (NaN: none) per spot; null: none. */
   setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void;
+  /** Tide stations (SPEC §3 pois "tide"): lon, lat degrees per station; null: none. */
+  setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
   setFrameCap(params: { fps: number | null }): void;

@@ -50,6 +50,7 @@ import { alertAreasAt, capAlertShapes, readAlertAreas, type CapAlertArea } from 
 import { createPointLayer, type PointLayer } from './layers/points/points.ts';
 import { flashMarks } from './layers/lightning/lightning.ts';
 import { fireMarks } from './layers/firespots/firespots.ts';
+import { tideMarks } from './layers/tides/tides.ts';
 import { decodeFlashes } from '../common/obs/flashes.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
@@ -118,6 +119,8 @@ interface Gpu {
   vector: VectorLayer;
   /** Fire detections and lightning flashes over the colour layer (setFirespots, setLightning). */
   firespots: PointLayer;
+  /** Tide stations (SPEC §3 pois "tide", setTideStations). */
+  tideStations: PointLayer;
   lightning: PointLayer;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
@@ -158,6 +161,7 @@ export class Renderer implements RenderApi {
   /** The marks last set (kept to upload again after a context loss). */
   private lightningMarks: ReturnType<typeof flashMarks> | null = null;
   private fireMarks: ReturnType<typeof fireMarks> | null = null;
+  private tideMarks: ReturnType<typeof tideMarks> | null = null;
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -455,6 +459,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void {
+    this.tideMarks = params ? tideMarks(params.lon, params.lat) : null;
+    this.gpu?.tideStations.setPoints(this.tideMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -595,6 +606,7 @@ export class Renderer implements RenderApi {
       isolines: createIsolineLayer(regl),
       vector: createVectorLayer(regl),
       firespots: createPointLayer(regl, 'disc'),
+      tideStations: createPointLayer(regl, 'disc'),
       lightning: createPointLayer(regl, 'plus'),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
@@ -606,6 +618,7 @@ export class Renderer implements RenderApi {
     for (const [name, shapes] of this.shapes) this.gpu.vector.setShapes(name, shapes);
     this.gpu.lightning.setPoints(this.lightningMarks);
     this.gpu.firespots.setPoints(this.fireMarks);
+    this.gpu.tideStations.setPoints(this.tideMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -946,6 +959,7 @@ export class Renderer implements RenderApi {
       if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
       if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
+      gpu.tideStations.draw(t);
       gpu.firespots.draw(t);
       gpu.lightning.draw(t);
     });
@@ -1108,6 +1122,7 @@ export class Renderer implements RenderApi {
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
       if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
+      gpu.tideStations.drawGlobe(f);
       gpu.firespots.drawGlobe(f);
       gpu.lightning.drawGlobe(f);
     });

@@ -5,8 +5,10 @@
  * line) and how old it is.
  */
 
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { loadBundle } from '../i18n.ts';
 import type { AppState } from '../state/appState.ts';
 import { relativeAge } from './relativeAge.ts';
 
@@ -19,6 +21,17 @@ export function ObsLayersControl({ app }: { app: AppState }) {
   const lightning = obs.lightning.value;
   const fires = obs.fires.value;
   const now = Date.now();
+  // The tide toggle's words are in the small 'tides' bundle, loaded beside the map's controls.
+  const [tidesBundle, setTidesBundle] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadBundle('tides').then(() => live && setTidesBundle(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const tidesOn = app.tides.on.value;
+  const tideStations = app.tides.stations.value;
   return (
     <div className="obs-layers" data-testid="obs-layers">
       <button type="button" className={lightningOn ? 'level active' : 'level'} aria-pressed={lightningOn} data-testid="lightning-toggle"
@@ -41,6 +54,17 @@ export function ObsLayersControl({ app }: { app: AppState }) {
           {fires
             ? `${fires.attribution} · ${t('obs.updated', { age: relativeAge(fires.updated, now, i18n.language) })} · ${t('obs.detections', { count: fires.spots.length })}`
             : obs.firesError.value ? t('obs.none') : '…'}
+        </small>
+      )}
+      {tidesBundle && (
+        <button type="button" className={tidesOn ? 'level active' : 'level'} aria-pressed={tidesOn} data-testid="tide-toggle"
+          onClick={() => app.tides.setOn(!tidesOn)}>
+          {t('tides:layer')}
+        </button>
+      )}
+      {tidesBundle && tidesOn && (
+        <small className="obs-credit" data-testid="tide-credit" data-stations={tideStations?.ids.length ?? ''}>
+          {tideStations ? t('tides:stationCount', { count: tideStations.ids.length }) : app.tides.error.value ? t('obs.none') : '…'}
         </small>
       )}
     </div>

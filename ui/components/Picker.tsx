@@ -16,6 +16,7 @@ import { CAP_SEVERITY_COLOURS } from '../../common/capAlerts.ts';
 import { capAlertsPicked } from '../map/capAlerts.ts';
 import { capAlertPath } from '../panels/capAlert/capAlertPath.ts';
 import { kmPerPixel, nearestFire, PICK_RADIUS_PX } from '../state/obsLayersModel.ts';
+import { nearestTideStation } from '../state/tideLayerModel.ts';
 import { nearestFlash } from '../../common/obs/flashes.ts';
 import { relativeAge } from './relativeAge.ts';
 
@@ -64,6 +65,9 @@ export function Picker({ app }: { app: AppState }) {
   const flashTime = lightning && flash >= 0 ? lightning.flashes.baseTime - 1000 * lightning.flashes.ageSeconds[flash] : null;
   const fires = app.obs.firesOn.value ? app.obs.fires.value : null;
   const fire = fires ? nearestFire(fires.spots, position.lon, position.lat, radiusKm) : null;
+  // A tide station shown on the map (pois "tide"): its name, opening its tides in the detail window.
+  const tideStations = app.tides.on.value ? app.tides.stations.value : null;
+  const tideStation = tideStations ? nearestTideStation(tideStations, position.lon, position.lat, radiusKm) : null;
   const now = Date.now();
   const confidence = fire?.confidence
     ? fire.confidence.kind === 'percent' ? `${fire.confidence.value} %` : t(`obs.confidenceLevel.${fire.confidence.value}`)
@@ -99,6 +103,12 @@ export function Picker({ app }: { app: AppState }) {
             {fire.frpMw !== null && ` · ${t('obs.frp', { value: fire.frpMw.toFixed(1) })}`}
             {fire.sensor && ` · ${fire.sensor}`}
           </span>
+        )}
+        {tideStation && (
+          <button type="button" className="picker-tide" data-testid="picker-tide" data-station={tideStation.id}
+            onClick={() => void app.router.navigate(pointPath(tideStation.lat, tideStation.lon))}>
+            {t('tides:pickerOpen', { name: tideStation.name })}
+          </button>
         )}
         <span className="picker-coords">
           {position.lat.toFixed(COORD_DECIMALS)}, {position.lon.toFixed(COORD_DECIMALS)}

@@ -114,6 +114,20 @@ export function startRenderSync(app: AppState): () => void {
     // Lightning (blitzOn) and firespots (pois): fetched while on, drawn by the worker.
     whileOn(() => app.obs.lightningOn.value, () => app.obs.loadLightning(), LIGHTNING_REFRESH_MS),
     whileOn(() => app.obs.firesOn.value, () => app.obs.loadFires(), FIRES_REFRESH_MS),
+    // Tide stations (pois "tide"): the list is loaded once, drawn while on.
+    effect(() => {
+      if (app.tides.on.value) void app.tides.load();
+    }),
+    effect(() => {
+      const stations = app.tides.on.value ? app.tides.stations.value : null;
+      if (!stations) {
+        void api.setTideStations(null);
+        return;
+      }
+      const lon = Float32Array.from(stations.lon);
+      const lat = Float32Array.from(stations.lat);
+      void api.setTideStations(transfer({ lon, lat }, [lon.buffer, lat.buffer]));
+    }),
     effect(() => {
       const data = app.obs.lightningOn.value ? app.obs.lightning.value : null;
       // The model keeps its bytes for the picker: the worker gets a copy, transferred.

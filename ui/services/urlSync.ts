@@ -10,6 +10,7 @@
 
 import { effect } from '@preact/signals-core';
 import { encodeLocationCode, formatSearch, type UrlState } from '../../common/url.ts';
+import { TIDE_POIS } from '../../common/tides.ts';
 import type { AppState } from '../state/appState.ts';
 import { trailing } from './trailing.ts';
 
@@ -33,8 +34,9 @@ export function urlStateOf(app: AppState): UrlState {
     pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
     // The choice, also where this product draws none: the link keeps it for the next one.
     isolines: app.isolines.on.peek() ? app.isolines.type.peek() : undefined,
-    // SPEC §2: the POI set shown (the firespots toggle), else the one the address came with.
-    pois: app.obs.firesOn.peek() ? 'firespots' : app.initialUrl.pois !== 'firespots' ? app.initialUrl.pois : undefined,
+    // SPEC §2: the POI set shown (the firespots or tide toggle), else the one the address came with.
+    pois: app.obs.firesOn.peek() ? 'firespots' : app.tides.on.peek() ? TIDE_POIS
+      : app.initialUrl.pois !== 'firespots' && app.initialUrl.pois !== TIDE_POIS ? app.initialUrl.pois : undefined,
     pickerOpen: picker ? true : undefined,
     launchedBy: app.initialUrl.launchedBy,
   };
@@ -58,6 +60,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.isolines.on.value;
     void app.isolines.type.value;
     void app.obs.firesOn.value;
+    void app.tides.on.value;
     debounced.poke();
   });
   const stopTitle = effect(() => {

@@ -7,6 +7,7 @@ import { createDataModel, type DataModel } from './dataModel.ts';
 import { createIsolinesModel, type IsolinesModel } from './isolinesModel.ts';
 import { createLayerModel, type LayerModel } from './layerModel.ts';
 import { createObsLayersModel, type ObsLayersModel } from './obsLayersModel.ts';
+import { createTideLayerModel, type TideLayerModel } from './tideLayerModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
@@ -29,6 +30,8 @@ export interface AppState {
   units: UnitsModel;
   /** Lightning (setting blitzOn) and the firespots POI layer over the map (issue 15 §3, §6). */
   obs: ObsLayersModel;
+  /** The tide stations POI layer (SPEC §3 pois "tide"). */
+  tides: TideLayerModel;
   picker: PickerModel;
   data: DataModel;
   /** SPEC §1 radar: the radar overlays' frames, timeline and playback. */
@@ -71,6 +74,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const accumulation = createAccumulationModel(layer, timeline, settings);
   const isolines = createIsolinesModel(layer, settings, initialUrl.isolines);
   const obs = createObsLayersModel(settings, initialUrl.pois);
+  const tides = createTideLayerModel(settings, initialUrl.pois);
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const radar = createRadarModel({ layer, settings });
@@ -79,7 +83,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, accumulation, isolines, units, obs, picker, data, radar, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, isolines, units, obs, tides, picker, data, radar, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
       accumulation.dispose();
