@@ -15,6 +15,7 @@ import { createTidePredictor, useStation, type HarmonicConstituent } from '@neap
 import type { Station } from '@neaps/tide-database';
 import type { TideExtreme } from '../../common/api/tides.ts';
 import { TIDE_CURVE_STEP_MS } from '../../common/tides.ts';
+import { MINUTE_MS } from '../../common/time.ts';
 
 export const NODE_CORRECTIONS = 'schureman';
 
@@ -27,6 +28,12 @@ export interface TidePrediction {
 
 /** Heights to the millimetre: the constituents are given to it. */
 const mm = (metres: number) => Math.round(metres * 1000) / 1000;
+
+/**
+ * Times of high and low waters to the minute, as NOAA publishes them: the root finder's seconds are
+ * not meaningful, and they shift by a fraction of a second with the range asked.
+ */
+const toMinute = (ms: number) => Math.round(ms / MINUTE_MS) * MINUTE_MS;
 
 /** The first curve time at or after `from`: whole multiples of the step, so curves of one station line up. */
 const curveStart = (from: number) => Math.ceil(from / TIDE_CURVE_STEP_MS) * TIDE_CURVE_STEP_MS;
@@ -44,7 +51,7 @@ export function predictStation(station: Station, from: number, to: number): Tide
   });
   return {
     datum: found.datum ?? null,
-    extremes: found.extremes.map((e) => ({ time: e.time.getTime(), height: mm(e.level), high: e.high })),
+    extremes: found.extremes.map((e) => ({ time: toMinute(e.time.getTime()), height: mm(e.level), high: e.high })),
     curve: { start, step: TIDE_CURVE_STEP_MS, heights: timeline.timeline.filter((p) => p.time.getTime() <= to).map((p) => mm(p.level)) },
   };
 }
