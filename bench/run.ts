@@ -17,7 +17,8 @@
  *   7. Load (bench/load.ts): the whole server in its own process at fixed request rates on loopback
  *      (open loop): point forecasts, cached tiles with and without gzip, account sync, and the point
  *      forecast beside uncached demo tiles; each row with the load average and steal while it ran.
- *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place.
+ *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place;
+ *      tide prediction of a week for a station (bench/tides.ts) against the bare harmonic sum.
  *   9. Live data (bench/liveFirstStep.ts): the first real step served after a cold start against the
  *      fixture server at 50 Mbit/s.
  *  10. Isolines (bench/isolines.ts): the GFS 0.25° gh500 field every 40 m, Engine.contour against
@@ -45,6 +46,7 @@ import { benchLoad, loadChecks, loadSection } from './load.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
+import { benchTides, tidesSection } from './tides.ts';
 import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { benchRadarFrame, radarFrameCheck } from './radar.ts';
@@ -376,6 +378,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...accountsSection(accounts),
     ...loadSection(load),
     ...searchSection(search),
+    ...tidesSection(tides),
     ...isolinesSection(isolines),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
@@ -405,6 +408,8 @@ const load = await benchLoad();
 console.log(loadSection(load).join('\n'));
 const search = benchSearch();
 console.log(searchSection(search).join('\n'));
+const tides = benchTides();
+console.log(tidesSection(tides).join('\n'));
 const isolines = await benchIsolines();
 console.log(isolinesSection(isolines).join('\n'));
 const live = await benchLiveFirstStep();
