@@ -29,7 +29,9 @@ import { SETTINGS_BLOB_VERSION } from '../../common/account.ts';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { makeSqliteTestDatabase, type TestDatabase } from '../db/testing.ts';
-import { bearer, PASSWORD, TEST_KDF } from './testing.ts';
+import { bearer, PASSWORD, registerUser, TEST_KDF } from './testing.ts';
+import { TIDE_ANSWER, TIDE_STATIONS_ANSWER, TIDE_STATIONS_ROUTE, tidePointPath, tideStationPath } from '../../common/api/tides.ts';
+import { DAY_MS } from '../../common/time.ts';
 
 const NOW = Date.UTC(2025, 10, 26, 7, 30);
 
@@ -120,5 +122,16 @@ describe('the server answers what common/api/ says', () => {
     // No Stripe key on this server: the checkout answers 503 with the error body.
     expect((await app.inject({ method: 'POST', url: CHECKOUT_PATH, headers: bearer(token), payload: {} })).statusCode).toBe(503);
     await answer(LOGGED_OUT_ANSWER, 'GET', LOGOUT_PATH);
+  });
+  it('tide stations, and a subscriber\'s tide forecast by place and by station', async () => {
+    const stations = await answer(TIDE_STATIONS_ANSWER, 'GET', TIDE_STATIONS_ROUTE, 200, undefined, false);
+    expect(stations.ids.length).toBeGreaterThan(5000);
+    const user = await registerUser(app);
+    await app.accounts.setSubscription(user.id, { status: 'active', tier: 'premium', expiresAt: NOW + 30 * DAY_MS });
+    for (const url of [tidePointPath(48.5358, -123.0138), tideStationPath('noaa/9449880', { from: NOW, to: NOW + DAY_MS })]) {
+      const response = await app.inject({ url, headers: bearer(user.token) });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(schemaProblem(TIDE_ANSWER, response.json(), 'answer'), url).toBeNull();
+    }
   });
 });
