@@ -5,7 +5,8 @@
  * in the place's local time. Screenshots go to test-results/.
  */
 
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { lonLatToScreen } from '../common/map.ts';
 import { loginAs, makePremium, newUser, openMap, screenshotPixels, settled } from './testing.ts';
 
