@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dewpointFromMixingRatio, dewpointFromRelativeHumidity, dewpointFromVapourPressure, dryLapseRate, equivalentPotentialTemperature, KAPPA, KELVIN,
-  lclTemperature, liftedCondensationLevel, mixingRatio, moistAdiabat, moistLapseRate, potentialTemperature, relativeHumidity,
+  liftedCondensationLevel, mixingRatio, moistAdiabat, moistLapseRate, potentialTemperature, relativeHumidity,
   saturationMixingRatio, saturationVapourPressure, temperatureFromPotential, virtualTemperature,
 } from './thermo.ts';
 

@@ -109,7 +109,7 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /metadata/v1.0/basemaps.json': 'which tile base maps are configured (map sources, not values)',
   'GET /basemap/v1/:file': 'a base map archive (map tiles, not values)',
   'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',
-  'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
+  'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires, radiosonde soundings: GET /obs/v1.0/soundings/stations.json and /{id}.json, common/api/soundings.ts), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
   'GET /tides/v1.0/stations': 'the tide stations\' names and places (the SPEC §3 POI set "tide"), no predictions',
   'GET /capalerts/:lat/:lon': 'the official weather warnings over a place (CAP alerts), not forecast values; free to everyone',
   'GET /tc/v2/storms/active/count': 'how many tropical storms are active, not forecast values; free to everyone',
