@@ -107,7 +107,7 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   rain: tiles('rain', COLOR_SCALES.rain, METRICS.rain),
   clouds: tiles('clouds', COLOR_SCALES.clouds, METRICS.clouds),
   dewpoint: tiles('dewpoint', COLOR_SCALES.dewpoint, METRICS.temp),
-  rh: tiles('rh', COLOR_SCALES.rh, METRICS.humidity),
+  rh: tiles('rh', COLOR_SCALES.rh, METRICS.humidity, { levels: TEMP_LEVELS }),
   lclouds: tiles('lclouds', COLOR_SCALES.clouds, METRICS.clouds),
   mclouds: tiles('mclouds', COLOR_SCALES.clouds, METRICS.clouds),
   hclouds: tiles('hclouds', COLOR_SCALES.clouds, METRICS.clouds),

@@ -142,7 +142,8 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   // K: 150 .. 662 K in 1/64 K; 10 hPa is never below 160 K.
   temp: variable('temp', 'temp', 'temp', { offset: 150, scale: 1 / 64 }, { levels: TEMP_LEVELS }),
   dewpoint: variable('dewpoint', 'dewpoint', 'temp', { offset: 150, scale: 1 / 64 }),
-  rh: variable('rh', 'rh', 'humidity', { offset: 0, scale: 1 / 64 }),
+  // %: 0 .. 1024 in 1/64; on pressure levels too (the soundings' humidity, the icing input).
+  rh: variable('rh', 'rh', 'humidity', { offset: 0, scale: 1 / 64 }, { levels: TEMP_LEVELS }),
   // Pa: 800 .. 1455 hPa in 0.01 hPa.
   pressure: variable('pressure', 'pressure', 'pressure', { offset: 80_000, scale: 1 }),
   // mm/h: 0 .. 128 in 1/512.
@@ -172,11 +173,10 @@ export const VARIABLES: Readonly<Record<string, Variable>> = {
   elevation: variable('elevation', '', 'altitude', { offset: -1000, scale: 1 / 4 }, { point: false, static: true }),
   // ---- Derived fields and their inputs (server/ingest/derived; the derive step of runBuilder.ts). ----
   // Inputs only: convective precipitation rate (mm/h), surface pressure (Pa), global horizontal
-  // irradiance (W/m²), relative humidity on pressure levels (%).
+  // irradiance (W/m²).
   convRain: variable('convRain', '', 'rain', { offset: 0, scale: 1 / 512 }, { point: false, input: true }),
   surfacePressure: variable('surfacePressure', '', 'pressure', { offset: 30_000, scale: 2 }, { point: false, input: true }),
   ghi: variable('ghi', '', 'irradiance', { offset: 0, scale: 1 / 32 }, { point: false, input: true }),
-  rhLevels: variable('rhLevels', '', 'humidity', { offset: 0, scale: 1 / 64 }, { levels: PRESSURE_LEVELS, point: false, input: true }),
   // K, as temp.
   wetbulbtemp: variable('wetbulbtemp', 'wetbulbtemp', 'temp', { offset: 150, scale: 1 / 64 }),
   // SPEC §9 fog value 0 .. 2 in 1/4096.
@@ -473,7 +473,7 @@ export const GRIB_RULES: readonly GribRule[] = [
   { note: 'surface pressure (NCEP PRES, ECMWF sp)', discipline: 0, category: 3, number: 0, levelTypes: ['surface'], variable: 'surfacePressure', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'NCEP DSWRF (downward short-wave flux at the surface, average)', discipline: 0, category: 4, number: 192, levelTypes: ['surface'], centres: ['kwbc'], statistics: [null, 0], variable: 'ghi', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'WMO downward short-wave radiation flux (instantaneous or average)', discipline: 0, category: 4, number: 7, levelTypes: ['surface'], statistics: [null, 0], variable: 'ghi', target: 'surface', kind: 'instant', priority: 1 },
-  { note: 'relative humidity on pressure levels', discipline: 0, category: 1, number: 1, levelTypes: ISOBARIC, statistics: [null], variable: 'rhLevels', target: 'pressure', kind: 'instant', priority: 2 },
+  { note: 'relative humidity on pressure levels', discipline: 0, category: 1, number: 1, levelTypes: ISOBARIC, statistics: [null], variable: 'rh', target: 'pressure', kind: 'instant', priority: 2 },
   // Dust near the ground: GEFS-Aerosols PMTC of dust aerosol (Code Table 4.233 62001) below 10 µm, µg/m³; the WMO way is mass density (kg/m³).
   { note: 'NCEP PMTC of dust (GEFS-Aerosols, µg/m³)', discipline: 0, category: 13, number: 192, levelTypes: ['surface'], centres: ['kwbc'], constituents: [DUST_AEROSOL], particlesBelow: 1e-5, variable: 'dustsm', target: 'surface', kind: 'instant', priority: 2 },
   { note: 'WMO mass density of dust (kg/m³)', discipline: 0, category: 20, number: 0, levelTypes: ['surface'], constituents: [DUST_AEROSOL], variable: 'dustsm', target: 'surface', kind: 'instant', factor: UG_PER_KG, priority: 1 },

@@ -130,7 +130,7 @@ describeWithFixtures('tile route: accumulations of a GFS 2.5° run (2011-01-10 1
     });
     app = Fastify();
     await app.register(tileRoutes, { served: servingSide(data.dir).sources });
-  });
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await data?.remove();
@@ -184,7 +184,7 @@ describeWithFixtures('tile route: snowAccu, the rise of the snow on the ground (
     });
     app = Fastify();
     await app.register(tileRoutes, { served: servingSide(data.dir).sources });
-  });
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await data?.remove();
@@ -225,7 +225,7 @@ describeWithFixtures('tile route: gustAccu, the largest gust of a range (GFS 2.5
     });
     app = Fastify();
     await app.register(tileRoutes, { served: servingSide(data.dir).sources });
-  });
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await data?.remove();

@@ -52,7 +52,7 @@ describeWithFixtures('ServedProducts over an ingested GFS 2.5° analysis', () =>
       ['u250', 'u', 'isobaricInhPa', 250], ['v250', 'v', 'isobaricInhPa', 250],
     ];
     for (const [key, shortName, typeOfLevel, level] of pick) grib[key] = await decodeOneGrib(SAMPLE.gfs2p5Analysis, field(shortName, typeOfLevel, level), key);
-  });
+  }, 60_000);
   afterAll(async () => {
     await stored?.close();
     await data?.remove();

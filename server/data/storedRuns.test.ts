@@ -23,7 +23,7 @@ describeWithFixtures('StoredRuns tile memory', () => {
   beforeAll(async () => {
     data = await tempDir();
     await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir });
-  });
+  }, 60_000);
   afterAll(() => data?.remove());
 
   it('keeps a tile read from disk, with its inflated bytes made once, and forgets a run that closes', async () => {

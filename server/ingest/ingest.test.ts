@@ -34,7 +34,7 @@ describeWithFixtures('ingestFiles: GFS 2.5° analysis, 2017-03-22 00Z', () => {
     result = await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir });
     manifest = (await readRunManifest(data.dir, DIR_2017, result.runId!))!;
     dir = runDir(data.dir, DIR_2017, result.runId!);
-  });
+  }, 60_000);
   afterAll(() => data?.remove());
 
   it('infers the sample product and publishes run 2017032200 with its one step as the current run', async () => {
@@ -210,7 +210,7 @@ describeWithFixtures('ingestFiles: GFS 2.5° +120 h, 2011-01-10 12Z (clouds, pre
   beforeAll(async () => {
     data = await tempDir();
     result = await ingestFiles([SAMPLE.gfs2p5F120], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
-  });
+  }, 60_000);
   afterAll(() => data?.remove());
 
   it('publishes step +120 h of run 2011011012 with cloud layers and a rain rate from the 114-120 h amount', async () => {

@@ -170,7 +170,7 @@ describeWithFixtures('ingestFiles: overlays straight from the GFS 2.5° analysis
     data = await tempDir();
     result = await ingestFiles([SAMPLE.gfs2p5Analysis], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
     dir = runDir(data.dir, 'gfs2p5-20170322', result.runId!);
-  });
+  }, 60_000);
   afterAll(() => data?.remove());
 
   it('writes the layers of deg0, gtco3, snowcover and sst, and no tile of an input', async () => {
@@ -240,7 +240,7 @@ describeWithFixtures('ingestFiles: precipitation type and convective cloud heigh
     data = await tempDir();
     const result = await ingestFiles([SAMPLE.gfs2p5F120], { dataDir: data.dir, prerender: { surface: 0, levels: 0 } });
     dir = runDir(data.dir, 'gfs2p5-20110110', result.runId!);
-  });
+  }, 60_000);
   afterAll(() => data?.remove());
 
   it('stores ptype from CRAIN/CSNOW/CFRZR/CICEP and cloudtop/cbase as pressure altitudes of PRES at the convective cloud top/bottom', async () => {

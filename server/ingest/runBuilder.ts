@@ -468,7 +468,7 @@ export class RunBuilder {
       ));
     }
     PRESSURE_LEVEL_IDENTS.forEach((level, k) => {
-      set(`icing@${level}`, [get(`temp@${level}`), get(`rhLevels@${level}`)], icingFrom);
+      set(`icing@${level}`, [get(`temp@${level}`), get(`rh@${level}`)], icingFrom);
       const above = PRESSURE_LEVEL_IDENTS[k + 1];
       if (!above) return;
       const inputs = [`wind_u@${level}`, `wind_v@${level}`, `gh@${level}`, `wind_u@${above}`, `wind_v@${above}`, `gh@${above}`].map(get);

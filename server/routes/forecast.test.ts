@@ -48,7 +48,7 @@ describeWithFixtures('forecast headers: GFS 2.5° analysis, 2017-03-22 00Z', () 
   afterAll(async () => {
     await app?.close();
     await data?.remove();
-  });
+  }, 60_000);
 
   const header = async (url: string): Promise<Header> => {
     const response = await app.inject({ url });

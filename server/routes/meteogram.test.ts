@@ -91,7 +91,7 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
     await data?.remove();
   });
 
-  it('lists the levels from the ground up with temperature, wind and height at each', async () => {
+  it('lists the levels from the ground up with temperature, wind, height and relative humidity at each', async () => {
     const response = await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` });
     expect(response.statusCode).toBe(200);
     const body = response.json() as Answer;
@@ -109,6 +109,7 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
       'wind_u-500h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('u', 'isobaricInhPa', 500), 'u 500'),
       'wind_v-250h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('v', 'isobaricInhPa', 250), 'v 250'),
       'gh-500h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('gh', 'isobaricInhPa', 500), 'gh 500'),
+      'rh-700h': await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('r', 'isobaricInhPa', 700), 'r 700'),
     };
     for (const [lat, lon] of [[40, -105], [-32.5, 150], [0, 0], [65, -17.5]]) {
       const body = (await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/${lat}/${lon}` })).json() as Answer;
@@ -121,6 +122,12 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
       // Heights rise and temperatures fall with height in the troposphere.
       expect(body.data['gh-500h'][0]!).toBeGreaterThan(body.data['gh-850h'][0]!);
       expect(body.data['temp-500h'][0]!).toBeLessThan(body.data['temp-850h'][0]!);
+      // Relative humidity (GFS RH, 0-1-1 isobaric) on every level, a percentage.
+      for (const level of body.header.levels) {
+        const rh = body.data[`rh-${level}`][0]!;
+        expect(rh, `rh-${level} at (${lat}, ${lon})`).toBeGreaterThanOrEqual(0);
+        expect(rh, `rh-${level} at (${lat}, ${lon})`).toBeLessThanOrEqual(100.5);
+      }
     }
   });
 
