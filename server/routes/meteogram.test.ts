@@ -6,7 +6,10 @@
 
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LevelForecast, PointForecast } from '../../common/api/forecast.ts';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
+import { analyseSounding } from '../../common/sounding/analysis.ts';
+import { soundingFromForecast } from '../../common/sounding/modelSounding.ts';
 import { buildApp } from '../app.ts';
 import { ingestFiles } from '../ingest/ingest.ts';
 import { readRunManifest } from '../ingest/layout.ts';
@@ -129,6 +132,33 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
         expect(rh, `rh-${level} at (${lat}, ${lon})`).toBeLessThanOrEqual(100.5);
       }
     }
+  });
+
+  it('makes a model sounding whose surface pressure and precipitable water agree with the GFS\'s own', async () => {
+    const sp = await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('sp', 'surface', 0), 'sp');
+    const pwat = await decodeOneGrib(SAMPLE.gfs2p5Analysis, field('pwat', 'atmosphereSingleLayer', 0), 'pwat');
+    for (const [lat, lon] of [[40, -105], [-32.5, 150], [0, 0], [65, -17.5], [27.5, 85], [-10, -60]]) {
+      const levels = (await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/${lat}/${lon}` })).json() as LevelForecast;
+      const point = (await app.inject({ url: `/forecast/point/${PRODUCT}/v2.9/${lat}/${lon}` })).json() as PointForecast;
+      const s = soundingFromForecast(levels, 0, point);
+      const a = analyseSounding(s);
+      // The surface pressure at the model's terrain height (ln p against geopotential height from
+      // mean-sea-level pressure and the levels) is GFS's own surface pressure within 0.5 hPa
+      // (0.25 hPa at most over these six places).
+      expect(Math.abs(s.levels[0].pressure - gribValueAt(sp, lat, lon) / 100), `surface pressure at (${lat}, ${lon})`).toBeLessThan(0.5);
+      expect(s.levels[0].height).toBe(point.header.modelElevation);
+      for (let i = 1; i < s.levels.length; i++) expect(s.levels[i].pressure).toBeLessThan(s.levels[i - 1].pressure);
+      // Precipitable water from 15 pressure levels and the 2 m dew point against GFS's PWAT, which
+      // integrates its 64 model layers: within 1 mm + 3 % (0.2 to 1.5 mm here).
+      const expected = gribValueAt(pwat, lat, lon);
+      expect(Math.abs((a.precipitableWater as number) - expected), `precipitable water at (${lat}, ${lon})`).toBeLessThan(1 + 0.03 * expected);
+    }
+    // Denver's model ground is at 1585 m: the levels from 975 to 850 hPa are under it.
+    const denver = soundingFromForecast(
+      (await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` })).json() as LevelForecast, 0,
+      (await app.inject({ url: `/forecast/point/${PRODUCT}/v2.9/40/-105` })).json() as PointForecast,
+    );
+    expect(denver.levels.map((l) => l.pressure).slice(1, 3)).toEqual([800, 700]);
   });
 
   it('a run no longer kept is a 404 naming the current one; other products still have no levels', async () => {
