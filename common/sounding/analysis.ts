@@ -56,27 +56,45 @@ function environment(s: Sounding): EnvLevel[] {
   return levels.filter((l, i) => i === 0 || l.pressure < levels[i - 1].pressure);
 }
 
-/** Linear interpolation in ln p between the two levels around p of those where `get` has a value. */
-function interpolate(env: readonly EnvLevel[], pressure: number, get: (l: EnvLevel) => number | null): number | null {
-  let below: EnvLevel | null = null;
+/** One quantity of the environment where it has a value: pressures (decreasing) and values. */
+interface Profile {
+  pressures: number[];
+  values: number[];
+}
+
+function profileOf(env: readonly EnvLevel[], get: (l: EnvLevel) => number | null): Profile {
+  const pressures: number[] = [];
+  const values: number[] = [];
   for (const level of env) {
     const v = get(level);
     if (v === null) continue;
-    if (level.pressure === pressure) return v;
-    if (level.pressure > pressure) {
-      below = level;
-    } else {
-      if (below === null) return null;
-      const f = Math.log(below.pressure / pressure) / Math.log(below.pressure / level.pressure);
-      return (get(below) as number) + f * (v - (get(below) as number));
-    }
+    pressures.push(level.pressure);
+    values.push(v);
   }
-  return null;
+  return { pressures, values };
 }
 
-const heightAt = (env: readonly EnvLevel[], p: number): number | null => interpolate(env, p, (l) => l.height);
-const tempAt = (env: readonly EnvLevel[], p: number): number | null => interpolate(env, p, (l) => l.temp);
-const dewpointAt = (env: readonly EnvLevel[], p: number): number | null => interpolate(env, p, (l) => l.dewpoint);
+/** The profile's value at p, linear in ln p between the two levels around it; null outside them. */
+function valueAt(profile: Profile, pressure: number): number | null {
+  const { pressures, values } = profile;
+  const n = pressures.length;
+  if (n === 0 || pressure > pressures[0] || pressure < pressures[n - 1]) return null;
+  // Binary search for the first level at or above p (pressure at or below it).
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pressures[mid] > pressure) lo = mid + 1;
+    else hi = mid;
+  }
+  if (pressures[lo] === pressure || lo === 0) return values[lo];
+  const f = Math.log(pressures[lo - 1] / pressure) / Math.log(pressures[lo - 1] / pressures[lo]);
+  return values[lo - 1] + f * (values[lo] - values[lo - 1]);
+}
+
+const heights = (env: readonly EnvLevel[]): Profile => profileOf(env, (l) => l.height);
+const temps = (env: readonly EnvLevel[]): Profile => profileOf(env, (l) => l.temp);
+const dewpoints = (env: readonly EnvLevel[]): Profile => profileOf(env, (l) => l.dewpoint);
 
 /** The surface parcel: the lowest level with a temperature and a dew point. */
 export function surfaceParcel(s: Sounding): ParcelStart | null {
@@ -94,8 +112,8 @@ export function mixedLayerParcel(s: Sounding, depth = MIXED_LAYER_DEPTH_HPA): Pa
   const p0 = env[0].pressure;
   const top = Math.max(p0 - depth, env[env.length - 1].pressure);
   const points = env.filter((l) => l.pressure > top).map((l) => ({ p: l.pressure, t: l.temp, td: l.dewpoint as number }));
-  const tTop = tempAt(env, top);
-  const tdTop = dewpointAt(env, top);
+  const tTop = valueAt(temps(env), top);
+  const tdTop = valueAt(dewpoints(env), top);
   if (tTop === null || tdTop === null) return null;
   points.push({ p: top, t: tTop, td: tdTop });
   if (points.length < 2) return { pressure: p0, temp: env[0].temp, dewpoint: env[0].dewpoint as number };
@@ -197,6 +215,9 @@ function area(a: CurvePoint, b: CurvePoint, top: number, bottom: number, sign: 1
  */
 export function liftParcel(s: Sounding, start: ParcelStart, kind: ParcelKind): ParcelAnalysis {
   const env = environment(s);
+  const envTemps = temps(env);
+  const envDewpoints = dewpoints(env);
+  const envHeights = heights(env);
   const lcl = liftedCondensationLevel(start.pressure, start.temp, start.dewpoint);
   const w0 = mixingRatio(saturationVapourPressure(Math.min(start.dewpoint, start.temp)), start.pressure);
   const theta = potentialTemperature(start.temp, start.pressure);
@@ -213,12 +234,12 @@ export function liftParcel(s: Sounding, start: ParcelStart, kind: ParcelKind): P
       moistFrom = { pressure: p, temp };
       w = saturationMixingRatio(temp, p);
     }
-    const envT = tempAt(env, p);
-    const envTd = dewpointAt(env, p);
+    const envT = valueAt(envTemps, p);
+    const envTd = valueAt(envDewpoints, p);
     const envW = envTd === null ? 0 : mixingRatio(saturationVapourPressure(envTd), p);
     points.push({ pressure: p, temp, buoyancy: envT === null ? null : virtualK(temp, w) - virtualK(envT, envW) });
   }
-  const level = (p: number): { pressure: number; height: number | null } => ({ pressure: p, height: heightAt(env, p) });
+  const level = (p: number): { pressure: number; height: number | null } => ({ pressure: p, height: valueAt(envHeights, p) });
 
   // LFC: the lowest point at or above the LCL where the buoyancy turns positive.
   let lfcIndex = -1;
@@ -253,7 +274,7 @@ export function liftParcel(s: Sounding, start: ParcelStart, kind: ParcelKind): P
       cape += area(points[i - 1], points[i], top, lfcPressure, 1);
     }
   }
-  const env500 = tempAt(env, LIFTED_INDEX_HPA);
+  const env500 = valueAt(envTemps, LIFTED_INDEX_HPA);
   const parcel500 = parcelTempAt(points, LIFTED_INDEX_HPA);
   const curve: ParcelLevel[] = points.map((p) => ({ pressure: p.pressure, temp: p.temp }));
   return {
@@ -309,7 +330,7 @@ export function freezingLevel(s: Sounding): { pressure: number; height: number |
     if (a.temp > 0 && b.temp <= 0) {
       const f = a.temp / (a.temp - b.temp);
       const pressure = Math.exp(Math.log(a.pressure) + f * (Math.log(b.pressure) - Math.log(a.pressure)));
-      return { pressure, height: heightAt(env, pressure) };
+      return { pressure, height: valueAt(heights(env), pressure) };
     }
   }
   return null;
