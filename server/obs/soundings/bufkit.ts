@@ -32,8 +32,8 @@ function pairs(text: string): Map<string, string> {
   return out;
 }
 
-/** Every forecast hour's sounding of a BUFKIT file, in file order. */
-export function parseBufkit(text: string, model = 'bufkit'): ReadSounding[] {
+/** Every forecast hour's sounding of a BUFKIT file, in file order; `name` (the model, e.g. RAP) labels them. */
+export function parseBufkit(text: string, name?: string): ReadSounding[] {
   const snparm = /^\s*SNPARM\s*=\s*(\S+)/m.exec(text)?.[1].split(';');
   if (!snparm) fail('no SNPARM line: not a BUFKIT file');
   const columns = snparm as string[];
@@ -88,7 +88,7 @@ export function parseBufkit(text: string, model = 'bufkit'): ReadSounding[] {
       if (head.has(name) && Number.isFinite(v) && v !== MISSING) published[name] = v;
     }
     const sounding: Sounding = {
-      source: 'model', id: stid as string, name: model, lat, lon, elevation: Number.isFinite(elevation) ? elevation : null,
+      source: 'model', id: stid as string, ...(name ? { name } : {}), lat, lon, elevation: Number.isFinite(elevation) ? elevation : null,
       time, refTime: time - (Number.isFinite(stim) ? stim : 0) * HOUR_MS, levels,
     };
     return { sounding, published };
