@@ -35,6 +35,8 @@ describe('UWyo sounding source: times, URLs and configuration', () => {
     expect(parseStationList(' 72357,10393 ,72357')).toEqual(['72357', '10393']);
     expect(() => parseStationList('72357,OUN')).toThrow(/ISOBAR_SOUNDING_STATIONS: OUN are not WMO station numbers/);
     expect(obsConfigFromEnv(OBS_FACTORIES, { ISOBAR_OBS: 'uwyo', ISOBAR_SOUNDING_STATIONS: '72357' }).sources.map((s) => [s.id, s.kind])).toEqual([['uwyo', 'soundings']]);
+    // The legacy layout it reads is no longer weather.uwyo.edu's: named, never followed by default.
+    expect(obsConfigFromEnv(OBS_FACTORIES, {}).sources.map((s) => s.id)).not.toContain('uwyo');
   });
 });
 

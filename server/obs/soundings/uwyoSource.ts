@@ -14,6 +14,12 @@
  * get"), the one before, skipping a station whose published sounding is that recent already. A page
  * that cannot be read is logged with its text and skipped: the station's last sounding keeps
  * serving, the other stations go on.
+ *
+ * Not followed by default: weather.uwyo.edu has moved its pages to a new service
+ * (/wsgi/sounding?datetime=...&id=...&type=TEXT:LIST, winds in m/s) and reportedly answers the
+ * legacy cgi-bin layout with 403 since mid-2026; this source reads the legacy layout, the one of the
+ * fixture page it is tested with. Name it in ISOBAR_OBS with ISOBAR_UWYO_URL pointing to a server
+ * of that layout; the new service needs a reader tested on a real page of it.
  */
 
 import type { SoundingStation, SoundingStations } from '../../../common/api/soundings.ts';
@@ -111,7 +117,7 @@ export function uwyoSoundingSource(options: { url?: string; stations?: readonly 
 /** ISOBAR_UWYO_URL (a mirror), ISOBAR_SOUNDING_STATIONS (comma list of WMO station numbers). */
 export const SOUNDING_FACTORIES: Record<string, ObsFactory> = {
   uwyo: {
-    default: true,
+    default: false,
     create: (env) => uwyoSoundingSource({ url: env.ISOBAR_UWYO_URL?.trim() || undefined, stations: parseStationList(env.ISOBAR_SOUNDING_STATIONS) }),
   },
 };
