@@ -12,13 +12,15 @@ import { METRICS, KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
 import type { ParcelAnalysis, Sounding } from '../../../common/sounding/types.ts';
 import {
   barbPath, curvePath, curvePressures, DRY_ADIABATS, dryAdiabatTemperature, isothermLine, isotherms, MIXING_RATIO_TOP, MIXING_RATIOS,
-  mixingRatioTemperature, MOIST_ADIABAT_TOP, MOIST_ADIABATS, moistAdiabat, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
+  mixingRatioTemperature, MOIST_ADIABAT_TOP, spacedOut, MOIST_ADIABATS, moistAdiabat, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
   type SkewTFrame,
 } from './diagram.ts';
 
 /** The SVG's own size (its viewBox): it scales to the window's width. */
 const VIEW = { width: 560, height: 460 } as const;
 const MARGIN = { left: 40, right: 46, top: 8, bottom: 22 } as const;
+/** Least vertical distance between two wind barbs, px of the view: a radiosonde's many levels would overlap. */
+const BARB_GAP = 11;
 const PLOT = { width: VIEW.width - MARGIN.left - MARGIN.right, height: VIEW.height - MARGIN.top - MARGIN.bottom } as const;
 
 export interface SoundingUnits {
@@ -177,7 +179,7 @@ export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
           <text x={-4} y={frame.height + 14} className="skewt-axis skewt-unit" textAnchor="end">hPa</text>
           <g transform={`translate(${frame.width + MARGIN.right / 2} 0)`} data-testid="skewt-barbs">
             <line x1={0} x2={0} y1={0} y2={frame.height} className="skewt-barb-staff-line" />
-            {profile.inFrame.filter((l) => l.windDir !== null && l.windSpeed !== null).map((l) => {
+            {spacedOut(profile.inFrame.filter((l) => l.windDir !== null && l.windSpeed !== null), (l) => yOf(frame, l.pressure), BARB_GAP).map((l) => {
               const d = barbPath(l.windDir!, l.windSpeed!, 20);
               const y = yOf(frame, l.pressure);
               return d

@@ -28,7 +28,9 @@ function runAnalysis(analyse: Analyse | null, sounding: Sounding): SoundingIndic
 export function SoundingView({ sounding, analyse, units, t }: { sounding: Sounding; analyse: Analyse | null; units: SoundingUnits; t: Translate }) {
   const [kind, setKind] = useState<ParcelKind>('mixedLayer');
   const indices = useMemo(() => runAnalysis(analyse, sounding), [analyse, sounding]);
-  const parcel = indices?.parcels[kind] ?? null;
+  // A parcel that could not start (no humidity at its levels) has no curve and no figures.
+  const candidate = indices?.parcels[kind] ?? null;
+  const parcel = candidate && Number.isFinite(candidate.start.pressure) && Number.isFinite(candidate.start.dewpoint) && candidate.curve.length ? candidate : null;
   const hasDew = sounding.levels.some((l) => l.dewpoint !== null);
 
   const level = (x: { pressure: number; height: number | null } | null | undefined) => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   barbGlyph, barbPath, dryAdiabatTemperature, hodographPoints, hodographRings, hodographSegments, isotherms, mixingRatioTemperature,
   moistAdiabat, pressureAt, pressureTicks, saturationMixingRatio, saturationTemperature, saturationVapourPressure, skewTFrame,
-  temperatureAt, valueAtPressure, windComponents, xOf, yOf,
+  spacedOut, temperatureAt, valueAtPressure, windComponents, xOf, yOf,
 } from './diagram.ts';
 
 const frame = skewTFrame(474, 430);
@@ -141,6 +141,15 @@ describe('wind barbs', () => {
     // A flag is a closed triangle; calm is no path (a circle is drawn).
     expect(barbPath(90, kt(50))).toMatch(/Z/);
     expect(barbPath(90, kt(1))).toBe('');
+  });
+});
+
+describe('crowded levels', () => {
+  it('keeps the ground and then each level at least the gap above the last one kept', () => {
+    const ys = [400, 396, 390, 385, 370, 369, 300];
+    expect(spacedOut(ys, (y) => y, 10)).toEqual([400, 390, 370, 300]);
+    expect(spacedOut(ys, (y) => y, 0)).toEqual(ys);
+    expect(spacedOut([], (y: number) => y, 10)).toEqual([]);
   });
 });
 

@@ -290,6 +290,22 @@ export function barbPath(fromDeg: number, speedMs: number, length = 26): string 
   return d;
 }
 
+/**
+ * The items drawn where levels crowd (a radiosonde reports every few hPa): from the first (the
+ * ground) up, an item is kept when its y is at least `minGap` px from the last one kept.
+ */
+export function spacedOut<T>(items: readonly T[], y: (item: T) => number, minGap: number): T[] {
+  const out: T[] = [];
+  let last = Infinity;
+  for (const item of items) {
+    const at = y(item);
+    if (out.length && Math.abs(last - at) < minGap) continue;
+    out.push(item);
+    last = at;
+  }
+  return out;
+}
+
 // ---- hodograph ------------------------------------------------------------------------------
 
 /** u (east) and v (north) in m/s of a wind from `fromDeg` at `speed` m/s. */
