@@ -2,7 +2,7 @@
  * The sounding and radiosonde windows (SPEC §2 /sounding/{lat}/{lon}, /radiosonde/{id}): the skew-T
  * of the GFS 2.5° samples' pressure levels at Denver, its lines, barbs and heights against the
  * meteogram answer it is drawn from, the read-out under the pointer, the product list and the time
- * control; the menu entry; an unknown radiosonde station said plainly, replacing the sounding in the
+ * control; the detail window's link and the menu entry; an unknown radiosonde station said plainly, replacing the sounding in the
  * right pane without animation.
  */
 
@@ -85,8 +85,17 @@ test.describe('sounding windows', () => {
     await expect(temp).not.toHaveAttribute('d', before!);
   });
 
-  test('menu entry, and an unknown radiosonde station replaces the sounding with a clear message', async ({ page }) => {
-    await openMap(page, '/');
+  test('detail link and menu entry, and an unknown radiosonde station replaces the sounding with a clear message', async ({ page, request }) => {
+    await waitForSamples(request);
+    await openMap(page, `/40.000/-105.000/${SAMPLES[0]}`);
+    await page.getByTestId('detail-sounding').click();
+    await expect(page).toHaveURL(/\/sounding\/40\.000\/-105\.000/);
+    await expect(page.getByTestId('skewt')).toBeVisible();
+    // The forecast below would cover the right pane: it closes.
+    await expect(page.getByTestId('detail')).toHaveCount(0);
+    await page.getByTestId('panel-close').click();
+    await expect(page.getByTestId('sounding-panel')).toHaveCount(0);
+
     await page.getByTestId('menu-button').click();
     await page.locator('[data-menu="sounding"]').click();
     await expect(page).toHaveURL(/\/sounding\/-?\d+\.\d{3}\/-?\d+\.\d{3}/);

@@ -320,10 +320,12 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
             <span data-testid="detail-zone" title={t('detail:place.timeZone')}>{clock.zone(Date.now())} · {t('detail:place.localTime')} {clock.time(Date.now())}</span>
             {sunShown && <SunFacts sun={sunShown} clock={clock} t={t} />}
             {forecast && !forecast.header.demo && <ElevationFact metres={forecast.header.modelElevation} unit={units.altitude ?? 'm'} t={t} />}
-            {/* The place's sounding (SPEC §2 /sounding/{lat}/{lon}) from the model's pressure levels. */}
+            {/* The place's sounding (SPEC §2 /sounding/{lat}/{lon}) from the model's pressure levels, in the
+                right pane: the forecast below would cover most of it, so it closes. */}
             <a href={soundingPath(lat, lon)} className="detail-sounding" data-testid="detail-sounding"
               onClick={(e) => {
                 e.preventDefault();
+                close();
                 void app.router.navigate(soundingPath(lat, lon));
               }}>{t('detail:sounding')}</a>
           </div>
