@@ -8,8 +8,8 @@
  */
 
 import { memo, useMemo, useRef, useState, type PointerEvent } from 'react';
-import { METRICS, KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
-import type { ParcelAnalysis, Sounding } from '../../../common/sounding/types.ts';
+import { formatValue, METRICS, KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
+import type { ParcelAnalysis, Sounding, SoundingLevel } from '../../../common/sounding/types.ts';
 import {
   barbPath, curvePath, curvePressures, DRY_ADIABATS, dryAdiabatTemperature, isothermLine, isotherms, MIXING_RATIO_TOP, MIXING_RATIOS,
   mixingRatioTemperature, MOIST_ADIABAT_TOP, spacedOut, MOIST_ADIABATS, moistAdiabat, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
@@ -75,8 +75,13 @@ const Background = memo(function Background({ frame, tempUnit }: { frame: SkewTF
       {lines.mixing.map(({ g, d }) => <path key={`w${g}`} d={d} className="skewt-mixing" />)}
       {lines.isotherms.map(({ value, celsius }) => {
         const [x1, y1, x2, y2] = isothermLine(frame, celsius);
-        return <line key={`t${value}`} x1={x1} y1={y1} x2={x2} y2={y2} className={Math.abs(celsius) < 1e-9 ? 'skewt-iso skewt-zero' : 'skewt-iso'} />;
+        return <line key={`t${value}`} x1={x1} y1={y1} x2={x2} y2={y2} className="skewt-iso" />;
       })}
+      {/* The freezing isotherm, in every unit (32 °F is not on a 10 °F step). */}
+      {(() => {
+        const [x1, y1, x2, y2] = isothermLine(frame, 0);
+        return <line x1={x1} y1={y1} x2={x2} y2={y2} className="skewt-iso skewt-zero" />;
+      })()}
       {lines.mixing.map(({ g, x }) => (
         <text key={`wl${g}`} x={x} y={yOf(frame, MIXING_RATIO_TOP) - 3} className="skewt-mixing-label" textAnchor="middle">{g}</text>
       ))}
@@ -141,6 +146,9 @@ export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
     height: valueAtPressure(levels, hoverP, (l) => l.height),
     temp: valueAtPressure(levels, hoverP, (l) => l.temp),
     dew: valueAtPressure(levels, hoverP, (l) => l.dewpoint),
+    // The reported wind nearest in ln p (directions are not interpolated across north).
+    wind: levels.filter((l) => l.windDir !== null && l.windSpeed !== null)
+      .reduce<SoundingLevel | null>((best, l) => (!best || Math.abs(Math.log(l.pressure / hoverP)) < Math.abs(Math.log(best.pressure / hoverP)) ? l : best), null),
   };
 
   return (
@@ -163,6 +171,8 @@ export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
               <circle key={l.pressure} cx={xOf(frame, l.temp!, l.pressure)} cy={yOf(frame, l.pressure)} r={1.8} className="skewt-temp-dot" />
             ))}
             {readout && <line x1={0} x2={frame.width} y1={readout.y} y2={readout.y} className="skewt-cursor" />}
+            {readout?.temp != null && <circle cx={xOf(frame, readout.temp, readout.p)} cy={readout.y} r={3.5} className="skewt-cursor-temp" />}
+            {readout?.dew != null && <circle cx={xOf(frame, readout.dew, readout.p)} cy={readout.y} r={3.5} className="skewt-cursor-dew" />}
           </g>
           <rect x={0} y={0} width={frame.width} height={frame.height} className="skewt-border" />
           {ticks.map((p) => (
@@ -196,6 +206,9 @@ export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
             <span>{readout.height === null ? '—' : altitudeIn(units.altitude, readout.height)}</span>
             <span className="c-temp">T {readout.temp === null ? '—' : `${temperatureIn(units.temp, readout.temp, 1)}${def.label}`}</span>
             <span className="c-dew">T<sub>d</sub> {readout.dew === null ? '—' : `${temperatureIn(units.temp, readout.dew, 1)}${def.label}`}</span>
+            {readout.wind && (
+              <span>{Math.round(readout.wind.windDir!)}° {formatValue(METRICS.wind, units.wind, readout.wind.windSpeed!)}</span>
+            )}
           </>
         ) : <span className="skewt-hint">{t('hover')}</span>}
       </div>
