@@ -6,7 +6,8 @@
  * right pane without animation.
  */
 
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { openMap } from './testing.ts';
 
 const SAMPLES = ['gfs2p5-20170322', 'gfs2p5-20110110'];
