@@ -42,5 +42,8 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   'radar-plus': panel({ ident: 'radar-plus', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'radsat', load: () => import('./radar/RadarPlusPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
+  // SPEC §2: in the right pane the two replace each other without animation (panelModel.ts).
+  sounding: panel({ ident: 'sounding', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/SoundingPanel.tsx') }),
+  radiosonde: panel({ ident: 'radiosonde', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/RadiosondePanel.tsx') }),
   'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
 };

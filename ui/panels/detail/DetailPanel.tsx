@@ -26,6 +26,7 @@ import type { LevelForecast, PointForecast } from '../../../common/api/forecast.
 import { HttpError } from '../../http/httpError.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
+import { soundingPath } from '../sounding/soundingPath.ts';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
@@ -319,6 +320,14 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
             <span data-testid="detail-zone" title={t('detail:place.timeZone')}>{clock.zone(Date.now())} · {t('detail:place.localTime')} {clock.time(Date.now())}</span>
             {sunShown && <SunFacts sun={sunShown} clock={clock} t={t} />}
             {forecast && !forecast.header.demo && <ElevationFact metres={forecast.header.modelElevation} unit={units.altitude ?? 'm'} t={t} />}
+            {/* The place's sounding (SPEC §2 /sounding/{lat}/{lon}) from the model's pressure levels, in the
+                right pane: the forecast below would cover most of it, so it closes. */}
+            <a href={soundingPath(lat, lon)} className="detail-sounding" data-testid="detail-sounding"
+              onClick={(e) => {
+                e.preventDefault();
+                close();
+                void app.router.navigate(soundingPath(lat, lon));
+              }}>{t('detail:sounding')}</a>
           </div>
         </div>
         <div className="detail-model">

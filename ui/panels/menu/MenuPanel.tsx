@@ -7,6 +7,7 @@ import { TC_ACTIVE_COUNT_ANSWER, TC_ACTIVE_COUNT_PATH } from '../../../common/ap
 import { badgeText } from '../../components/menuBadge.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
+import { soundingPath } from '../sounding/soundingPath.ts';
 import type { PanelProps } from '../registry.ts';
 
 export default function MenuPanel({ app, close }: PanelProps) {
@@ -31,6 +32,11 @@ export default function MenuPanel({ app, close }: PanelProps) {
     { ident: 'favs', label: t('favs'), run: () => void app.router.navigate('/favs') },
     { ident: 'alerts', label: t('alerts'), run: () => void app.router.navigate('/alerts') },
     { ident: 'hurricanes', label: t('hurricanes'), run: () => void app.router.navigate('/hurricanes') },
+    // SPEC §2 menu entry "sounding": at the picker's point when it is open, else at the map's centre.
+    { ident: 'sounding', label: t('sounding'), run: () => {
+      const at = app.picker.position.peek() ?? { lat: app.map.lat.peek(), lon: app.map.lon.peek() };
+      void app.router.navigate(soundingPath(at.lat, at.lon));
+    } },
     { ident: 'subscription', label: t('subscription'), run: () => void app.router.navigate('/subscription') },
     ...(app.settings.get('userToken') ? [] : [{ ident: 'login', label: t('login'), run: () => void app.router.navigate('/login') }]),
     { ident: 'debug', label: t('debug'), run: () => {
