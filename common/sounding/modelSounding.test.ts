@@ -44,14 +44,16 @@ describe('wind from components', () => {
 
 describe('a model sounding from the meteogram and the point forecast', () => {
   it('turns each level\'s K, %, gpm, u and v into °C, a Bolton dew point, m and wind, from the ground up', () => {
-    const s = soundingFromForecast(levels(), 1);
-    expect(s).toMatchObject({ source: 'model', id: 'gfs', lat: 50, lon: 14, time: REF + 3 * HOUR, refTime: REF, elevation: 1200 });
+    const lowland = levels();
+    lowland.header.modelElevation = 100;
+    const s = soundingFromForecast(lowland, 1);
+    expect(s).toMatchObject({ source: 'model', id: 'gfs', lat: 50, lon: 14, time: REF + 3 * HOUR, refTime: REF, elevation: 100 });
     expect(s.levels.map((l) => l.pressure)).toEqual([975, 900, 850, 500]);
     expect(s.levels[0].temp).toBeCloseTo(291 - 273.15, 9);
     expect(s.levels[0].dewpoint).toBeCloseTo(dewpointFromRelativeHumidity(291 - 273.15, 50), 9);
     expect(s.levels[0]).toMatchObject({ height: 310, windDir: 270, windSpeed: 10 });
     // Saturated at step 0: the dew point is the temperature.
-    expect(soundingFromForecast(levels(), 0).levels[2].dewpoint).toBeCloseTo(290 - 12 - 273.15, 9);
+    expect(soundingFromForecast(lowland, 0).levels[2].dewpoint).toBeCloseTo(290 - 12 - 273.15, 9);
   });
 
   it('puts the surface at the terrain height\'s pressure on ln p against height, and leaves out the levels under it', () => {
@@ -76,10 +78,12 @@ describe('a model sounding from the meteogram and the point forecast', () => {
     expect(s.levels).toHaveLength(5);
   });
 
-  it('without a point forecast at that time, the pressure levels alone; a step it lacks is a RangeError', () => {
+  it('without a point forecast at that time, the pressure levels above the model\'s ground alone; a step it lacks is a RangeError', () => {
     const p = point();
     p.ts = [REF - HOUR];
-    expect(soundingFromForecast(levels(), 0, p).levels).toHaveLength(4);
+    // 975 and 900 hPa (300 and 1000 m) are under the ground at 1200 m: the model's extrapolation.
+    expect(soundingFromForecast(levels(), 0, p).levels.map((l) => l.pressure)).toEqual([850, 500]);
+    expect(soundingFromForecast(levels(), 0).levels.map((l) => l.pressure)).toEqual([850, 500]);
     expect(() => soundingFromForecast(levels(), 2)).toThrow(RangeError);
   });
 });

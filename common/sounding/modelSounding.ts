@@ -9,7 +9,7 @@
  * - The surface level: its pressure is the model terrain height's on the profile of ln p against
  *   geopotential height, linear between mean-sea-level pressure at 0 m and the pressure levels (the
  *   hypsometric equation with a constant temperature in each layer); pressure levels at or below
- *   the ground (the model's extrapolation under its terrain) are left out.
+ *   the ground (the model's extrapolation under its terrain) are left out, with or without it.
  */
 
 import type { LevelForecast, PointForecast } from '../api/forecast.ts';
@@ -80,7 +80,11 @@ export function soundingFromForecast(levels: LevelForecast, step: number, point?
     levels: profile,
   };
   const surface = point ? surfaceLevel(point, time, profile) : null;
-  if (!surface) return sounding;
+  if (!surface) {
+    // No surface values: still, the levels under the model's ground are its extrapolation, not air.
+    const ground = header.modelElevation;
+    return ground === undefined ? sounding : { ...sounding, levels: profile.filter((l) => l.height === null || l.height >= ground) };
+  }
   return {
     ...sounding,
     elevation: surface.height,

@@ -101,4 +101,16 @@ describe('lapse rates', () => {
   it('a saturated parcel lifted and brought back returns to its temperature', () => {
     expect(moistAdiabat(300, moistAdiabat(950, 22, 300), 950)).toBeCloseTo(22, 3);
   });
+  it('the moist adiabat of 5 °C at 925 hPa is MetPy\'s moist_lapse worked example within 0.5 K to 200 hPa', () => {
+    // metpy.calc.moist_lapse([925, 850, 700, 500, 300, 200] hPa, 5 degC) ->
+    // 5, 0.99635104, -8.88958079, -28.38862857, -60.12003999, -83.34321585 degC. MetPy integrates the
+    // saturated lapse rate with its own constants; this keeps Bolton's θe (eq. 43) constant, as the
+    // published indices of the fixture soundings do: 0.03 K apart to 700 hPa, 0.40 K at 300 hPa.
+    const expected = [5, 0.99635104, -8.88958079, -28.38862857, -60.12003999, -83.34321585];
+    [925, 850, 700, 500, 300, 200].forEach((p, i) => expect(Math.abs(moistAdiabat(925, 5, p) - expected[i])).toBeLessThan(i <= 2 ? 0.05 : 0.5));
+  });
+  it('dry adiabat of 15 °C at 1000 hPa is MetPy\'s dry_lapse worked example within 0.05 K (κ 0.2854 against MetPy\'s 2/7)', () => {
+    const expected = [15, 8.65249458, 1.92593808, -12.91786723];
+    [1000, 925, 850, 700].forEach((p, i) => expect(Math.abs(temperatureFromPotential(15 + KELVIN, p) - expected[i])).toBeLessThan(0.05));
+  });
 });

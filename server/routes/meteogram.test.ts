@@ -159,6 +159,10 @@ describeWithFixtures('meteogram route: GFS 2.5° analysis, 2017-03-22 00Z', () =
       (await app.inject({ url: `/forecast/point/${PRODUCT}/v2.9/40/-105` })).json() as PointForecast,
     );
     expect(denver.levels.map((l) => l.pressure).slice(1, 3)).toEqual([800, 700]);
+    // Without the point forecast, no surface level: the levels under the ground still go.
+    const bare = soundingFromForecast((await app.inject({ url: `/forecast/meteogram/${PRODUCT}/v1.2/40/-105` })).json() as LevelForecast, 0);
+    expect(bare.levels[0].pressure).toBe(800);
+    expect(bare.levels.every((l) => l.height !== null && l.height >= bare.elevation!)).toBe(true);
   });
 
   it('a run no longer kept is a 404 naming the current one; other products still have no levels', async () => {

@@ -12,7 +12,7 @@ import { formatValue, METRICS, KELVIN_OFFSET } from '../../../common/catalogue/m
 import type { ParcelAnalysis, Sounding, SoundingLevel } from '../../../common/sounding/types.ts';
 import {
   barbPath, curvePath, curvePressures, DRY_ADIABATS, dryAdiabatTemperature, isothermLine, isotherms, MIXING_RATIO_TOP, MIXING_RATIOS,
-  mixingRatioTemperature, MOIST_ADIABAT_TOP, spacedOut, MOIST_ADIABATS, moistAdiabat, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
+  mixingRatioTemperature, MOIST_ADIABAT_TOP, spacedOut, MOIST_ADIABATS, moistAdiabatAt, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
   type SkewTFrame,
 } from './diagram.ts';
 
@@ -60,8 +60,8 @@ const Background = memo(function Background({ frame, tempUnit }: { frame: SkewTF
       moist: MOIST_ADIABATS.map((tw) => {
         const below = moistPs.filter((p) => p > 1000).reverse();
         const above = moistPs.filter((p) => p <= 1000);
-        const tBelow = moistAdiabat(tw, 1000, below).reverse();
-        const tAbove = moistAdiabat(tw, 1000, above);
+        const tBelow = moistAdiabatAt(tw, 1000, below).reverse();
+        const tAbove = moistAdiabatAt(tw, 1000, above);
         const ps = [...below.reverse(), ...above];
         return curvePath(frame, [...tBelow, ...tAbove].map((t, i) => ({ p: ps[i], t })));
       }),

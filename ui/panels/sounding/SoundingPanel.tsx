@@ -11,20 +11,21 @@ import './sounding.css';
 import { useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import type { LevelForecast } from '../../../common/api/forecast.ts';
+import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
 import { HOUR_MS } from '../../../common/time.ts';
-import { fetchMeteogram, fetchPlaceName, stepAt } from '../detail/forecast.ts';
+import { soundingFromForecast } from '../../../common/sounding/modelSounding.ts';
+import { fetchMeteogram, fetchPlaceName, fetchPointForecast, stepAt } from '../detail/forecast.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
 import { analyse } from './analysis.ts';
-import { hasSoundingLevels, modelSounding } from './modelSounding.ts';
-import { soundingProducts } from './soundingProducts.ts';
+import { hasSoundingLevels, soundingProducts } from './soundingProducts.ts';
 import { SoundingView } from './SoundingView.tsx';
 import { altitudeIn, type Translate } from './SkewT.tsx';
 
-type Load = { key: string; status: 'loading' } | { key: string; status: 'ready'; data: LevelForecast } | { key: string; status: 'error'; message: string };
+/** The pressure levels and, where the product has them, the surface values of the same place (the sounding's ground). */
+type Load = { key: string; status: 'loading' } | { key: string; status: 'ready'; data: LevelForecast; point: PointForecast | null } | { key: string; status: 'error'; message: string };
 
 export default function SoundingPanel({ app, params, close }: PanelProps) {
   useSignals();
@@ -51,10 +52,12 @@ export default function SoundingPanel({ app, params, close }: PanelProps) {
     if (!product) return;
     const abort = new AbortController();
     setLoad({ key, status: 'loading' });
-    fetchMeteogram(product, lat, lon, abort.signal, token).then((data) => {
+    // A point forecast that fails leaves the sounding without its surface level, not without levels.
+    const point = fetchPointForecast(product, lat, lon, abort.signal, token).catch(() => null);
+    Promise.all([fetchMeteogram(product, lat, lon, abort.signal, token), point]).then(([data, surface]) => {
       // The step of the map's time when the map shows this product (else the run's first).
       setStep(data.ts.length ? stepAt(data.ts, app.timeline.timestamp.peek()) : 0);
-      setLoad({ key, status: 'ready', data });
+      setLoad({ key, status: 'ready', data, point: surface });
     }, (error: Error) => {
       if (!abort.signal.aborted) setLoad({ key, status: 'error', message: error.message });
     });
@@ -70,9 +73,10 @@ export default function SoundingPanel({ app, params, close }: PanelProps) {
     return () => abort.abort();
   }, [app, lat, lon, i18n.language]);
 
-  const answer = load?.key === key && load.status === 'ready' ? load.data : null;
+  const ready = load?.key === key && load.status === 'ready' ? load : null;
+  const answer = ready ? ready.data : null;
   const k = answer ? Math.min(step, answer.ts.length - 1) : 0;
-  const sounding = useMemo(() => (answer && answer.ts.length && hasSoundingLevels(answer) ? modelSounding(answer, k) : null), [answer, k]);
+  const sounding = useMemo(() => (ready && ready.data.ts.length && hasSoundingLevels(ready.data) ? soundingFromForecast(ready.data, k, ready.point) : null), [ready, k]);
   const time = useMemo(() => new Intl.DateTimeFormat(i18n.language, {
     timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12, timeZoneName: 'short',
   }), [i18n.language, hour12]);

@@ -11,29 +11,12 @@
  *                 with `up` the px above the bottom and `skew` 1 (45° isotherms)
  *
  * The background lines are the textbook ones (WMO/US Air Force AWS/TR-79/006 "The Use of the Skew
- * T, Log P Diagram"): dry adiabats by Poisson's equation, moist (pseudo-)adiabats by integrating the
- * saturated lapse rate in pressure, mixing-ratio lines by inverting Bolton's saturation vapour
- * pressure. Their constants are MetPy's (metpy.constants), so the curves match its worked examples.
+ * T, Log P Diagram"): dry adiabats by Poisson's equation, moist (pseudo-)adiabats at constant
+ * equivalent potential temperature, mixing-ratio lines by inverting Bolton's saturation vapour
+ * pressure, all from common/sounding/thermo.ts.
  */
 
-import { KELVIN_OFFSET } from '../../../common/catalogue/metrics.ts';
-
-// ---- constants ------------------------------------------------------------------------------
-
-/** Dry air gas constant, J/(kg K) (MetPy metpy.constants.Rd). */
-const RD = 287.04749;
-/** Poisson exponent R_d / c_pd, dimensionless (MetPy kappa: 2/7). */
-export const KAPPA = 2 / 7;
-/** Specific heat of dry air at constant pressure, J/(kg K): R_d / kappa. */
-const CP_D = RD / KAPPA;
-/** Latent heat of vaporisation, J/kg (MetPy Lv). */
-const LV = 2.50084e6;
-/** Ratio of the molecular weights of water and dry air (MetPy epsilon). */
-const EPSILON = 0.6219569;
-/** Reference pressure of potential temperature, hPa. */
-const P0 = 1000;
-/** Bolton (1980), Mon. Wea. Rev. 108, 1046, eq. (10): e_s = 6.112 exp(17.67 T / (T + 243.5)), hPa, T °C. */
-const BOLTON = { e0: 6.112, a: 17.67, b: 243.5 } as const;
+import { dewpointFromMixingRatio, KELVIN, moistAdiabat, temperatureFromPotential } from '../../../common/sounding/thermo.ts';
 
 // ---- chart frame ----------------------------------------------------------------------------
 
@@ -113,71 +96,22 @@ export function isothermLine(frame: SkewTFrame, celsius: number): [number, numbe
 }
 
 // ---- thermodynamic background lines ----------------------------------------------------------
-
-/** Saturation vapour pressure over water, hPa, of a temperature in °C (Bolton 1980, eq. 10). */
-export function saturationVapourPressure(celsius: number): number {
-  return BOLTON.e0 * Math.exp(BOLTON.a * celsius / (celsius + BOLTON.b));
-}
-
-/** Saturation mixing ratio, kg/kg, at a temperature (°C) and pressure (hPa): r = ε e_s / (p - e_s). */
-export function saturationMixingRatio(celsius: number, p: number): number {
-  const e = saturationVapourPressure(celsius);
-  return EPSILON * e / (p - e);
-}
-
-/** The temperature (°C) whose saturation vapour pressure is e (hPa): Bolton's eq. 10 inverted (a dew point from a vapour pressure). */
-export function saturationTemperature(e: number): number {
-  const ln = Math.log(e / BOLTON.e0);
-  return BOLTON.b * ln / (BOLTON.a - ln);
-}
-
-/**
- * The temperature (°C) at which air at pressure p (hPa) is saturated with mixing ratio r (kg/kg):
- * for the vapour pressure e = r p / (ε + r) (AWS/TR-79/006 §3: the saturation mixing-ratio lines).
- */
-export function mixingRatioTemperature(r: number, p: number): number {
-  return saturationTemperature(r * p / (EPSILON + r));
-}
+// The thermodynamics are the soundings' own (common/sounding/thermo.ts: Bolton 1980), so the
+// background lines and the parcel curves agree.
 
 /** Poisson's equation: the temperature (°C) at p (hPa) on the dry adiabat of potential temperature θ (°C at 1000 hPa). */
 export function dryAdiabatTemperature(thetaCelsius: number, p: number): number {
-  return (thetaCelsius + KELVIN_OFFSET) * (p / P0) ** KAPPA - KELVIN_OFFSET;
+  return temperatureFromPotential(thetaCelsius + KELVIN, p);
 }
 
-/**
- * dT/dp (K/hPa) of saturated air lifted pseudo-adiabatically, at T (K) and p (hPa):
- * dT/dp = (1/p) (R_d T + L_v r_s) / (c_pd + L_v² r_s ε / (R_d T²)) (Bakhshaii and Stull 2013,
- * J. Appl. Meteor. Climatol. 52, 2839; the equation metpy.calc.moist_lapse integrates).
- */
-function moistLapse(kelvin: number, p: number): number {
-  const rs = saturationMixingRatio(kelvin - KELVIN_OFFSET, p);
-  return (RD * kelvin + LV * rs) / (CP_D + LV * LV * rs * EPSILON / (RD * kelvin * kelvin)) / p;
+/** The temperature (°C) at which air at p (hPa) is saturated with mixing ratio r (kg/kg): a mixing-ratio line. */
+export function mixingRatioTemperature(r: number, p: number): number {
+  return dewpointFromMixingRatio(r, p);
 }
 
-/**
- * The moist (pseudo-)adiabat through `startCelsius` at `startP`, at each pressure of `pressures`
- * (hPa, in the order given, either way from the start): fourth-order Runge-Kutta in p with steps
- * of at most 5 hPa.
- */
-export function moistAdiabat(startCelsius: number, startP: number, pressures: readonly number[]): number[] {
-  const out: number[] = [];
-  let t = startCelsius + KELVIN_OFFSET;
-  let p = startP;
-  for (const target of pressures) {
-    const n = Math.max(1, Math.ceil(Math.abs(target - p) / 5));
-    const h = (target - p) / n;
-    for (let i = 0; i < n; i++) {
-      const k1 = moistLapse(t, p);
-      const k2 = moistLapse(t + h * k1 / 2, p + h / 2);
-      const k3 = moistLapse(t + h * k2 / 2, p + h / 2);
-      const k4 = moistLapse(t + h * k3, p + h);
-      t += h * (k1 + 2 * k2 + 2 * k3 + k4) / 6;
-      p += h;
-    }
-    p = target;
-    out.push(t - KELVIN_OFFSET);
-  }
-  return out;
+/** The moist (pseudo-)adiabat through `startCelsius` at `startP`, at each pressure of `pressures` (hPa). */
+export function moistAdiabatAt(startCelsius: number, startP: number, pressures: readonly number[]): number[] {
+  return pressures.map((p) => moistAdiabat(startP, startCelsius, p));
 }
 
 /** Pressures a background curve is sampled at, hPa, from the bottom to `top` every `step`. */

@@ -4,21 +4,22 @@
  * where it is one of them, so the sounding shows the model the map shows.
  */
 
+import type { LevelForecast } from '../../../common/api/forecast.ts';
 import { LEVELS } from '../../../common/catalogue/levels.ts';
+import { productCovers } from '../../../common/catalogue/layerRules.ts';
 import { PRODUCTS } from '../../../common/catalogue/products.ts';
 
 const PRESSURE_LEVELS = new Set(LEVELS.filter((l) => l.hPa !== undefined).map((l) => l.ident));
 
-const covers = (bounds: readonly (readonly [number, number, number, number])[] | null, lat: number, lon: number) => {
-  if (!bounds) return true;
-  const x = ((lon + 540) % 360) - 180;
-  return bounds.some(([w, s, e, n]) => lat >= s && lat <= n && x >= w && x <= e);
-};
-
 export function soundingProducts(served: readonly string[], mapProduct: string | null, lat: number, lon: number): string[] {
   const usable = served.filter((ident) => {
     const product = PRODUCTS[ident];
-    return !!product && !product.demo && product.levels.some((l) => PRESSURE_LEVELS.has(l)) && covers(product.bounds, lat, lon);
+    return !!product && !product.demo && product.levels.some((l) => PRESSURE_LEVELS.has(l)) && productCovers(product, lat, lon);
   });
   return mapProduct && usable.includes(mapProduct) ? [mapProduct, ...usable.filter((p) => p !== mapProduct)] : usable;
+}
+
+/** Whether a meteogram answer has pressure levels with temperatures: a product a sounding can be drawn from. */
+export function hasSoundingLevels(answer: LevelForecast): boolean {
+  return answer.header.levels.some((l) => answer.data[`temp-${l}`]);
 }
