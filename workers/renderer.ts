@@ -385,7 +385,18 @@ export class Renderer implements RenderApi {
   setSatellite(params: SatelliteParams): void {
     const overlay = overlayByIdent('satellite');
     const timestamps = params.steps.map((s) => s.time);
-    if (!overlay || !timestamps.length) return;
+    if (!overlay) return;
+    if (!timestamps.length) {
+      // No frame (no satellite source, or none yet): the map shows no weather rather than the
+      // forecast layer under the satellite overlay's name (the timeline says why).
+      this.layer = null;
+      this.plan = null;
+      this.shownStep = null;
+      this.trailsCleared = true;
+      this.staticDirty = this.fieldDirty = true;
+      this.wake();
+      return;
+    }
     this.milestone('layer');
     if (this.layer?.product !== SATELLITE_PRODUCT) {
       this.shownStep = null;

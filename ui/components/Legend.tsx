@@ -3,6 +3,7 @@
  * (saved per metric, SPEC §3 metric_{ident}).
  */
 
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
@@ -11,6 +12,7 @@ import { colorLayerOf } from '../../common/catalogue/overlays.ts';
 import { METRICS, dbzToMmh } from '../../common/catalogue/metrics.ts';
 import { IR_COLD_K, IR_WARM_K } from '../../common/satellite.ts';
 import type { AppState } from '../state/appState.ts';
+import { loadBundle } from '../i18n.ts';
 import { rangeLabel } from './AccumulationRange.tsx';
 
 /**
@@ -22,6 +24,10 @@ import { rangeLabel } from './AccumulationRange.tsx';
 function SatelliteLegend({ app }: { app: AppState }) {
   const { t } = useTranslation('radsat');
   const { t: tCore } = useTranslation();
+  const [, setBundle] = useState(false);
+  useEffect(() => {
+    void loadBundle('radsat').then(() => setBundle(true));
+  }, []);
   const layer = colorLayerOf(app.layer.overlayDef.value);
   const unit = app.units.unitOf(layer.metric.ident);
   const def = layer.metric.conv[unit];

@@ -59,13 +59,13 @@ export function startRenderSync(app: AppState): () => void {
       // SPEC §1 satellite: the satellite overlay draws its frames, not the product's run.
       if (!app.satellite.active.value) return;
       const steps = app.satellite.steps.value;
+      // No frames (none yet, or no satellite source): the worker shows no weather layer.
       const step = app.satellite.step.peek() ?? steps[steps.length - 1];
-      if (!step) return;
       const subscriber = app.settings.signal('subscription').value === 'premium';
       void api.setSatellite({
         steps,
         lon0: Object.fromEntries(app.satellite.sources.value.map((s) => [s.id, s.lon0])),
-        time: step.time,
+        time: step?.time ?? 0,
         premium: subscriber,
         token: subscriber ? app.settings.signal('userToken').value as string | null : null,
       });
