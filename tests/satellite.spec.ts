@@ -109,7 +109,8 @@ test.describe('satellite', () => {
     await expect(page.getByTestId('satellite-legend-bar')).toBeVisible();
     await page.addStyleTag({ content: '.city-label, .city-labels { visibility: hidden !important; }' });
     await expect.poll(async () => (await stats(page).catch(() => null))?.frames ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
-    const clip = { x: 0, y: 60, width: 1280, height: 520 };
+    // Above the credit line "Forecast by", which moves up when the timeline shows.
+    const clip = { x: 0, y: 60, width: 1280, height: 495 };
     // No weather under the satellite overlay's name: the base map alone.
     const before = await still(page, clip);
     await page.screenshot({ path: testInfo.outputPath('satellite-unconfigured.png') });
@@ -142,6 +143,8 @@ test.describe('satellite', () => {
     // Free users are offered the archive as Premium.
     await expect(page.locator('[data-testid="satellite-ranges"] [data-range="archive"]')).toBeDisabled();
 
+    // Drawn once the tiles are in: many pixels change; then the picture is still.
+    await expect.poll(async () => changed(before, await screenshotPixels(page, clip)).reduce((a, b) => a + b, 0), { timeout: 30_000 }).toBeGreaterThan(100_000);
     const after = await still(page, clip);
     await page.screenshot({ path: testInfo.outputPath('satellite-flat.png') });
     const mask = changed(before, after);
@@ -167,11 +170,11 @@ test.describe('satellite', () => {
     expect(inside).toBeGreaterThan(0.5 * boxArea);
     expect(outside, `changed pixels outside the frame's box (${nw.x.toFixed(0)}, ${nw.y.toFixed(0)} .. ${se.x.toFixed(0)}, ${se.y.toFixed(0)}), within ${outsideBox.join(', ')}`).toBe(0);
 
-    // The picker at 75° W, 15° N gives the infrared brightness temperature there, in °C.
+    // The picker at 75° W, 15° N gives the infrared brightness temperature there, in the user's unit.
     const at = await screenOf(page, -75, 15);
     await page.mouse.click(at.x, at.y);
     const kelvin = ir(-75, 15);
-    await expect(page.getByTestId('picker-value')).toContainText('°C');
+    await expect(page.getByTestId('picker-value')).toContainText('°F'); // en-US
     await expect.poll(async () => Math.abs(Number(await page.getByTestId('picker').getAttribute('data-value')) - kelvin), { timeout: 15_000 }).toBeLessThan(2);
     await page.screenshot({ path: testInfo.outputPath('satellite-picker.png') });
   });
