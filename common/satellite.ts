@@ -5,6 +5,8 @@
  */
 
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './time.ts';
+import type { Product } from './catalogue/products.ts';
+import { SATELLITE_MAX_TILE_ZOOM } from './entitlements.ts';
 
 /** SPEC §9: satellite update interval, minutes. */
 export const SATELLITE_UPDATE_MINUTES = 3;
@@ -20,6 +22,15 @@ export const SATELLITE_CHANNELS = [
   { name: 'ir', unit: 'K', offset: 150, scale: 0.01 },
   { name: 'composite', unit: '1', offset: 0, scale: 1 / 10000 },
 ] as const;
+
+/**
+ * The infrared greyscale of the composite channel (server/obs/satellite/daynight.ts irBrightness):
+ * 0 (dark) at IR_WARM_K, warm ground, to 1 (bright) at IR_COLD_K, the coldest cloud tops: chosen
+ * here, the span of the 10.3 µm band over the Earth's surface and the highest anvils. The legend
+ * shows the same span.
+ */
+export const IR_WARM_K = 310;
+export const IR_COLD_K = 200;
 
 /** Data zooms the frames are published at (common/tiling.ts; 5 is 0.022° between nodes, about the ABI's 2 km infrared cells). */
 export const SATELLITE_MIN_ZOOM = 0;
@@ -71,3 +82,67 @@ export interface SatelliteInfo {
   frames: SatelliteFrame[];
   sources: SatelliteSourceInfo[];
 }
+
+/**
+ * A satellite frame stands for its source's picture from its scan time until this long after
+ * (a full disk is scanned every 10 minutes; two missed scans and the area shows no data rather
+ * than old clouds).
+ */
+export const SATELLITE_COMPOSITE_WINDOW_MS = 20 * MINUTE_MS;
+/**
+ * Frames of several satellites whose scans start within this of each other make one step of the
+ * animation (GOES-East and GOES-West start their full disks within seconds of each other), so the
+ * animation does not show each picture twice.
+ */
+export const SATELLITE_STEP_MERGE_MS = 5 * MINUTE_MS;
+
+/** One step of the satellite timeline: the newest frame of each source at `time`. */
+export interface SatelliteStep {
+  time: number;
+  /** At most one frame per source, the newest at or before `time` within SATELLITE_COMPOSITE_WINDOW_MS, by source id. */
+  frames: SatelliteFrame[];
+}
+
+/**
+ * The satellite timeline of a set of frames (info.json's, with archive/info.json's for Premium):
+ * frame times closer than SATELLITE_STEP_MERGE_MS to the first of a group make one step at the
+ * group's last time; each step shows every source's newest frame within the composite window.
+ */
+export function satelliteSteps(frames: readonly SatelliteFrame[]): SatelliteStep[] {
+  const times = [...new Set(frames.map((f) => f.time))].sort((a, b) => a - b);
+  const stepTimes: number[] = [];
+  let groupStart = -Infinity;
+  for (const t of times) {
+    if (t - groupStart < SATELLITE_STEP_MERGE_MS) stepTimes[stepTimes.length - 1] = t;
+    else {
+      groupStart = t;
+      stepTimes.push(t);
+    }
+  }
+  return stepTimes.map((time) => {
+    const best = new Map<string, SatelliteFrame>();
+    for (const f of frames) {
+      if (f.time > time || f.time <= time - SATELLITE_COMPOSITE_WINDOW_MS) continue;
+      const had = best.get(f.source);
+      if (!had || f.time > had.time) best.set(f.source, f);
+    }
+    return { time, frames: [...best.values()].sort((a, b) => a.source.localeCompare(b.source)) };
+  });
+}
+
+/**
+ * The satellite imagery as the render worker's product (common/catalogue Product): map zoom z
+ * shows data zoom z - 2 ('high' quality). SPEC §9 max tile zoom (7 free, 11 Premium:
+ * common/entitlements.ts SATELLITE_MAX_TILE_ZOOM) caps it, and the frames are published up to
+ * SATELLITE_DATA_MAX_ZOOM only, so both tiers read those and over-zoom them above.
+ */
+export const SATELLITE_PRODUCT: Product = {
+  ident: 'satellite', modelName: 'Satellite', provider: 'Isobar', directory: 'satellite', resolution: 0.02,
+  interval: SATELLITE_UPDATE_MINUTES, premiumInterval: SATELLITE_UPDATE_MINUTES, bounds: null, levels: ['surface'],
+  overlays: ['satellite'], isolines: [], forecastSize: 0,
+  maxTileZoom: {
+    free: Math.min(SATELLITE_MAX_TILE_ZOOM.free, SATELLITE_DATA_MAX_ZOOM),
+    premium: Math.min(SATELLITE_MAX_TILE_ZOOM.premium, SATELLITE_DATA_MAX_ZOOM),
+  },
+  dataQuality: 'high', fileSuffix: 'tile', accumulations: false, meteogram: false,
+};

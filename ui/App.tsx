@@ -32,6 +32,8 @@ import { startLiveProgress } from './state/liveProgress.ts';
 const AppServices = lazy(() => import('./components/AppServices.tsx'));
 // SPEC §2 radar window: the radar overlays' timeline, loaded when one shows.
 const RadarTimeline = lazy(() => import('./panels/radar/RadarTimeline.tsx').then((m) => ({ default: m.RadarTimeline })));
+// SPEC §1 satellite: the satellite overlay's timeline and credit, loaded when it shows.
+const SatelliteTimeline = lazy(() => import('./panels/satellite/SatelliteTimeline.tsx').then((m) => ({ default: m.SatelliteTimeline })));
 const BottomMessage = lazy(() => import('./components/AppServices.tsx').then((m) => ({ default: m.BottomMessage })));
 
 export function App({ app }: { app: AppState }) {
@@ -130,7 +132,9 @@ export function App({ app }: { app: AppState }) {
         <Legend app={app} />
         {app.radar.active.value
           ? <Suspense fallback={null}><RadarTimeline app={app} hour12={hour12} /></Suspense>
-          : <Timeline app={app} hour12={hour12} />}
+          : app.satellite.active.value
+            ? <Suspense fallback={null}><SatelliteTimeline app={app} hour12={hour12} /></Suspense>
+            : <Timeline app={app} hour12={hour12} />}
       </div>
       <PaneHost app={app} />
       <Suspense fallback={null}><AppServices /></Suspense>

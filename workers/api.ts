@@ -11,6 +11,7 @@ import type { Product } from '../common/catalogue/products.ts';
 import type { FixedStepsParams, FixedStepsState } from './fixedSteps.ts';
 import type { IsolineType } from '../common/isolines.ts';
 import type { RadarStep } from '../common/radar.ts';
+import type { SatelliteStep } from '../common/satellite.ts';
 
 export type Kernel = 'simd' | 'scalar' | 'ts';
 export type DebugPass = 'fade' | 'segments' | 'step';
@@ -78,6 +79,20 @@ export interface RadarParams {
   time: number;
   premium: boolean;
   /** A subscriber's bearer token: radar history past the free window is served with it only. */
+  token?: string | null;
+}
+
+/**
+ * The satellite overlay (SPEC §1): the steps of the satellite timeline (common/satellite.ts
+ * satelliteSteps), each drawn from its satellites' frames; the shown time is one of their times.
+ */
+export interface SatelliteParams {
+  steps: SatelliteStep[];
+  /** Sub-satellite longitude of each source (info.json `sources`). */
+  lon0: Record<string, number>;
+  time: number;
+  premium: boolean;
+  /** A subscriber's bearer token: satellite history past the free window is served with it only. */
   token?: string | null;
 }
 
@@ -226,6 +241,7 @@ export interface RenderApi {
   setLayer(params: LayerParams): void;
   /** Shows the radar composite instead of a product's layer (setLayer goes back to a product). */
   setRadar(params: RadarParams): void;
+  setSatellite(params: SatelliteParams): void;
   setTime(params: { time: number }): void;
   setParticles(params: ParticleParams): void;
   /** Isolines over the colour layer; null: none. */

@@ -30,7 +30,7 @@ import { type DecodedTileHandle } from '../engine/engine.ts';
 import { LocalGribProduct } from './local/localGrib.ts';
 import { isolineSource, type IsolineSource } from '../common/isolines.ts';
 import type {
-  BasemapParams, CapAlertAreaInfo, DebugPass, IsolineParams, LonLatShapes, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RadarParams, RenderApi, RenderEvent, RenderStats, SampleResult, ViewParams,
+  BasemapParams, CapAlertAreaInfo, DebugPass, IsolineParams, LonLatShapes, InitParams, LocalGribSummary, InitResult, Kernel, LayerParams, ParticleParams, RadarParams, RenderApi, SatelliteParams, RenderEvent, RenderStats, SampleResult, ViewParams,
 } from './api.ts';
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
@@ -62,6 +62,8 @@ import { TileCache } from './tiles/tileCache.ts';
 import { HttpTileSource, LocalTileSource, type TileRequest, type TileSource } from './tiles/tileSource.ts';
 import { RadarTileSource } from './tiles/radarTileSource.ts';
 import { RADAR_PRODUCT } from '../common/radar.ts';
+import { SatelliteTileSource } from './tiles/satelliteTileSource.ts';
+import { SATELLITE_PRODUCT } from '../common/satellite.ts';
 import { failedStandIns, planFor, planTiles, sameRange, tilesAt, type TilePlan } from './tiles/tilePlan.ts';
 import { fieldColumnOf, fieldColumns } from './tiles/tileSet.ts';
 import { FrameStats, wallClock } from './frameStats.ts';
@@ -380,6 +382,39 @@ export class Renderer implements RenderApi {
     }, params.time);
   }
 
+  setSatellite(params: SatelliteParams): void {
+    const overlay = overlayByIdent('satellite');
+    const timestamps = params.steps.map((s) => s.time);
+    if (!overlay) return;
+    if (!timestamps.length) {
+      // No frame (no satellite source, or none yet): the map shows no weather rather than the
+      // forecast layer under the satellite overlay's name (the timeline says why).
+      this.layer = null;
+      this.plan = null;
+      this.shownStep = null;
+      this.trailsCleared = true;
+      this.staticDirty = this.fieldDirty = true;
+      this.wake();
+      return;
+    }
+    this.milestone('layer');
+    if (this.layer?.product !== SATELLITE_PRODUCT) {
+      this.shownStep = null;
+      this.trailsCleared = true;
+    }
+    this.showLayer({
+      product: SATELLITE_PRODUCT,
+      source: new SatelliteTileSource(this.origin, params.steps, params.lon0, params.token ?? null),
+      overlay,
+      level: 'surface',
+      color: colorLayerOf(overlay),
+      particles: undefined,
+      acRange: undefined,
+      calendar: { refTime: timestamps[0], timestamps, start: timestamps[0], end: timestamps[timestamps.length - 1] },
+      premium: params.premium,
+    }, params.time);
+  }
+
   private showLayer(layer: ResolvedLayer, time: number): void {
     const sameColor = this.layer?.color.ident === layer.color.ident;
     this.layer = layer;
@@ -537,7 +572,8 @@ export class Renderer implements RenderApi {
       const [u, v] = c;
       return { value: Math.hypot(u, v), u, v, direction: windDirection(u, v), layer: color.ident, metric: color.metric.ident, dataZoom: a.z };
     }
-    return { value: c[0], layer: color.ident, metric: color.metric.ident, dataZoom: a.z };
+    const value = c[color.pickChannel ?? 0];
+    return { value: Number.isNaN(value) ? null : value, layer: color.ident, metric: color.metric.ident, dataZoom: a.z };
   }
 
   stats(): RenderStats {

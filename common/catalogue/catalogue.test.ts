@@ -1,4 +1,4 @@
-import { isObservationOverlay } from './overlays.ts';
+import { isRadarOverlay } from './overlays.ts';
 import { describe, expect, it } from 'vitest';
 import {
   AIR_QUALITY_COLORS, AIR_QUALITY_TIERS, COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PM10_BREAKPOINTS,
@@ -16,13 +16,13 @@ describe('catalogue', () => {
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
       'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
-      'soilMoisture40', 'soilMoisture100', 'radar', 'radarPlus',
+      'soilMoisture40', 'soilMoisture100', 'radar', 'radarPlus', 'satellite',
     ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
       const color = colorLayerOf(overlay);
       // SPEC §3 renderer kinds: an accumulation overlay's colour layer is drawn by the accumulations renderer.
-      expect(color.renderer).toBe(overlay.accumulation ? 'accumulations' : isObservationOverlay(overlay.ident) ? 'radar' : 'tiles');
+      expect(color.renderer).toBe(overlay.accumulation ? 'accumulations' : isRadarOverlay(overlay.ident) ? 'radar' : 'tiles');
       expect(color.metric.units.length).toBeGreaterThan(0);
       expect(color.colorScale.stops.length).toBeGreaterThan(1);
       for (const l of overlay.layers) expect(RENDER_LAYERS[l], l).toBeDefined();

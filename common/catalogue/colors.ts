@@ -177,6 +177,13 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [97, [56, 98, 157, A]], [100, [56, 70, 114, A]],
   ], { opaque: true }),
   /**
+   * Satellite imagery: the composite brightness 0 (dark: warm ground by night, dark ground by day)
+   * to 1 (bright: cold cloud tops, bright clouds) in grey, as the imagery is shown.
+   */
+  satellite: scale('satellite', [
+    [0, [8, 10, 14, A]], [0.25, [64, 66, 70, A]], [0.5, [128, 130, 133, A]], [0.75, [192, 193, 195, A]], [1, [255, 255, 255, A]],
+  ], { opaque: true }),
+  /**
    * Radar reflectivity (dBZ): the US National Weather Service's standard reflectivity colours
    * (light to dark blue, greens, yellow to orange, reds, magenta, purple, white at 75 dBZ), in
    * 5 dBZ bands; below 5 dBZ transparent (clear air, clutter), so the map shows through.

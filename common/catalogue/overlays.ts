@@ -26,6 +26,11 @@ export interface RenderLayer {
   levels: readonly string[];
   colorScale: ColorScale;
   metric: Metric;
+  /**
+   * The channel whose value the picker reads and shows in the metric, where it is not the drawn
+   * channel 0 (satellite: the image's brightness is drawn, the infrared temperature is picked).
+   */
+  pickChannel?: number;
   /** The layer is drawn only over the sea / only over land. */
   sea?: boolean;
   landOnly?: boolean;
@@ -149,6 +154,12 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
   icing: tiles('icing', COLOR_SCALES.icing, METRICS.humidity, { levels: PRESSURE_LEVELS }),
   // ---- Observations (SPEC §1 radar): drawn from the radar composite's frames, not a product's run. ----
   radar: tiles('radar', COLOR_SCALES.radar, METRICS.reflectivity, { renderer: 'radar' }),
+  /**
+   * SPEC §1 satellite: the satellite tile source (workers/tiles/satelliteTileSource.ts) gives two
+   * channels: 0 the day/night composite brightness 0..1, drawn in grey; 1 the infrared brightness
+   * temperature (K), which the picker shows.
+   */
+  satellite: tiles('satellite', COLOR_SCALES.satellite, METRICS.temp, { channels: 2, pickChannel: 1 }),
   soilMoisture40: tiles('soilMoisture40', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
   soilMoisture100: tiles('soilMoisture100', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
 };
@@ -209,16 +220,23 @@ export const OVERLAYS: readonly Overlay[] = [
   // SPEC §1 radar and §2 radar-plus: observed composites (server/obs/radar), whatever the product.
   { ident: 'radar', trans: 'overlay.radar', icon: 'rain', layers: ['radar'], hideParticles: true },
   { ident: 'radarPlus', trans: 'overlay.radarPlus', icon: 'rain', layers: ['radar'], hideParticles: true, partOf: 'radar' },
+  // SPEC §1 satellite: geostationary imagery (server/obs/satellite), whatever the product.
+  { ident: 'satellite', trans: 'overlay.satellite', icon: 'clouds', layers: ['satellite'], hideParticles: true },
 ];
 
 /**
  * Overlays drawn from observations (SPEC §1), not from a product's run: every product shows them,
  * and choosing one keeps the product (its point forecast and the picker's model stay).
  */
-export const OBSERVATION_OVERLAYS: readonly string[] = ['radar', 'radarPlus'];
+export const OBSERVATION_OVERLAYS: readonly string[] = ['radar', 'radarPlus', 'satellite'];
 
 export function isObservationOverlay(ident: string): boolean {
   return OBSERVATION_OVERLAYS.includes(ident);
+}
+
+/** The radar overlays (drawn from the radar composite's frames). */
+export function isRadarOverlay(ident: string): boolean {
+  return ident === 'radar' || ident === 'radarPlus';
 }
 
 export const OVERLAY_IDENTS: readonly string[] = OVERLAYS.map((o) => o.ident);

@@ -3,18 +3,59 @@
  * (saved per metric, SPEC §3 metric_{ident}).
  */
 
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { colorAt, colorText, scaleDomain } from '../../common/catalogue/colors.ts';
 import { colorLayerOf } from '../../common/catalogue/overlays.ts';
 import { METRICS, dbzToMmh } from '../../common/catalogue/metrics.ts';
+import { IR_COLD_K, IR_WARM_K } from '../../common/satellite.ts';
 import type { AppState } from '../state/appState.ts';
+import { loadBundle } from '../i18n.ts';
 import { rangeLabel } from './AccumulationRange.tsx';
+
+/**
+ * The satellite overlay's legend: the grey of the image from dark to bright, with the infrared
+ * brightness temperatures it stands for at night (common/satellite.ts IR_WARM_K .. IR_COLD_K) in
+ * the user's temperature unit; by day the grey is the visible reflectance. Strings: radsat bundle
+ * (loaded with the satellite timeline).
+ */
+function SatelliteLegend({ app }: { app: AppState }) {
+  const { t } = useTranslation('radsat');
+  const { t: tCore } = useTranslation();
+  const [, setBundle] = useState(false);
+  useEffect(() => {
+    void loadBundle('radsat').then(() => setBundle(true));
+  }, []);
+  const layer = colorLayerOf(app.layer.overlayDef.value);
+  const unit = app.units.unitOf(layer.metric.ident);
+  const def = layer.metric.conv[unit];
+  const at = (kelvin: number) => (IR_WARM_K - kelvin) / (IR_WARM_K - IR_COLD_K);
+  const stops = Array.from({ length: 12 }, (_, i) => {
+    const [r, g, b] = colorAt(layer.colorScale, i / 11);
+    return `${colorText([r, g, b, 255])} ${((i / 11) * 100).toFixed(1)}%`;
+  });
+  // Every other legend line of the unit, so the labels do not run together.
+  const labels = def.legend.map((v) => ({ v, at: at(def.from(v)) })).filter((l) => l.at >= 0 && l.at <= 1).filter((_, i) => i % 2 === 0);
+  return (
+    <button type="button" className="legend satellite-legend" onClick={() => app.units.cycle(layer.metric.ident)} title={tCore('legend.changeUnit')}
+      data-testid="legend" data-unit={unit}>
+      <span className="legend-unit">{unit}</span>
+      <span className="legend-bars">
+        <span className="legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} data-testid="satellite-legend-bar">
+          {labels.map(({ v, at: x }) => <span key={v} style={{ left: `${x * 100}%` }}>{v}</span>)}
+        </span>
+        <small className="legend-range" data-testid="satellite-legend-hint">{t('satellite.legend')}</small>
+      </span>
+    </button>
+  );
+}
 
 export function Legend({ app }: { app: AppState }) {
   useSignals();
   const { t } = useTranslation();
+  if (app.layer.overlay.value === 'satellite') return <SatelliteLegend app={app} />;
   const layer = colorLayerOf(app.layer.overlayDef.value);
   const { metric, colorScale } = layer;
   // An accumulation's values are over the range shown (SPEC §3 acRange): the legend says which.

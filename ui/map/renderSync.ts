@@ -56,12 +56,27 @@ export function startRenderSync(app: AppState): () => void {
       });
     }),
     effect(() => {
+      // SPEC §1 satellite: the satellite overlay draws its frames, not the product's run.
+      if (!app.satellite.active.value) return;
+      const steps = app.satellite.steps.value;
+      // No frames (none yet, or no satellite source): the worker shows no weather layer.
+      const step = app.satellite.step.peek() ?? steps[steps.length - 1];
+      const subscriber = app.settings.signal('subscription').value === 'premium';
+      void api.setSatellite({
+        steps,
+        lon0: Object.fromEntries(app.satellite.sources.value.map((s) => [s.id, s.lon0])),
+        time: step?.time ?? 0,
+        premium: subscriber,
+        token: subscriber ? app.settings.signal('userToken').value as string | null : null,
+      });
+    }),
+    effect(() => {
       // SPEC §1: the radar providers' coverage outline (coverage.json) while a radar overlay shows.
       const coverage = app.radar.active.value ? app.radar.coverage.value : null;
       void api.setShapes({ name: 'radarCoverage', shapes: coverage ? coverageShapes(coverage) : null });
     }),
     effect(() => {
-      if (app.radar.active.value) return;
+      if (app.radar.active.value || app.satellite.active.value) return;
       const calendar = app.timeline.calendar.value;
       const product = app.layer.product.value;
       // Until the new product's calendar is in, the map keeps showing the previous layer.
@@ -83,9 +98,11 @@ export function startRenderSync(app: AppState): () => void {
       });
     }),
     effect(() => {
-      const radarTime = app.radar.active.value ? app.radar.step.value?.time : undefined;
-      if (app.radar.active.value && radarTime === undefined) return;
-      void api.setTime({ time: radarTime ?? app.timeline.timestamp.value });
+      // The observation overlays show their own step's time; a forecast the timeline's.
+      const observed = app.radar.active.value ? app.radar : app.satellite.active.value ? app.satellite : null;
+      const obsTime = observed ? observed.step.value?.time : undefined;
+      if (observed && obsTime === undefined) return;
+      void api.setTime({ time: obsTime ?? app.timeline.timestamp.value });
     }),
     effect(() => {
       // SPEC §3 particles and particlesAnim (settings panel).

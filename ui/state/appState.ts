@@ -15,6 +15,7 @@ import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
 import { createPanelModel, type PanelDef, type PanelModel } from '../panels/panelModel.ts';
 import type { PanelComponent } from '../panels/registry.ts';
 import { createRadarModel, type RadarModel } from './radarModel.ts';
+import { createSatelliteModel, type SatelliteModel } from './satelliteModel.ts';
 import { createRouter, type Router } from './router.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createUsageLog, type UsageLog } from './usage.ts';
@@ -36,6 +37,8 @@ export interface AppState {
   data: DataModel;
   /** SPEC §1 radar: the radar overlays' frames, timeline and playback. */
   radar: RadarModel;
+  /** SPEC §1 satellite: the satellite overlay's frames, timeline and playback. */
+  satellite: SatelliteModel;
   settings: SettingsStore;
   panels: PanelModel<PanelComponent>;
   router: Router;
@@ -78,18 +81,20 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const radar = createRadarModel({ layer, settings });
+  const satellite = createSatelliteModel({ layer, settings });
   const usage = createUsageLog();
   const mobile = () => typeof window !== 'undefined' && window.innerWidth <= MOBILE_MAX_WIDTH;
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, accumulation, isolines, units, obs, tides, picker, data, radar, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, isolines, units, obs, tides, picker, data, radar, satellite, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
       accumulation.dispose();
       timeline.dispose();
       data.dispose();
       radar.dispose();
+      satellite.dispose();
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
-import { isObservationOverlay } from '../../common/catalogue/overlays.ts';
+import { isRadarOverlay } from '../../common/catalogue/overlays.ts';
 import {
   RADAR_ARCHIVE_MINIFEST_PATH, RADAR_COVERAGE_ANSWER, RADAR_COVERAGE_PATH, RADAR_MINIFEST_ANSWER, RADAR_MINIFEST_PATH, type RadarCoverageAnswer, type RadarMinifestAnswer,
 } from '../../common/api/radar.ts';
@@ -88,7 +88,7 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   const index = signal(-1);
   const playing = signal(false);
   const clock = signal(now());
-  const active = computed(() => isObservationOverlay(layer.overlay.value));
+  const active = computed(() => isRadarOverlay(layer.overlay.value));
   const premium = computed(() => settings.signal('subscription').value === 'premium');
   const token = computed(() => (premium.value ? settings.signal('userToken').value as string | null : null));
   // The radar overlay shows the last hours (short); radar-plus the segment of its setting.

@@ -9,16 +9,15 @@
  *     usual solar-zenith correction of reflectance; cos θ held at cos 80° or more so it does not
  *     blow up near the terminator), clamped to [0, 1].
  *   - Infrared brightness: a linear greyscale of the brightness temperature, 0 at 310 K (warm
- *     ground) to 1 at 200 K (cold cloud tops), clamped: chosen here, the span of the 10.3 µm band
- *     over the Earth's surface and the highest anvils.
+ *     ground) to 1 at 200 K (cold cloud tops), clamped (common/satellite.ts IR_WARM_K, IR_COLD_K).
  *   - Blend: day weight w = clamp((90° - θ) / 10°, 0, 1): all visible while the Sun is 10° or more
  *     up, all infrared once it has set, linear between.
  */
 
 import { getPosition } from 'suncalc';
+import { IR_COLD_K, IR_WARM_K } from '../../../common/satellite.ts';
 
-export const IR_WARM_K = 310;
-export const IR_COLD_K = 200;
+export { IR_COLD_K, IR_WARM_K };
 /** Solar zenith at and below which the image is all visible, and at and above which all infrared. */
 export const DAY_ZENITH_DEG = 80;
 export const NIGHT_ZENITH_DEG = 90;

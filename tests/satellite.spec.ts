@@ -1,0 +1,181 @@
+/**
+ * The satellite overlay end to end (issue 15 §2). No GOES ABI fixture exists: the test writes a
+ * GOES-East ABI L2 MCMIPF file the PUG's way (server/obs/satellite/testing.ts writeAbiFile: bands 2
+ * and 13 of a made-up cloud field on the ABI fixed grid, scanned four minutes ago), serves it from
+ * the fixture server in the NOAA bucket layout, and the real GOES source (list, fetch, read,
+ * day/night composite, tiles, info.json) publishes it into the data directory of a server of this
+ * test's own. Before that the server follows no satellite: the overlay says which setting turns
+ * it on, and draws no weather. Once published, the frame is drawn: pixels change inside the
+ * frame's bounds and nowhere else, the credit names the satellite, the picker gives the infrared
+ * temperature.
+ */
+
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { lonLatToScreen } from '../common/map.ts';
+import type { SatelliteInfo } from '../common/satellite.ts';
+import { startAppServer, stopAppServer } from './appServer.ts';
+import { FixtureServer } from '../server/live/fixtureServer.ts';
+import { SourceHttp } from '../server/live/http.ts';
+import { ObsStore } from '../server/obs/core/store.ts';
+import { abiHourPrefix, SATELLITE_FACTORIES } from '../server/obs/satellite/goesSource.ts';
+import { writeAbiFile } from '../server/obs/satellite/testing.ts';
+import { screenshotPixels, settled, stats, type Pixels } from './testing.ts';
+
+const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 4;
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'satellite');
+/** Scan start: four minutes ago, whole seconds (the server's free tier shows the last two hours). */
+const SCAN = Math.floor((Date.now() - 4 * 60_000) / 1000) * 1000;
+
+/** A cloud field: bands of cold high cloud (down to 215 K) over warm ground (295 K), bright where cloudy. */
+const cloud = (lon: number, lat: number) => Math.max(0, Math.sin((lon * Math.PI) / 18) * Math.cos((lat * Math.PI) / 30));
+const ir = (lon: number, lat: number) => 295 - 80 * cloud(lon, lat);
+const vis = (lon: number, lat: number) => 0.08 + 0.7 * cloud(lon, lat);
+
+/** The NOAA bucket key of an MCMIPF scan (goesSource.ts NAME): s/e/c stamps as year, day of year, time, tenths. */
+function abiKey(start: number): string {
+  const d = new Date(start);
+  const doy = abiHourPrefix('MCMIPF', start).split('/')[2];
+  const hms = d.toISOString().slice(11, 19).replace(/:/g, '');
+  const stamp = `${d.getUTCFullYear()}${doy}${hms}0`;
+  return `${abiHourPrefix('MCMIPF', start)}OR_ABI-L2-MCMIPF-M6_G19_s${stamp}_e${stamp}_c${stamp}.nc`;
+}
+
+async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
+  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
+  const canvas = await page.locator('canvas').first().boundingBox();
+  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
+  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
+}
+
+function changed(a: Pixels, b: Pixels, threshold = 30): Uint8Array {
+  const mask = new Uint8Array(a.width * a.height);
+  for (let i = 0; i < mask.length; i++) {
+    const k = 4 * i;
+    if (Math.abs(a.data[k] - b.data[k]) > threshold || Math.abs(a.data[k + 1] - b.data[k + 1]) > threshold || Math.abs(a.data[k + 2] - b.data[k + 2]) > threshold) mask[i] = 1;
+  }
+  return mask;
+}
+
+/** Waits until two pictures in a row are the same, and returns the last. */
+async function still(page: Page, clip: { x: number; y: number; width: number; height: number }): Promise<Pixels> {
+  await settled(page);
+  let last = await screenshotPixels(page, clip);
+  await expect.poll(async () => {
+    const next = await screenshotPixels(page, clip);
+    const moved = changed(last, next).reduce((a, b) => a + b, 0);
+    last = next;
+    return moved;
+  }, { timeout: 15_000, intervals: [100, 200] }).toBe(0);
+  return last;
+}
+
+const setOverlay = (page: Page, ident: string) => page.evaluate((o) => (window as unknown as { isobar: { app: { layer: { setOverlay(o: string): boolean } } } }).isobar.app.layer.setOverlay(o), ident);
+
+/** en-US: a region that needs no cookie consent, so no consent window appears between two pictures. */
+test.use({ locale: 'en-US' });
+
+test.describe('satellite', () => {
+  let fixture: FixtureServer;
+  let server: ChildProcess | null = null;
+
+  test.beforeAll(async () => {
+    await rm(DATA_DIR, { recursive: true, force: true });
+    await mkdir(DATA_DIR, { recursive: true });
+    fixture = await FixtureServer.start();
+    fixture.put(`/${abiKey(SCAN)}`, await writeAbiFile({
+      platform: 'G19', lon0: -75.2, start: new Date(SCAN), cells: 240,
+      bands: [{ band: 2, wavelengthUm: 0.64, field: vis }, { band: 13, wavelengthUm: 10.33, field: ir }],
+    }));
+  });
+  test.afterAll(async () => {
+    if (server) await stopAppServer(server);
+    await fixture?.close();
+  });
+
+  test('says which setting turns it on, then draws the published frame inside its bounds only, with its credit, legend and picker', async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
+    await mkdir(testInfo.outputDir, { recursive: true });
+    server = await startAppServer({ port: PORT, dataDir: DATA_DIR, log: testInfo.outputPath('server.log'), env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none' } });
+
+    // No satellite source: info.json is 404 and the overlay says so, naming the setting.
+    expect((await fetch(`${BASE}/obs/v1.0/satellite/info.json`)).status).toBe(404);
+    await page.goto(`${BASE}/?satellite,15.000,-75.000,3`);
+    await expect(page.getByTestId('satellite-unconfigured')).toContainText('ISOBAR_OBS=goesEast,goesWest', { timeout: 30_000 });
+    await expect(page.getByTestId('satellite-legend-bar')).toBeVisible();
+    await page.addStyleTag({ content: '.city-label, .city-labels { visibility: hidden !important; }' });
+    await expect.poll(async () => (await stats(page).catch(() => null))?.frames ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
+    // Above the credit line "Forecast by", which moves up when the timeline shows.
+    const clip = { x: 0, y: 60, width: 1280, height: 495 };
+    // No weather under the satellite overlay's name: the base map alone.
+    const before = await still(page, clip);
+    await page.screenshot({ path: testInfo.outputPath('satellite-unconfigured.png') });
+
+    // The real GOES-East source publishes the scan (list, fetch, read, composite, tiles, info.json).
+    const store = new ObsStore(DATA_DIR);
+    const source = SATELLITE_FACTORIES.goesEast.create({ ISOBAR_GOES_EAST_URL: fixture.url, ISOBAR_SATELLITE_MAX_ZOOM: '2' });
+    await source.poll({
+      http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }), store,
+      log: { debug() {}, info() {}, warn() {}, error() {} }, now: () => Date.now(), signal: new AbortController().signal,
+    });
+    const info = await (await fetch(`${BASE}/obs/v1.0/satellite/info.json`)).json() as SatelliteInfo;
+    expect(info.frames).toHaveLength(1);
+    const [frame] = info.frames;
+    expect(frame).toMatchObject({ source: 'goesEast', time: SCAN });
+
+    // Chosen again, the overlay reads info.json now (else on its 3-minute interval).
+    await setOverlay(page, 'wind');
+    await setOverlay(page, 'satellite');
+    const timeline = page.getByTestId('satellite-timeline');
+    await expect(timeline).toHaveAttribute('data-frames', '1', { timeout: 30_000 });
+    await expect(timeline).toHaveAttribute('data-time', String(SCAN));
+    await expect(timeline).toHaveAttribute('data-stale', 'false');
+    await expect(page.getByTestId('satellite-age')).toHaveText(/^\d+ min ago$/);
+    const age = Number((await page.getByTestId('satellite-age').textContent())!.split(' ')[0]);
+    expect(age).toBeGreaterThanOrEqual(4);
+    expect(age).toBeLessThanOrEqual(Math.ceil((Date.now() - SCAN) / 60_000));
+    await expect(page.getByTestId('satellite-credit')).toContainText('GOES-East (NOAA)');
+    await expect(page.getByTestId('satellite-credit')).toContainText('NOAA GOES-R ABI');
+    // Free users are offered the archive as Premium.
+    await expect(page.locator('[data-testid="satellite-ranges"] [data-range="archive"]')).toBeDisabled();
+
+    // Drawn once the tiles are in: many pixels change; then the picture is still.
+    await expect.poll(async () => changed(before, await screenshotPixels(page, clip)).reduce((a, b) => a + b, 0), { timeout: 30_000 }).toBeGreaterThan(100_000);
+    const after = await still(page, clip);
+    await page.screenshot({ path: testInfo.outputPath('satellite-flat.png') });
+    const mask = changed(before, after);
+    const nw = await screenOf(page, frame.bounds.west, frame.bounds.north);
+    const se = await screenOf(page, frame.bounds.east, frame.bounds.south);
+    const margin = 3;
+    let inside = 0;
+    let outside = 0;
+    const outsideBox = [1e9, 1e9, -1, -1];
+    for (let y = 0; y < clip.height; y++) {
+      for (let x = 0; x < clip.width; x++) {
+        if (!mask[y * clip.width + x]) continue;
+        const px = x + clip.x;
+        const py = y + clip.y;
+        if (px < nw.x - margin || px > se.x + margin || py < nw.y - margin || py > se.y + margin) {
+          outside++;
+          outsideBox.splice(0, 4, Math.min(outsideBox[0], px), Math.min(outsideBox[1], py), Math.max(outsideBox[2], px), Math.max(outsideBox[3], py));
+        } else inside++;
+      }
+    }
+    // The disk covers most of its box on screen; outside it (the Pacific west of 156° W, Africa east of 6° E) nothing changed.
+    const boxArea = (Math.min(se.x, clip.width) - Math.max(nw.x, 0)) * clip.height;
+    expect(inside).toBeGreaterThan(0.5 * boxArea);
+    expect(outside, `changed pixels outside the frame's box (${nw.x.toFixed(0)}, ${nw.y.toFixed(0)} .. ${se.x.toFixed(0)}, ${se.y.toFixed(0)}), within ${outsideBox.join(', ')}`).toBe(0);
+
+    // The picker at 75° W, 15° N gives the infrared brightness temperature there, in the user's unit.
+    const at = await screenOf(page, -75, 15);
+    await page.mouse.click(at.x, at.y);
+    const kelvin = ir(-75, 15);
+    await expect(page.getByTestId('picker-value')).toContainText('°F'); // en-US
+    await expect.poll(async () => Math.abs(Number(await page.getByTestId('picker').getAttribute('data-value')) - kelvin), { timeout: 15_000 }).toBeLessThan(2);
+    await page.screenshot({ path: testInfo.outputPath('satellite-picker.png') });
+  });
+});
