@@ -1,5 +1,5 @@
-/** Families of observation products (SPEC §1 radar, satellite, lightning, hurricanes, warnings, fires), each served under `/obs/v1.0/{kind}/`. */
-export const OBS_KINDS = ['radar', 'satellite', 'lightning', 'storms', 'warnings', 'fires'] as const;
+/** Families of observation products (SPEC §1 radar, satellite, lightning, hurricanes, warnings, fires, weather stations), each served under `/obs/v1.0/{kind}/`. */
+export const OBS_KINDS = ['radar', 'satellite', 'lightning', 'storms', 'warnings', 'fires', 'stations'] as const;
 export type ObsKind = (typeof OBS_KINDS)[number];
 
 export function isObsKind(value: string): value is ObsKind {
