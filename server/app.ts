@@ -52,6 +52,7 @@ import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { tropicalRoutes } from './obs/tropical/route.ts';
 import { tideRoutes } from './tides/route.ts';
 import { stationRoutes } from './obs/stations/route.ts';
+import { stationSearchIndex } from './obs/stations/searchIndex.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -227,7 +228,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
-  await app.register(geoRoutes, { gazetteer });
+  await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
   await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   await app.register(meteogramRoutes, { served });
   await app.register(clientReportRoutes);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaProblem } from '../../../common/api/schema.ts';
+import { searchPath, type SearchResult } from '../../../common/api/search.ts';
 import { STATION_HISTORY_ANSWER, stationPath, STATIONS_LIST_ANSWER, stationsListPath, type StationObservation } from '../../../common/api/stations.ts';
 import { DAY_MS, HOUR_MS } from '../../../common/time.ts';
 import { buildApp } from '../../app.ts';
@@ -145,6 +146,12 @@ describeWithFixtures('the NWS station source against the fixture server', () => 
       expect(near.stations[0].id).toBe('KFLL');
       expect(near.stations[0].distanceKm).toBeGreaterThan(30);
       expect(near.stations[0].distanceKm).toBeLessThan(40);
+
+      // The search finds the station by its id and its name, with the country of the town near it.
+      for (const query of ['KFLL', 'Fort Lauderdale Hollywood']) {
+        const found = (await app.inject({ url: searchPath(query) })).json().results as SearchResult[];
+        expect(found.find((r) => r.type === 'station'), query).toMatchObject({ stationId: 'KFLL', name: 'Fort Lauderdale Hollywood International Airport', cc: 'US' });
+      }
 
       const one = await app.inject({ url: stationPath('kfll') });
       expect(one.statusCode).toBe(200);
