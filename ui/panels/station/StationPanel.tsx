@@ -32,6 +32,8 @@ import { compareSeries, STATION_VIEWS, type CompareQuantity, type StationView } 
 
 type Load = { status: 'loading' } | { status: 'ready'; data: StationHistory } | { status: 'missing' } | { status: 'error'; message: string };
 
+/** The map zooms in at least this far on the station (a region around it). */
+const STATION_ZOOM = 6;
 /** Rows of the basic view at most (three days of hourly reports and specials). */
 const MAX_ROWS = 120;
 
@@ -49,14 +51,18 @@ export default function StationPanel({ app, params, close }: PanelProps) {
     const abort = new AbortController();
     setLoad({ status: 'loading' });
     fetchAnswer(STATION_HISTORY_ANSWER, stationPath(id), { signal: abort.signal }).then(
-      (data) => setLoad({ status: 'ready', data }),
+      (data) => {
+        setLoad({ status: 'ready', data });
+        // The map shows where the station is.
+        app.map.moveTo({ lat: data.station.lat, lon: data.station.lon, zoom: Math.max(app.map.zoom.peek(), STATION_ZOOM) });
+      },
       (error: Error) => {
         if (abort.signal.aborted) return;
         setLoad(error instanceof HttpError && error.status === 404 ? { status: 'missing' } : { status: 'error', message: error.message });
       },
     );
     return () => abort.abort();
-  }, [id]);
+  }, [id, app]);
 
   const station = load.status === 'ready' ? load.data.station : null;
   const timeZone = station ? timeZoneAt(station.lat, station.lon) : 'UTC';
