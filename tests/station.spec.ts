@@ -9,13 +9,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { SourceHttp } from '../server/live/http.ts';
 import { FIXTURES_DIR, fixturesPresent } from '../server/live/testing.ts';
 import { startObsPoller } from '../server/obs/core/poller.ts';
 import { nwsStationsSource } from '../server/obs/stations/sources.ts';
 import { startFixedClockServer } from './fixedClock.ts';
+import { test } from './fixtures.ts';
 
 const present = fixturesPresent;
 if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error('observation fixtures missing under ../shared/data/obs (ISOBAR_REQUIRE_FIXTURES=1)');
