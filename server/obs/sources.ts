@@ -9,9 +9,11 @@ import { LIGHTNING_AND_FIRES_FACTORIES } from './lightningAndFires.ts';
 import { RADAR_FACTORIES } from './radar/source.ts';
 import { SATELLITE_FACTORIES } from './satellite/goesSource.ts';
 import { SOUNDING_FACTORIES } from './soundings/uwyoSource.ts';
+import { STATION_FACTORIES } from './stations/sources.ts';
 import { STORM_FACTORIES } from './tropical/sources.ts';
 
 export const OBS_FACTORIES: Readonly<Record<string, ObsFactory>> = {
   ...RADAR_FACTORIES, ...SATELLITE_FACTORIES, ...STORM_FACTORIES, ...WARNING_FACTORIES, ...LIGHTNING_AND_FIRES_FACTORIES,
   ...SOUNDING_FACTORIES,
+  ...STATION_FACTORIES,
 };

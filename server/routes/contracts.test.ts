@@ -21,6 +21,7 @@ import {
 } from '../../common/api/notifications.ts';
 import { BASEMAPS_ANSWER, BASEMAPS_PATH } from '../../common/api/basemaps.ts';
 import { CAP_ALERTS_ANSWER, capAlertsPath } from '../../common/api/capAlerts.ts';
+import { STATIONS_LIST_ANSWER, stationsListPath } from '../../common/api/stations.ts';
 import { LIVE_PROGRESS_ANSWER, LIVE_PROGRESS_PATH } from '../../common/api/liveProgress.ts';
 import { MINIFEST_ANSWER, minifestPath, PRODUCTS_ANSWER, PRODUCTS_PATH } from '../../common/api/products.ts';
 import { schemaProblem, type JsonSchema } from '../../common/api/schema.ts';
@@ -85,6 +86,8 @@ describe('the server answers what common/api/ says', () => {
     await answer(IP_LOCATION_ANSWER, 'GET', IP_LOCATION_PATH);
     // No data directory: no warnings published, an empty list (server/obs/capAlerts/capAlerts.test.ts has published ones).
     expect(await answer(CAP_ALERTS_ANSWER, 'GET', capAlertsPath(44.9, -64.5, { lang: 'fr', maxCount: 6 }))).toMatchObject({ alerts: [], updated: null });
+    // Stations with their histories are checked where a source publishes some (server/obs/stations/stations.test.ts).
+    expect(await answer(STATIONS_LIST_ANSWER, 'GET', stationsListPath({ lat: 25.76, lon: -80.19, limit: 5 }))).toEqual({ updated: null, stations: [] });
     await answer(LABELS_ANSWER, 'GET', labelsPath('en', 5, 16, 11));
     const ref = (await app.inject({ url: PRODUCTS_PATH })).json().products.find((p: { ident: string }) => p.ident === 'demo').ref as string;
     await answer(CITYTILE_ANSWER, 'GET', cityTilePath('demo', 5, 16, 11, { refTime: ref, hours: [0, 24] }));

@@ -53,6 +53,20 @@ describe('search and reverse geocoding', () => {
       expect((await search('LHR'))[0].iata).toBe('LHR');
     });
 
+    it('finds places by their local and other names (Unicode CLDR), ranked as by their own name', async () => {
+      for (const [query, name, cc] of [['Praha', 'Prague', 'CZ'], ['Wien', 'Vienna', 'AT'], ['Warszawa', 'Warsaw', 'PL'], ['Roma', 'Rome', 'IT'], ['Москва', 'Moscow', 'RU'], ['Prag', 'Prague', 'CZ'], ['プラハ', 'Prague', 'CZ']]) {
+        expect((await search(query))[0], query).toMatchObject({ type: 'city', name, cc });
+      }
+      // A Czech typing the start of it
+      expect((await search('prah'))[0]).toMatchObject({ name: 'Prague', cc: 'CZ' });
+      // Munich names no time zone, so CLDR has no "München": the airport's keywords do (Flughafen München).
+      expect((await search('München')).find((r) => r.type === 'airport')).toMatchObject({ icao: 'EDDM', name: 'Munich Airport' });
+    });
+
+    it('finds JFK by its ICAO code', async () => {
+      expect((await search('KJFK'))[0]).toMatchObject({ type: 'airport', icao: 'KJFK', iata: 'JFK', cc: 'US' });
+    });
+
     it('finds Prague from its first letters, and US states as regions', async () => {
       expect((await search('pra'))[0]).toMatchObject({ name: 'Prague', cc: 'CZ' });
       const newYork = (await search('new york'))[0];

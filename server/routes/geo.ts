@@ -2,8 +2,10 @@
  * Location search and reverse geocoding (SPEC §2 "location search", §7), from the places of
  * server/geo/gazetteer.ts, loaded on the first request:
  *
- *   GET /search/v1/{query}?lang&lat&lon&limit   cities, airports (ICAO, IATA, name) and typed
- *                                               coordinates, best first (common/api/search.ts)
+ *   GET /search/v1/{query}?lang&lat&lon&limit   cities (by name and their names in other
+ *                                               languages), airports (ICAO, IATA, name), weather
+ *                                               stations (id, name) and typed coordinates, best
+ *                                               first (common/api/search.ts)
  *   GET /reverse/v3/{lat}/{lon}/{zoom}?lang     locality, suburb, city, country, country_code
  *                                               of a point; cached 24 h (SPEC §9)
  *
@@ -18,6 +20,7 @@ import {
 } from '../../common/api/search.ts';
 import { wrapLon } from '../../common/tiling.ts';
 import { lazyGazetteer, type Gazetteer } from '../geo/gazetteer.ts';
+import type { PlaceIndex } from '../geo/placeIndex.ts';
 import { COORDINATE_SCHEMA, parseCoordinate } from '../http/coordinates.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA } from '../http/httpError.ts';
 
@@ -64,6 +67,8 @@ const reverseSchema = {
 export interface GeoRouteOptions {
   /** The places (tests pass a small one); default: the npm data, loaded on the first request. */
   gazetteer?: () => Gazetteer;
+  /** The weather stations this server follows, searched with the places (server/obs/stations/searchIndex.ts). */
+  stations?: () => Promise<PlaceIndex | null>;
 }
 
 interface SearchQuery {
@@ -88,7 +93,7 @@ export async function geoRoutes(app: FastifyInstance, options: GeoRouteOptions):
     const { lang, lat, lon, limit = SEARCH_DEFAULT_LIMIT } = request.query;
     if ((lat === undefined) !== (lon === undefined)) throw badRequest('lat and lon go together: give both or neither');
     const near = lat !== undefined && lon !== undefined ? { lat: parseCoordinate(lat, 'lat'), lon: wrapLon(parseCoordinate(lon, 'lon')) } : undefined;
-    const results = gazetteer().search(query, { lang, near, limit });
+    const results = gazetteer().search(query, { lang, near, limit }, await options.stations?.());
     reply.header('cache-control', `public, max-age=${SEARCH_CACHE_S}`);
     return { results };
   });

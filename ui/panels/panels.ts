@@ -28,7 +28,10 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   'map-selector': panel({ ident: 'map-selector', pane: 'small-bottom-bottom', bundle: 'menu', load: () => import('./mapSelector/MapSelectorPanel.tsx') }),
   debug: panel({ ident: 'debug', pane: 'top', load: () => import('../components/DebugPanel.tsx') }),
   // The favorite star in its header speaks from the favs bundle and uses the account.
-  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadBundle('tides'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
+  // Its tide row and nearest stations speak from the tides and station bundles.
+  detail: panel({ ident: 'detail', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'detail', prepare: () => Promise.all([loadBundle('favs'), loadBundle('tides'), loadBundle('station'), loadAccount()]), load: () => import('./detail/DetailPanel.tsx') }),
+  // SPEC §2 /station/{id}[/{view}]; its star is the favs bundle's.
+  station: panel({ ident: 'station', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'station', prepare: () => Promise.all([loadBundle('favs'), loadAccount()]), load: () => import('./station/StationPanel.tsx') }),
   consent: panel({ ident: 'consent', pane: 'small-bottom-bottom', bundle: 'consent', neverCloses: true, load: () => import('./consent/ConsentPanel.tsx') }),
   search: panel({ ident: 'search', pane: 'top', mobilePane: 'fullscreen-mobile', bundle: 'search', load: () => import('./search/SearchPanel.tsx') }),
   startupWeather: panel({ ident: 'startupWeather', pane: 'top', load: () => import('./startupWeather/StartupWeatherPanel.tsx') }),

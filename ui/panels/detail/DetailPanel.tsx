@@ -9,6 +9,7 @@
  *   bar        display tabs (the choice is written into the path), step toggle
  *   body       label column (sticky) | day blocks: day and hour rows, then the display's rows,
  *              or a chart under the time header (charts.tsx)
+ *   stations   the nearest weather stations and their latest readings (station/NearestStations.tsx)
  *
  * Opening must not block the main thread for long (issue 4 target: no task over 50 ms): the data
  * comes in one request, the days render a few at a time, the charts are plain SVG.
@@ -27,6 +28,7 @@ import { HttpError } from '../../http/httpError.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import { soundingPath } from '../sounding/soundingPath.ts';
+import { NearestStations } from '../station/NearestStations.tsx';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
@@ -369,6 +371,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
       {note && !unavailable && <p className="detail-note">{note}</p>}
       <TideSection lat={lat} lon={lon} timeZone={timeZone} clock={clock} token={premiumToken} unit={units.waves ?? 'm'}
         openSubscription={() => void app.router.navigate('/subscription')} />
+      <NearestStations app={app} lat={lat} lon={lon} />
     </div>
   );
 }

@@ -13,14 +13,19 @@ import { useTranslation } from 'react-i18next';
 import type { Favourite } from '../../../common/favourites.ts';
 import { useAccount } from '../../services/ServicesContext.tsx';
 
-/** `app` is not used (the account comes from the services); the forecast window still passes it. */
-export function FavStar({ lat, lon, title }: { lat: number; lon: number; title: string }) {
+/**
+ * `app` is not used (the account comes from the services); the forecast window still passes it.
+ * With `station` the star keeps a weather station (a favourite of type station, SPEC §3).
+ */
+export function FavStar({ lat, lon, title, station }: { lat: number; lon: number; title: string; station?: string }) {
   useSignals();
   const { t } = useTranslation('favs');
   const account = useAccount();
   const [busy, setBusy] = useState(false);
   void account?.favourites.list.value;
-  const existing = account?.session.loggedIn.value ? account.favourites.at(lat, lon) : undefined;
+  const existing = !account?.session.loggedIn.value ? undefined
+    : station ? account.favourites.list.value.find((f) => f.type === 'station' && f.stationId === station)
+      : account.favourites.at(lat, lon);
 
   const toggle = async () => {
     if (!account) return;
@@ -31,7 +36,7 @@ export function FavStar({ lat, lon, title }: { lat: number; lon: number; title: 
         await favourites.remove(existing.id);
         return;
       }
-      const fav: Favourite = { type: 'fav', title, lat: Math.round(lat * 1e3) / 1e3, lon: Math.round(lon * 1e3) / 1e3 };
+      const fav: Favourite = { type: station ? 'station' : 'fav', title, lat: Math.round(lat * 1e3) / 1e3, lon: Math.round(lon * 1e3) / 1e3, ...(station ? { stationId: station } : {}) };
       if (!(await session.requireLogin('addFav', fav as unknown as Record<string, unknown>))) return;
       await favourites.add(fav);
     } finally {

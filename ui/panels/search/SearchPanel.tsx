@@ -40,6 +40,9 @@ function ResultIcon({ type }: { type: SearchResult['type'] }) {
     ? 'M21 16v-2l-8-5V3.5a1.5 1.5 0 0 0-3 0V9l-8 5v2l8-2.5V19l-2 1.5V22l3.5-1 3.5 1v-1.5L13 19v-5.5z'
     : type === 'coords'
       ? 'M12 3v4M12 17v4M3 12h4M17 12h4M12 8a4 4 0 1 0 0 8 4 4 0 1 0 0-8'
+      // a weather station: a mast with a wind vane
+      : type === 'station'
+        ? 'M12 22V6M12 6l7-3v6l-7-3M8 22h8'
       : 'M12 21s-6-5.5-6-10.5a6 6 0 0 1 12 0C18 15.5 12 21 12 21z M12 8.5a2 2 0 1 0 0 4 2 2 0 1 0 0-4';
   const filled = type === 'airport';
   return (
@@ -133,7 +136,7 @@ export default function SearchPanel({ app, openCount, phase, close }: PanelProps
     void recentsStore().add(result).then(setRecents);
     app.map.moveTo({ lat: result.lat, lon: result.lon, zoom: Math.max(app.map.zoom.peek(), PICK_ZOOM) });
     close();
-    void app.router.navigate(pointPath(result.lat, result.lon));
+    void app.router.navigate(result.type === 'station' && result.stationId ? `/station/${encodeURIComponent(result.stationId)}` : pointPath(result.lat, result.lon));
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -209,7 +212,7 @@ export default function SearchPanel({ app, openCount, phase, close }: PanelProps
               <span className="search-name">{r.name}</span>
               <span className="search-detail">{detail(r)}</span>
             </span>
-            {(r.icao || r.iata) && <span className="search-codes">{[r.icao, r.iata].filter(Boolean).join(' · ')}</span>}
+            {(r.icao || r.iata || r.stationId) && <span className="search-codes">{[r.icao, r.iata, r.stationId].filter(Boolean).join(' · ')}</span>}
           </li>
         ))}
       </ul>

@@ -27,10 +27,10 @@ const isOptionalString = (x: unknown) => x === undefined || isString(x);
 export function isSearchResult(x: unknown): x is SearchResult {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as Record<string, unknown>;
-  return (r.type === 'city' || r.type === 'airport' || r.type === 'coords')
+  return (r.type === 'city' || r.type === 'airport' || r.type === 'station' || r.type === 'coords')
     && isString(r.name) && r.name.length > 0 && isString(r.country) && isString(r.cc)
     && typeof r.lat === 'number' && Math.abs(r.lat) <= 90 && typeof r.lon === 'number' && Math.abs(r.lon) <= 180
-    && isOptionalString(r.region) && isOptionalString(r.icao) && isOptionalString(r.iata)
+    && isOptionalString(r.region) && isOptionalString(r.icao) && isOptionalString(r.iata) && isOptionalString(r.stationId)
     && (r.population === undefined || typeof r.population === 'number');
 }
 
