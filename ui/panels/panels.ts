@@ -42,5 +42,8 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   'radar-plus': panel({ ident: 'radar-plus', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'radsat', load: () => import('./radar/RadarPlusPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
+  // SPEC §2 /multimodel/{lat}/{lon}: in the bottom pane (the point forecast replaces it); a right-pane or
+  // full-screen panel closes it (panelModel.ts). Its rows speak from the detail bundle too.
+  multimodel: panel({ ident: 'multimodel', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'multimodel', prepare: () => loadBundle('detail'), load: () => import('./multimodel/MultimodelPanel.tsx') }),
   'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
 };
