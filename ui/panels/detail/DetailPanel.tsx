@@ -26,6 +26,7 @@ import type { LevelForecast, PointForecast } from '../../../common/api/forecast.
 import { HttpError } from '../../http/httpError.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
+import { WebcamsNearby } from '../webcams/WebcamsNearby.tsx';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
@@ -360,6 +361,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
       {note && !unavailable && <p className="detail-note">{note}</p>}
       <TideSection lat={lat} lon={lon} timeZone={timeZone} clock={clock} token={premiumToken} unit={units.waves ?? 'm'}
         openSubscription={() => void app.router.navigate('/subscription')} />
+      <WebcamsNearby app={app} lat={lat} lon={lon} />
     </div>
   );
 }
