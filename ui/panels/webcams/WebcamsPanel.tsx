@@ -54,9 +54,15 @@ function WebcamsList({ app, lat, lon, token, lang, openCount }: { app: PanelProp
     return () => abort.abort();
   }, [lat, lon, lang, token, openCount]);
   const loggedIn = !!token;
+  // SPEC §3 pois 'cams': the webcams layer on the map (ui/map/webcamsLayer.ts).
+  const camsOn = app.settings.signal('pois').value === 'cams';
   return (
     <div className="webcams-list" data-testid="webcams-list">
       <p className="webcams-place">{t('near', { coords: `${lat.toFixed(COORD_DECIMALS)}, ${lon.toFixed(COORD_DECIMALS)}`, km: WEBCAMS_NEARBY_DEFAULT_KM })}</p>
+      <label className="webcams-poi">
+        <input type="checkbox" checked={camsOn} data-testid="webcams-poi" onChange={(e) => app.settings.set('pois', e.target.checked ? 'cams' : '')} />
+        {t('poi')}
+      </label>
       <button type="button" className="webcams-button" data-testid="webcams-add" onClick={() => void app.router.navigate(loggedIn ? '/webcams/add' : '/login')}>
         {loggedIn ? t('add') : t('loginToAdd')}
       </button>
