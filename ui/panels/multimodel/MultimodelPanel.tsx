@@ -155,8 +155,10 @@ function ModelName({ product, load, t, onOpen }: { product: ComparedProduct; loa
   } else facts = <span>{t('loading')}</span>;
   return (
     <th scope="row" className="mm-model" data-product={product.ident}>
-      <button type="button" className="mm-link" onClick={() => onOpen(product.ident)} title={t('openDetail')}>{def?.modelName ?? product.ident}</button>
-      {product.demo && <span className="mm-badge demo" title={t('detail:place.demo')}>{t('app.demoData', { ns: 'translation' })}</span>}
+      {/* The demo product's name is its label, "Demo data" (DESIGN.md "Data, honestly"), in the user's language. */}
+      <button type="button" className="mm-link" onClick={() => onOpen(product.ident)} title={t('openDetail')}>
+        {product.demo ? <span className="mm-badge demo" title={t('detail:place.demo')}>{t('app.demoData', { ns: 'translation' })}</span> : def?.modelName ?? product.ident}
+      </button>
       <span className="mm-facts">{facts}</span>
     </th>
   );
