@@ -103,7 +103,10 @@ export function WebcamImage({ webcam, small }: { webcam: Webcam; small?: boolean
   const { t } = useTranslation('webcams');
   const [failed, setFailed] = useState<string | null>(null);
   if (failed === webcam.imageUrl) {
-    return <span className={small ? 'webcams-thumb failed' : 'webcams-image failed'} data-testid="webcam-image-failed">{t('imageFailed')}</span>;
+    // A thumbnail has no room for the sentence: a camera sign, the sentence as its title.
+    return small
+      ? <span className="webcams-thumb failed" role="img" aria-label={t('imageFailed')} title={t('imageFailed')} data-testid="webcam-image-failed">📷</span>
+      : <span className="webcams-image failed" data-testid="webcam-image-failed">{t('imageFailed')}</span>;
   }
   // No referrer: the webcam's host learns nothing of the page that shows it.
   return (
