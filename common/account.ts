@@ -50,8 +50,8 @@ export function isPendingLoginAction(v: unknown): v is PendingLoginAction {
 export const SETTINGS_BLOB_VERSION = 4;
 /** SPEC §9: local settings changes are uploaded debounced 2 s. */
 export const SETTINGS_UPLOAD_DEBOUNCE_MS = 2 * SECOND_MS;
-/** SPEC §7: the collections of /users/v1/data/{collection}. */
-export const SYNC_COLLECTIONS = ['favs', 'alerts', 'notams', 'colors'] as const;
+/** SPEC §7: the collections of /users/v1/data/{collection}; 'webcams': the webcams a user adds (common/webcams.ts). */
+export const SYNC_COLLECTIONS = ['favs', 'alerts', 'notams', 'colors', 'webcams'] as const;
 export type SyncCollection = (typeof SYNC_COLLECTIONS)[number];
 
 /** One synced setting in the cloud blob: SPEC §3 "Each syncable setting has a value and an update timestamp"; null removes. */

@@ -1,6 +1,6 @@
 /** The application shell: the map and the controls around it. */
 
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
@@ -20,6 +20,7 @@ import { RunProgressBar } from './components/RunProgressBar.tsx';
 import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
+import { createContextMenuModel } from './map/contextMenuModel.ts';
 import { startGlobeMode } from './map/globeMode.ts';
 import { PaneHost } from './panels/PaneHost.tsx';
 import { PANELS } from './panels/panels.ts';
@@ -34,6 +35,8 @@ const AppServices = lazy(() => import('./components/AppServices.tsx'));
 const RadarTimeline = lazy(() => import('./panels/radar/RadarTimeline.tsx').then((m) => ({ default: m.RadarTimeline })));
 // SPEC §1 satellite: the satellite overlay's timeline and credit, loaded when it shows.
 const SatelliteTimeline = lazy(() => import('./panels/satellite/SatelliteTimeline.tsx').then((m) => ({ default: m.SatelliteTimeline })));
+// SPEC §2 window "contextmenu": loaded on the first right-click on the map.
+const ContextMenu = lazy(() => import('./components/ContextMenu.tsx'));
 const BottomMessage = lazy(() => import('./components/AppServices.tsx').then((m) => ({ default: m.BottomMessage })));
 
 export function App({ app }: { app: AppState }) {
@@ -41,6 +44,8 @@ export function App({ app }: { app: AppState }) {
   const { t } = useTranslation();
   const hour12 = app.units.hour12.value;
   const { appServices } = useServices();
+  const contextMenu = useMemo(() => createContextMenuModel(), []);
+  const contextMenuUsed = contextMenu.at.value !== null;
 
   // Messages, connection, error reports, consent, start-up position (services/compose.ts): their
   // chunk loads right after the first render, beside the component that shows their messages.
@@ -104,7 +109,7 @@ export function App({ app }: { app: AppState }) {
   const rhpaneOpen = app.panels.windows.value.some((w) => w.pane === 'rhpane' && w.phase !== 'closing');
   return (
     <div className={rhpaneOpen ? 'app rhpane-open' : 'app'}>
-      <MapView app={app} />
+      <MapView app={app} contextMenu={contextMenu} />
       <RunProgressBar />
       <header className="topbar">
         <MenuButton app={app} />
@@ -137,8 +142,16 @@ export function App({ app }: { app: AppState }) {
             : <Timeline app={app} hour12={hour12} />}
       </div>
       <PaneHost app={app} />
+      <ContextMenuHost used={contextMenuUsed}>{() => <ContextMenu app={app} model={contextMenu} />}</ContextMenuHost>
       <Suspense fallback={null}><AppServices /></Suspense>
       {error && <div className="banner error" role="alert">{error}</div>}
     </div>
   );
+}
+
+/** Mounts the context menu's chunk from its first use on (the menu then stays mounted: its "copied" line outlives it). */
+function ContextMenuHost({ used, children }: { used: boolean; children: () => ReactNode }) {
+  const [mounted, setMounted] = useState(false);
+  if (used && !mounted) setMounted(true);
+  return mounted ? <Suspense fallback={null}>{children()}</Suspense> : null;
 }

@@ -267,6 +267,8 @@ export interface RenderApi {
   setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void;
   /** Tide stations (SPEC §3 pois "tide"): lon, lat degrees per station; null: none. */
   setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void;
+  /** Webcams (SPEC §3 pois "cams"): lon, lat degrees per webcam, own 1 for the user's own; null: none. */
+  setWebcams(params: { lon: Float32Array; lat: Float32Array; own: Uint8Array } | null): void;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
   setFrameCap(params: { fps: number | null }): void;

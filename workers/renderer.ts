@@ -51,6 +51,7 @@ import { createPointLayer, type PointLayer } from './layers/points/points.ts';
 import { flashMarks } from './layers/lightning/lightning.ts';
 import { fireMarks } from './layers/firespots/firespots.ts';
 import { tideMarks } from './layers/tides/tides.ts';
+import { webcamMarks } from './layers/webcams/webcams.ts';
 import { decodeFlashes } from '../common/obs/flashes.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
@@ -124,6 +125,8 @@ interface Gpu {
   /** Tide stations (SPEC §3 pois "tide", setTideStations). */
   tideStations: PointLayer;
   lightning: PointLayer;
+  /** Webcams (SPEC §3 pois "cams", setWebcams). */
+  webcams: PointLayer;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
   composite: CompositeLayer;
@@ -164,6 +167,7 @@ export class Renderer implements RenderApi {
   private lightningMarks: ReturnType<typeof flashMarks> | null = null;
   private fireMarks: ReturnType<typeof fireMarks> | null = null;
   private tideMarks: ReturnType<typeof tideMarks> | null = null;
+  private webcamMarks: ReturnType<typeof webcamMarks> | null = null;
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -501,6 +505,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setWebcams(params: { lon: Float32Array; lat: Float32Array; own: Uint8Array } | null): void {
+    this.webcamMarks = params ? webcamMarks(params.lon, params.lat, params.own) : null;
+    this.gpu?.webcams.setPoints(this.webcamMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -644,6 +655,7 @@ export class Renderer implements RenderApi {
       firespots: createPointLayer(regl, 'disc'),
       tideStations: createPointLayer(regl, 'disc'),
       lightning: createPointLayer(regl, 'plus'),
+      webcams: createPointLayer(regl, 'disc'),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
@@ -655,6 +667,7 @@ export class Renderer implements RenderApi {
     this.gpu.lightning.setPoints(this.lightningMarks);
     this.gpu.firespots.setPoints(this.fireMarks);
     this.gpu.tideStations.setPoints(this.tideMarks);
+    this.gpu.webcams.setPoints(this.webcamMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -997,6 +1010,7 @@ export class Renderer implements RenderApi {
       if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
       gpu.tideStations.draw(t);
       gpu.firespots.draw(t);
+      gpu.webcams.draw(t);
       gpu.lightning.draw(t);
     });
   }
@@ -1160,6 +1174,7 @@ export class Renderer implements RenderApi {
       if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
       gpu.tideStations.drawGlobe(f);
       gpu.firespots.drawGlobe(f);
+      gpu.webcams.drawGlobe(f);
       gpu.lightning.drawGlobe(f);
     });
   }

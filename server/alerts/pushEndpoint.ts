@@ -79,6 +79,8 @@ export function allowedOriginsFromEnv(env: NodeJS.ProcessEnv = process.env): str
 
 export interface PushEndpointOptions {
   resolve?: HostResolver;
+  /** What the address is, in the messages (default 'push endpoint'; the webcam addresses of server/webcams use the same rules). */
+  what?: string;
   /** Exact origins accepted without the checks (see the file's header). */
   allowedOrigins?: readonly string[];
 }
@@ -86,31 +88,32 @@ export interface PushEndpointOptions {
 /** Checks an endpoint (see the file's header); throws PushEndpointError with the reason. */
 export async function checkPushEndpoint(endpoint: string, options: PushEndpointOptions = {}): Promise<CheckedEndpoint> {
   const resolve = options.resolve ?? systemResolver;
-  if (!URL.canParse(endpoint)) throw new PushEndpointError('The push endpoint is not a URL');
+  const what = options.what ?? 'push endpoint';
+  if (!URL.canParse(endpoint)) throw new PushEndpointError(`The ${what} is not a URL`);
   const url = new URL(endpoint);
   // The URL's hostname keeps the brackets of an IPv6 address.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (options.allowedOrigins?.includes(url.origin)) {
-    return { url, addresses: isIP(host) ? [{ address: host, family: isIP(host) === 6 ? 6 : 4 }] : await resolveOrFail(resolve, host) };
+    return { url, addresses: isIP(host) ? [{ address: host, family: isIP(host) === 6 ? 6 : 4 }] : await resolveOrFail(resolve, host, what) };
   }
-  if (url.protocol !== 'https:') throw new PushEndpointError('The push endpoint must be an https URL');
-  if (url.username || url.password) throw new PushEndpointError('The push endpoint must not carry a user name or password');
+  if (url.protocol !== 'https:') throw new PushEndpointError(`The ${what} must be an https URL`);
+  if (url.username || url.password) throw new PushEndpointError(`The ${what} must not carry a user name or password`);
   if (isIP(host)) {
     const range = nonPublicRange(host);
-    if (range) throw new PushEndpointError(`The push endpoint's address ${host} is not public (${range})`);
+    if (range) throw new PushEndpointError(`The ${what}'s address ${host} is not public (${range})`);
     return { url, addresses: [{ address: host, family: isIP(host) === 6 ? 6 : 4 }] };
   }
-  const addresses = await resolveOrFail(resolve, host);
+  const addresses = await resolveOrFail(resolve, host, what);
   for (const { address } of addresses) {
     const range = nonPublicRange(address);
-    if (range) throw new PushEndpointError(`The push endpoint's host ${host} resolves to ${address}, which is not public (${range})`);
+    if (range) throw new PushEndpointError(`The ${what}'s host ${host} resolves to ${address}, which is not public (${range})`);
   }
   return { url, addresses };
 }
 
-async function resolveOrFail(resolve: HostResolver, host: string): Promise<ResolvedAddress[]> {
+async function resolveOrFail(resolve: HostResolver, host: string, what: string): Promise<ResolvedAddress[]> {
   const addresses = await resolve(host).catch(() => []);
-  if (addresses.length === 0) throw new PushEndpointError(`The push endpoint's host ${host} cannot be resolved`);
+  if (addresses.length === 0) throw new PushEndpointError(`The ${what}'s host ${host} cannot be resolved`);
   return addresses;
 }
 

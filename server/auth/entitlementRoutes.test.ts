@@ -116,6 +116,8 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /capalerts/:lat/:lon': 'the official weather warnings over a place (CAP alerts), not forecast values; free to everyone',
   'GET /tc/v2/storms/active/count': 'how many tropical storms are active, not forecast values; free to everyone',
   'GET /tc/v2/storms': 'the tropical storm list (observed tracks and advisories), not forecast values; free to everyone',
+  'GET /webcams/v1.0/list': 'webcams near a place (names, positions, image addresses), not forecast values',
+  'GET /webcams/v1.0/detail/:id': 'one webcam (name, position, image address), not forecast values',
   'GET /metadata/v1.0/progress.json': 'how many steps of the runs being fetched are in (counts, not values)',
   'GET /search/v1': 'a 400: the query is empty',
   'GET /search/v1/*': 'place names and coordinates',

@@ -4,7 +4,8 @@
  * (TOOLCHAIN.md "Zero copy"); CORP same-origin lets our own documents embed our resources under
  * COEP. The Content-Security-Policy allows only our origin, plus what the engine needs:
  * 'wasm-unsafe-eval' to compile the WASM module, 'unsafe-eval' because regl builds its draw
- * commands with new Function (TOOLCHAIN.md), blob: workers, data: and blob: images.
+ * commands with new Function (TOOLCHAIN.md), blob: workers, data: and blob: images, and https
+ * images: a webcam's image is shown from its own host (common/webcams.ts), never through this server.
  *
  * Strict-Transport-Security goes with answers to requests that came over TLS: directly (the socket
  * is encrypted) or through a trusted reverse proxy that says so in X-Forwarded-Proto (Fastify's
@@ -23,7 +24,7 @@ const CSP_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
   "worker-src 'self' blob:",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https:",
   // React sets style attributes and Vite may inject <style> in development.
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' data:",

@@ -49,7 +49,13 @@
  *   favourite: <reason>"; only the known fields are kept), colors an object with a `gradient` of
  *   [number, [r, g, b, a]] stops (SPEC §5), alerts per SPEC §3 (common/alerts.ts; 400 "Invalid
  * alert: <reason>"), notams any object; 32 KB each (413), at most
- *   1000 per collection (400), nesting at most 16 deep.
+ *   1000 per collection (400), nesting at most 16 deep. webcams per common/webcams.ts (400 "Invalid
+ *   webcam: <reason>"): image and page addresses https on public addresses (the push endpoints'
+ *   rules, server/alerts/pushEndpoint.ts; the server never fetches them); the server gives each a
+ *   numeric webcamId when it is created and keeps it on every change.
+ *
+ * Webcams (server/webcams/routes.ts; SPEC §7 /webcams/v1.0/list, /webcams/v1.0/detail/{id}): the
+ *   configured directory's (ISOBAR_WEBCAMS_KEY) and, with a token, the caller's own.
  *
  * Devices (server/routes/devices.ts; SPEC §3 "Device")
  *   PUT or POST /users/v3/devices/{deviceID}   {platform?, target?, version?, cc?, subscription?, pushSubscription?,
@@ -73,6 +79,11 @@ import {
 import { validateStops } from '../../common/catalogue/colors.ts';
 import { alertProblem } from '../../common/alerts.ts';
 import { favouriteProblem, validateFavourite } from '../../common/favourites.ts';
+import { normalUserWebcam, USER_WEBCAM_ID_MAX, USER_WEBCAM_ID_MIN, userWebcamProblem, type UserWebcam } from '../../common/webcams.ts';
+import { checkPushEndpoint, PushEndpointError, type HostResolver } from '../alerts/pushEndpoint.ts';
+import { webcamRoutes } from '../webcams/routes.ts';
+import { windyDirectoryFromEnv, type WebcamDirectory } from '../webcams/windyDirectory.ts';
+import { randomInt } from 'node:crypto';
 import { settingDef } from '../../common/settings.ts';
 import { AccountStore, type Principal } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
@@ -107,6 +118,10 @@ export interface AccountsOptions {
   served?: ServedProducts | null;
   /** Web Push sender (server/alerts/push.ts); null or absent: notifications are stored, not pushed. */
   push?: PushSender | null;
+  /** The webcam directory (server/webcams/windyDirectory.ts); default: ISOBAR_WEBCAMS_KEY's, else none. */
+  webcams?: WebcamDirectory | null;
+  /** Resolves the hosts of webcam addresses for the public-address check (default: the system's resolver). */
+  webcamResolve?: HostResolver;
 }
 
 declare module 'fastify' {
@@ -150,6 +165,11 @@ function checkedItem(collection: SyncCollection, value: unknown): unknown {
       const problem = alertProblem(value);
       if (problem) throw badRequest(`Invalid alert: ${problem}`);
       return value;
+    }
+    case 'webcams': {
+      const problem = userWebcamProblem(value);
+      if (problem) throw badRequest(`Invalid webcam: ${problem}`);
+      return normalUserWebcam(value as UserWebcam);
     }
     case 'colors': {
       if (!isObject(value)) throw badRequest('A custom colour is an object');
@@ -211,8 +231,27 @@ const SETTINGS_BODY_SCHEMA = {
 
 const setStoreTs = (reply: FastifyReply, storeTs: number) => reply.header(STORE_TS_HEADER, String(storeTs));
 
+/**
+ * A webcam's addresses must stand for public hosts (the push endpoints' rules): the browser of
+ * whoever opens the webcam fetches them. The server only resolves the names, it never fetches them.
+ */
+async function checkWebcamAddresses(webcam: UserWebcam, resolve: HostResolver | undefined): Promise<void> {
+  for (const [url, what] of [[webcam.imageUrl, 'webcam image address'], [webcam.pageUrl, 'webcam page address']] as const) {
+    if (!url) continue;
+    try {
+      await checkPushEndpoint(url, { resolve, what });
+    } catch (error) {
+      if (error instanceof PushEndpointError) throw badRequest(`Invalid webcam: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/** A new user webcam's id (common/webcams.ts: the range no directory webcam has; randomInt draws from at most 2^48 values). */
+const newUserWebcamId = () => USER_WEBCAM_ID_MIN + randomInt(Math.min(2 ** 48 - 1, USER_WEBCAM_ID_MAX - USER_WEBCAM_ID_MIN));
+
 /** The user-data routes: settings and collections. */
-async function userDataRoutes(app: FastifyInstance, options: { accounts: AccountStore; data: UserDataStore; now: () => number }): Promise<void> {
+async function userDataRoutes(app: FastifyInstance, options: { accounts: AccountStore; data: UserDataStore; now: () => number; webcamResolve?: HostResolver }): Promise<void> {
   const { data, now } = options;
   const onRequest = requireUser(options.accounts);
 
@@ -259,6 +298,10 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     const p = principal(request);
     const { collection } = request.params;
     const value = checkedItem(collection, request.body);
+    if (collection === 'webcams') {
+      await checkWebcamAddresses(value as UserWebcam, options.webcamResolve);
+      (value as UserWebcam).webcamId = newUserWebcamId();
+    }
     try {
       const { id, updated } = await data.createItem(p.user.id, collection, JSON.stringify(value), ITEMS_PER_COLLECTION_MAX);
       setStoreTs(reply, updated);
@@ -277,6 +320,13 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     const p = principal(request);
     const { collection, id } = request.params;
     const value = checkedItem(collection, request.body);
+    if (collection === 'webcams') {
+      await checkWebcamAddresses(value as UserWebcam, options.webcamResolve);
+      // The id stays the one given at creation, whatever the body says.
+      const stored = await data.itemJson(p.user.id, collection, id);
+      if (stored === null) throw notFound(`No item ${id} in ${collection}`);
+      (value as UserWebcam).webcamId = (JSON.parse(stored) as UserWebcam).webcamId;
+    }
     const updated = await data.updateItem(p.user.id, collection, id, JSON.stringify(value));
     if (updated === null) throw notFound(`No item ${id} in ${collection}`);
     setStoreTs(reply, updated);
@@ -349,7 +399,11 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
       return reply.code(status).send({ statusCode: status, code: error.code, error: STATUS_CODES[status] ?? 'Error', message: error.message });
     });
     await scope.register(accountRoutes, { accounts, limiters, loginThrottle, onLogout: (p: Principal) => devices.deactivateSession(p) });
-    await scope.register(userDataRoutes, { accounts, data, now });
+    await scope.register(userDataRoutes, { accounts, data, now, webcamResolve: options.webcamResolve });
+    await scope.register(webcamRoutes, {
+      accounts, data,
+      directory: options.webcams === undefined ? windyDirectoryFromEnv(process.env, (message, raw) => app.log.warn({ raw }, message)) : options.webcams,
+    });
     await scope.register(deviceRoutes, { accounts, devices });
     await scope.register(notificationRoutes, { accounts, alerts, push: options.push ?? null });
   });

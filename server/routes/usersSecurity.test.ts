@@ -40,6 +40,8 @@ const itemFor = (collection: string, text = 'not-secret') => (collection === 'fa
   ? { id: text, gradient: [[0, [0, 0, 0, 255]], [1, [255, 255, 255, 255]]] }
   : collection === 'alerts'
     ? { name: text, lat: 1, lon: 2, product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 280 }] }
+    // An address written as a public IP: no name to resolve.
+    : collection === 'webcams' ? { title: text, lat: 1, lon: 2, imageUrl: 'https://93.184.215.14/cam.jpg' }
     : { note: text });
 
 /** Every path behind the bearer token (server/routes/users.ts). */

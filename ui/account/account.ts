@@ -14,6 +14,7 @@ import { FAVOURITES_SYNC_ERROR_MESSAGE_MS, type PendingLoginAction } from '../..
 import { interactionPath, VAPID_ANSWER, VAPID_KEY_PATH } from '../../common/api/notifications.ts';
 import { validateAlert, type Alert } from '../../common/alerts.ts';
 import { validateFavourite, type Favourite } from '../../common/favourites.ts';
+import { normalUserWebcam, userWebcamProblem, type UserWebcam } from '../../common/webcams.ts';
 import { pointPath } from '../../common/routes.ts';
 import { settingDef, settingKeys } from '../../common/settings.ts';
 import { loadBundle } from '../i18n.ts';
@@ -21,7 +22,7 @@ import type { AppState } from '../state/appState.ts';
 import { platformOf, type AppServices } from '../services/appServices.ts';
 import { browserAccountStore } from './accountStore.ts';
 import { createAlerts, type Alerts } from './alerts.ts';
-import { createSyncedCollection } from './collection.ts';
+import { createSyncedCollection, type SyncedCollection } from './collection.ts';
 import { createFavourites, type Favourites } from './favourites.ts';
 import { answerOf, createAccountRequest, type AccountRequest } from './request.ts';
 import { browserPush, createPush, type Push } from './push.ts';
@@ -34,6 +35,8 @@ export interface Account {
   favourites: Favourites;
   /** The user's alerts and the notification badge (ui/account/alerts.ts). */
   alerts: Alerts;
+  /** The webcams the user added (common/webcams.ts; the webcams window). */
+  webcams: SyncedCollection<UserWebcam>;
   settingsCloud: SettingsCloud;
   request: AccountRequest;
   /** Web Push on this device (ui/account/push.ts): started while logged in. */
@@ -93,6 +96,9 @@ export function startAccount(app: AppState, services: AccountServices): Account 
   }));
   const favourites = createFavourites({ collection, onError: showSyncError });
   const alertCollection = createSyncedCollection<Alert>({ name: 'alerts', request, store, validate: (value) => validateAlert(value) });
+  const webcams = createSyncedCollection<UserWebcam>({
+    name: 'webcams', request, store, validate: (value) => (userWebcamProblem(value) ? null : normalUserWebcam(value as UserWebcam)),
+  });
   const alerts = createAlerts({
     collection: alertCollection, request, onError: (error) => console.error('Alerts sync failed', error),
     // Logged in as the session (made below) counts it: a stored user.
@@ -111,7 +117,7 @@ export function startAccount(app: AppState, services: AccountServices): Account 
     request,
     store,
     settingsCloud,
-    collections: [collection, alertCollection],
+    collections: [collection, alertCollection, webcams],
     runPendingAction: (pending) => runPending(app, favourites, pending),
     checkConsent: () => services.consent.start(),
     openLogin: () => void app.router.navigate('/login'),
@@ -171,8 +177,8 @@ export function startAccount(app: AppState, services: AccountServices): Account 
   });
 
   // The stored token and user are read once the settings are in (a window may open before).
-  const started = whenReady(settings.ready).then(() => Promise.all([collection.load(), alertCollection.load()])).then(() => session.start()).catch((error: unknown) => {
+  const started = whenReady(settings.ready).then(() => Promise.all([collection.load(), alertCollection.load(), webcams.load()])).then(() => session.start()).catch((error: unknown) => {
     console.error('Account start failed', error);
   });
-  return { session, favourites, alerts, settingsCloud, request, push, subscriptionInfo, started };
+  return { session, favourites, alerts, webcams, settingsCloud, request, push, subscriptionInfo, started };
 }

@@ -26,6 +26,8 @@ export const LOCAL_COLLECTION_KEYS: Readonly<Record<SyncCollection, string>> = {
   alerts: 'userAlerts',
   notams: 'markedNotams',
   colors: 'customColors',
+  // Not a SPEC §3 store name: the webcams a user added (common/webcams.ts).
+  webcams: 'userWebcams',
 };
 
 /** Keys of the account's own bookkeeping. */

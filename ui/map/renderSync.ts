@@ -14,6 +14,7 @@ import { renderClient } from './renderClient.ts';
 import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
 import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS } from '../state/obsLayersModel.ts';
+import { startWebcamsLayer } from './webcamsLayer.ts';
 
 /** Runs `load` now and every `everyMs` while `on` says so; returns the effect's disposer. */
 function whileOn(on: () => boolean, load: () => Promise<void>, everyMs: number): () => void {
@@ -145,6 +146,8 @@ export function startRenderSync(app: AppState): () => void {
       const lat = Float32Array.from(stations.lat);
       void api.setTideStations(transfer({ lon, lat }, [lon.buffer, lat.buffer]));
     }),
+    // Webcams (pois 'cams'): near the map's centre, drawn by the worker.
+    startWebcamsLayer(app, api),
     effect(() => {
       const data = app.obs.lightningOn.value ? app.obs.lightning.value : null;
       // The model keeps its bytes for the picker: the worker gets a copy, transferred.

@@ -87,6 +87,29 @@ describe('panes and panels (SPEC §2, §4)', () => {
     expect(panels.windows.value.find((w) => w.ident === 'multimodel')?.phase).toBe('closing');
   });
 
+  it('the multimodel window of the registry: the point forecast replaces it, a right-pane window closes it, a top one leaves it open', async () => {
+    // The panes of ui/panels/panels.ts, with loads that need no chunk.
+    const { PANELS } = await import('./panels.ts');
+    const real = (ident: string): PanelDef<C> => ({ ...PANELS[ident], load: async () => ({ default: `<${ident}>` }), prepare: undefined });
+    const defs = Object.fromEntries(['multimodel', 'detail', 'settings', 'search', 'favs'].map((i) => [i, real(i)]));
+    const phase = (panels: ReturnType<typeof createPanelModel<C>>) => panels.windows.value.find((w) => w.ident === 'multimodel')?.phase;
+    const desktop = createPanelModel({ registry: defs });
+    await desktop.open('multimodel', { lat: 50, lon: 14 });
+    await desktop.open('search');
+    expect(phase(desktop)).toBe('opening');
+    await desktop.open('favs');
+    expect(phase(desktop)).toBe('closing');
+    await desktop.open('multimodel', { lat: 50, lon: 14 });
+    await desktop.open('detail', { lat: 50, lon: 14 });
+    expect(phase(desktop)).toBe('closing');
+    // A phone: full screen, closed by the full-screen search.
+    const mobile = createPanelModel({ registry: defs, mobile: () => true });
+    await mobile.open('multimodel', { lat: 50, lon: 14 });
+    expect(mobile.windows.value[0].pane).toBe('fullscreen-mobile');
+    await mobile.open('search');
+    expect(phase(mobile)).toBe('closing');
+  });
+
   it('closing while loading cancels the opening', async () => {
     const gate = deferred<{ default: C }>();
     const panels = createPanelModel({ registry: registry({ slow: { pane: 'top', load: () => gate.promise } }) });

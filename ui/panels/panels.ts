@@ -48,5 +48,14 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   // SPEC §2: in the right pane the two replace each other without animation (panelModel.ts).
   sounding: panel({ ident: 'sounding', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/SoundingPanel.tsx') }),
   radiosonde: panel({ ident: 'radiosonde', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/RadiosondePanel.tsx') }),
+  // SPEC §2 /multimodel/{lat}/{lon}: in the bottom pane (the point forecast replaces it); a right-pane or
+  // full-screen panel closes it (panelModel.ts). Its rows speak from the detail bundle too.
+  multimodel: panel({ ident: 'multimodel', pane: 'bottom', mobilePane: 'fullscreen-mobile', bundle: 'multimodel', prepare: () => loadBundle('detail'), load: () => import('./multimodel/MultimodelPanel.tsx') }),
+  // SPEC §2 /webcams, /webcams/{id}, /webcams/add, /webcams/edit/{id}, /webcams/remove/{id}: the user's own
+  // webcams are in the account.
+  webcams: panel({ ident: 'webcams', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'webcams', prepare: loadAccount, load: () => import('./webcams/WebcamsPanel.tsx') }),
+  'webcams-add': panel({ ident: 'webcams-add', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'webcams', prepare: loadAccount, load: () => import('./webcams/WebcamEdit.tsx').then((m) => ({ default: m.WebcamAddPanel })) }),
+  'webcams-edit': panel({ ident: 'webcams-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'webcams', prepare: loadAccount, load: () => import('./webcams/WebcamEdit.tsx').then((m) => ({ default: m.WebcamEditPanel })) }),
+  'webcams-remove': panel({ ident: 'webcams-remove', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'webcams', prepare: loadAccount, load: () => import('./webcams/WebcamEdit.tsx').then((m) => ({ default: m.WebcamRemovePanel })) }),
   'alerts-edit': panel({ ident: 'alerts-edit', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertEditPanel.tsx') }),
 };

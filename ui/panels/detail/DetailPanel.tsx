@@ -29,6 +29,7 @@ import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import { soundingPath } from '../sounding/soundingPath.ts';
 import { NearestStations } from '../station/NearestStations.tsx';
+import { WebcamsNearby } from '../webcams/WebcamsNearby.tsx';
 import {
   Airgram, airgramBands, COLUMN_WIDTH, Meteogram, meteogramBands, WaveChart, waveBands, WindChart, windBands, type ChartBand,
 } from './charts.tsx';
@@ -372,6 +373,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
       <TideSection lat={lat} lon={lon} timeZone={timeZone} clock={clock} token={premiumToken} unit={units.waves ?? 'm'}
         openSubscription={() => void app.router.navigate('/subscription')} />
       <NearestStations app={app} lat={lat} lon={lon} />
+      <WebcamsNearby app={app} lat={lat} lon={lon} />
     </div>
   );
 }

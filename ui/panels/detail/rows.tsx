@@ -48,7 +48,7 @@ const scaled = (scale: string, value: number | null | undefined, alpha = 0.6) =>
   value === null || value === undefined || !Number.isFinite(value) ? undefined : tint(colorAt(COLOR_SCALES[scale], value), alpha);
 
 /** An arrow pointing where the wind blows (it comes from `from`). */
-function WindArrow({ from, size = 14 }: { from: number; size?: number }) {
+export function WindArrow({ from, size = 14 }: { from: number; size?: number }) {
   return (
     <svg className="detail-arrow" width={size} height={size} viewBox="-8 -8 16 16" aria-hidden="true" style={{ transform: `rotate(${Math.round(from)}deg)` }}>
       <path d="M0 7L-4.5 0.5H-1.5V-7H1.5V0.5H4.5Z" fill="currentColor" />

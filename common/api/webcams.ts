@@ -1,0 +1,69 @@
+/**
+ * Webcams (SPEC §7): the contract of server/webcams/routes.ts and the webcams window
+ * (ui/panels/webcams/):
+ *
+ *   GET /webcams/v1.0/list?nearby=lat,lon[,radiusKm]&lang&limit -> WebcamList: the webcams nearest
+ *        the place, nearest first: the configured directory's (ISOBAR_WEBCAMS_KEY) and, with a
+ *        bearer token, the caller's own (collection 'webcams', common/webcams.ts)
+ *   GET /webcams/v1.0/detail/{id}?lang                           -> Webcam; 404 "Webcam {id} not found"
+ *
+ * A user's own webcams are added, changed and removed through /users/v1/data/webcams (SPEC §7
+ * collections, server/routes/users.ts). Times are ms since the epoch.
+ */
+
+import type { Infer } from './schema.ts';
+
+export const WEBCAMS_LIST_ROUTE = '/webcams/v1.0/list';
+export const WEBCAM_DETAIL_ROUTE = '/webcams/v1.0/detail/:id';
+/** The collection of a user's own webcams (SPEC §7 /users/v1/data/{collection}). */
+export const USER_WEBCAMS_COLLECTION = 'webcams';
+
+export function webcamsListPath(lat: number, lon: number, options: { radiusKm?: number; limit?: number; lang?: string } = {}): string {
+  const params = new URLSearchParams({ nearby: [lat.toFixed(4), lon.toFixed(4), ...(options.radiusKm ? [String(options.radiusKm)] : [])].join(',') });
+  if (options.lang) params.set('lang', options.lang);
+  if (options.limit) params.set('limit', String(options.limit));
+  return `${WEBCAMS_LIST_ROUTE}?${params}`;
+}
+
+export const webcamDetailPath = (id: number, lang?: string): string => `/webcams/v1.0/detail/${id}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
+
+export const WEBCAM = {
+  type: 'object',
+  required: ['id', 'title', 'lat', 'lon', 'source', 'imageUrl'],
+  properties: {
+    id: { type: 'integer', minimum: 0 },
+    title: { type: 'string' },
+    lat: { type: 'number', minimum: -90, maximum: 90 },
+    lon: { type: 'number', minimum: -180, maximum: 180 },
+    /** 'directory': the configured webcam directory; 'user': one the caller added. */
+    source: { type: 'string', enum: ['directory', 'user'] },
+    /** The image the browser shows (a directory's address may hold a token valid for minutes). */
+    imageUrl: { type: 'string' },
+    /** When the image was taken (the directory's last update); absent for a user's webcam, whose image is live. */
+    imageTime: { type: 'number' },
+    /** The webcam's own page. */
+    pageUrl: { type: 'string' },
+    /** City, region, country where the directory says. */
+    place: { type: 'string' },
+    /** Distance from the list's place, km (list answers only). */
+    distanceKm: { type: 'number' },
+    /** The collection item of a user's webcam (for PUT and DELETE /users/v1/data/webcams/{itemId}). */
+    itemId: { type: 'string' },
+    /** Who the image is from, to be shown with it. */
+    attribution: { type: 'string' },
+  },
+} as const;
+export type Webcam = Infer<typeof WEBCAM>;
+
+export const WEBCAM_LIST = {
+  type: 'object',
+  required: ['webcams', 'directory'],
+  properties: {
+    webcams: { type: 'array', items: WEBCAM },
+    /** Whether a webcam directory is configured (ISOBAR_WEBCAMS_KEY); false: only the caller's own webcams. */
+    directory: { type: 'boolean' },
+    /** The directory failed to answer: its webcams are missing from this list. */
+    directoryError: { type: 'string' },
+  },
+} as const;
+export type WebcamList = Infer<typeof WEBCAM_LIST>;

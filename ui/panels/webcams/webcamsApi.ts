@@ -1,0 +1,52 @@
+/**
+ * The webcams window's requests (common/api/webcams.ts): the list near a place and one webcam,
+ * with the caller's token so their own webcams come too; and the form's check, the one the server
+ * makes (common/webcams.ts userWebcamProblem), turned into the field it is about.
+ */
+
+import { WEBCAM, WEBCAM_LIST, webcamDetailPath, webcamsListPath, type Webcam, type WebcamList } from '../../../common/api/webcams.ts';
+import { userWebcamProblem, type UserWebcam } from '../../../common/webcams.ts';
+import { fetchAnswer } from '../../http/fetchAnswer.ts';
+
+export function fetchWebcamsNearby(lat: number, lon: number, options: { limit?: number; lang: string; token: string | null; radiusKm?: number; signal?: AbortSignal }): Promise<WebcamList> {
+  return fetchAnswer(WEBCAM_LIST, webcamsListPath(lat, lon, { limit: options.limit, lang: options.lang, radiusKm: options.radiusKm }), { signal: options.signal, token: options.token });
+}
+
+export function fetchWebcam(id: number, options: { lang: string; token: string | null; signal?: AbortSignal }): Promise<Webcam> {
+  return fetchAnswer(WEBCAM, webcamDetailPath(id, options.lang), { signal: options.signal, token: options.token });
+}
+
+export type WebcamField = 'title' | 'lat' | 'lon' | 'imageUrl' | 'pageUrl';
+
+/** The form's values as typed. */
+export interface WebcamForm {
+  title: string;
+  lat: string;
+  lon: string;
+  imageUrl: string;
+  pageUrl: string;
+}
+
+/**
+ * The webcam the form describes, or the first field that is wrong and why (the i18n key of
+ * webcams:errors): the server's check, read per field.
+ */
+export function checkWebcamForm(form: WebcamForm): { webcam: UserWebcam } | { field: WebcamField; error: string } {
+  const webcam: UserWebcam = {
+    title: form.title.trim(),
+    lat: form.lat.trim() === '' ? NaN : Number(form.lat),
+    lon: form.lon.trim() === '' ? NaN : Number(form.lon),
+    imageUrl: form.imageUrl.trim(),
+    ...(form.pageUrl.trim() ? { pageUrl: form.pageUrl.trim() } : {}),
+  };
+  const problem = userWebcamProblem(webcam);
+  if (!problem) return { webcam };
+  const field = (['title', 'lat', 'lon', 'imageUrl', 'pageUrl'] as const).find((f) => problem.startsWith(f)) ?? 'title';
+  const error = /empty/.test(problem) ? 'empty'
+    : /too long|longer than/.test(problem) ? 'tooLong'
+      : /out of range/.test(problem) ? 'range'
+        : /https/.test(problem) ? 'https'
+          : /user name or password/.test(problem) ? 'credentials'
+            : 'address';
+  return { field, error };
+}
