@@ -50,6 +50,7 @@ import { satelliteAccess } from './obs/satellite/access.ts';
 import { capAlertsRoutes } from './obs/capAlerts/route.ts';
 import { tropicalRoutes } from './obs/tropical/route.ts';
 import { tideRoutes } from './tides/route.ts';
+import { airportRoutes } from './obs/metar/route.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -248,6 +249,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(tropicalRoutes, { dataDir });
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
   await app.register(tideRoutes, { now });
+  await app.register(airportRoutes, { dataDir });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -79,3 +79,21 @@ export function awcTafCacheXmlBuilt(rows: readonly { raw: string; station: strin
   return `<?xml version="1.0" encoding="UTF-8"?>\n<response version="1.3"><request_index>1</request_index><data_source name="tafs" />`
     + `<errors /><warnings /><time_taken_ms>5</time_taken_ms><data num_results="${rows.length}">${tafs}</data></response>\n`;
 }
+
+/**
+ * Verbatim rows of OurAirports' runways.csv (public domain): its header, four rows from its start
+ * (a helipad, runway ends named N/S, one end's heading only) and the four runways of KJFK. From
+ * davidmegginson/ourairports-data `runways.csv` @ 0002409a1665e066bf5c6722e32dc0257407efdb (the
+ * repository the daily export is published from). The whole file is not among the fixtures.
+ */
+export const OURAIRPORTS_RUNWAYS_EXCERPT = [
+  '"id","airport_ref","airport_ident","length_ft","width_ft","surface","lighted","closed","le_ident","le_latitude_deg","le_longitude_deg","le_elevation_ft","le_heading_degT","le_displaced_threshold_ft","he_ident","he_latitude_deg","he_longitude_deg","he_elevation_ft","he_heading_degT","he_displaced_threshold_ft"',
+  '269408,6523,"00A",80,80,"ASPH-G",1,0,"H1",,,,,,,,,,,',
+  '255155,6524,"00AK",2500,70,"GRVL",0,0,"N",,,,,,"S",,,,,',
+  '245528,6528,"00CA",6000,80,"ASPH",0,0,"04",35.349300384521484,-116.89299774169922,,50,,"22",35.36029815673828,-116.87799835205078,,,',
+  '247972,6531,"00FA",3200,100,"TURF",0,0,"08",,,,,,"26",,,,,800',
+  '244968,3622,"KJFK",12079,200,"Concrete - Grooved",1,0,"04L",40.62200164794922,-73.78559875488281,12,31,,"22R",40.648799896240234,-73.76470184326172,13,211,2696',
+  '244967,3622,"KJFK",8400,200,"ASP",1,0,"04R",40.62540054321289,-73.77030181884766,13,30.6,,"22L",40.645198822021484,-73.75489807128906,13,210.6,',
+  '244970,3622,"KJFK",10000,200,"Concrete",1,0,"13L",40.657798767089844,-73.79019927978516,13,121,905,"31R",40.643699645996094,-73.7593002319336,13,301,1030',
+  '244969,3622,"KJFK",14511,200,"Concrete",1,0,"13R",40.648399353027344,-73.81670379638672,13,121,2043,"31L",40.627899169921875,-73.77159881591797,13,301,3263',
+].join('\n') + '\n';
