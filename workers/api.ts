@@ -251,6 +251,8 @@ export interface RenderApi {
   setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void;
   /** Tide stations (SPEC §3 pois "tide"): lon, lat degrees per station; null: none. */
   setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void;
+  /** METAR stations (SPEC §3 pois "metars"): lon, lat degrees and flight category (common/aviation FLIGHT_CATEGORIES index, -1 none) per station; null: none. */
+  setMetars(params: { lon: Float32Array; lat: Float32Array; category: Int8Array } | null): void;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
   setFrameCap(params: { fps: number | null }): void;

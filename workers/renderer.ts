@@ -51,6 +51,7 @@ import { createPointLayer, type PointLayer } from './layers/points/points.ts';
 import { flashMarks } from './layers/lightning/lightning.ts';
 import { fireMarks } from './layers/firespots/firespots.ts';
 import { tideMarks } from './layers/tides/tides.ts';
+import { metarMarks } from './layers/metars/metars.ts';
 import { decodeFlashes } from '../common/obs/flashes.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
@@ -121,6 +122,8 @@ interface Gpu {
   firespots: PointLayer;
   /** Tide stations (SPEC §3 pois "tide", setTideStations). */
   tideStations: PointLayer;
+  /** METAR stations by flight category (setMetars, SPEC §3 pois metars). */
+  metars: PointLayer;
   lightning: PointLayer;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
   globe: GlobeLayer;
@@ -162,6 +165,7 @@ export class Renderer implements RenderApi {
   private lightningMarks: ReturnType<typeof flashMarks> | null = null;
   private fireMarks: ReturnType<typeof fireMarks> | null = null;
   private tideMarks: ReturnType<typeof tideMarks> | null = null;
+  private metarMarks: ReturnType<typeof metarMarks> | null = null;
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -466,6 +470,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setMetars(params: { lon: Float32Array; lat: Float32Array; category: Int8Array } | null): void {
+    this.metarMarks = params ? metarMarks(params.lon, params.lat, params.category) : null;
+    this.gpu?.metars.setPoints(this.metarMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -607,6 +618,7 @@ export class Renderer implements RenderApi {
       vector: createVectorLayer(regl),
       firespots: createPointLayer(regl, 'disc'),
       tideStations: createPointLayer(regl, 'disc'),
+      metars: createPointLayer(regl, 'disc'),
       lightning: createPointLayer(regl, 'plus'),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
       software: isSoftwareRenderer(renderer),
@@ -619,6 +631,7 @@ export class Renderer implements RenderApi {
     this.gpu.lightning.setPoints(this.lightningMarks);
     this.gpu.firespots.setPoints(this.fireMarks);
     this.gpu.tideStations.setPoints(this.tideMarks);
+    this.gpu.metars.setPoints(this.metarMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -961,6 +974,7 @@ export class Renderer implements RenderApi {
       if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
       gpu.tideStations.draw(t);
       gpu.firespots.draw(t);
+      gpu.metars.draw(t);
       gpu.lightning.draw(t);
     });
   }
@@ -1124,6 +1138,7 @@ export class Renderer implements RenderApi {
       if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
       gpu.tideStations.drawGlobe(f);
       gpu.firespots.drawGlobe(f);
+      gpu.metars.drawGlobe(f);
       gpu.lightning.drawGlobe(f);
     });
   }
