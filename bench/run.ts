@@ -23,6 +23,8 @@
  *      fixture server at 50 Mbit/s.
  *  10. Isolines (bench/isolines.ts): the GFS 0.25° gh500 field every 40 m, Engine.contour against
  *      d3-contour in the same run.
+ *  11. METAR decoding (bench/metar.ts): the real reports of the fixtures, decodeMetar against
+ *      metar-taf-parser alone in the same run.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -48,6 +50,7 @@ import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
 import { benchTides, tidesSection } from './tides.ts';
 import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
+import { benchMetar, metarCheck, metarSection } from './metar.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { benchRadarFrame, radarFrameCheck } from './radar.ts';
 import { benchRadarAnimation, radarAnimationCheck } from './radarAnimation.ts';
@@ -370,6 +373,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[radarFrameCheck(radar), radarAnimationCheck(radarAnimation)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...[metarCheck(metar)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
@@ -380,6 +384,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...searchSection(search),
     ...tidesSection(tides),
     ...isolinesSection(isolines),
+    ...metarSection(metar),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -412,6 +417,8 @@ const tides = benchTides();
 console.log(tidesSection(tides).join('\n'));
 const isolines = await benchIsolines();
 console.log(isolinesSection(isolines).join('\n'));
+const metar = await benchMetar();
+console.log(metarSection(metar).join('\n'));
 const live = await benchLiveFirstStep();
 console.log(liveFirstStepCheck(live));
 const radar = await benchRadarFrame();

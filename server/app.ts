@@ -53,6 +53,7 @@ import { tropicalRoutes } from './obs/tropical/route.ts';
 import { tideRoutes } from './tides/route.ts';
 import { stationRoutes } from './obs/stations/route.ts';
 import { stationSearchIndex } from './obs/stations/searchIndex.ts';
+import { airportRoutes } from './obs/metar/route.ts';
 import { radarAccess } from './obs/radar/access.ts';
 import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
@@ -252,6 +253,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
   await app.register(tideRoutes, { now });
   await app.register(stationRoutes, { dataDir });
+  await app.register(airportRoutes, { dataDir });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

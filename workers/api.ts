@@ -269,6 +269,8 @@ export interface RenderApi {
   setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void;
   /** Webcams (SPEC §3 pois "cams"): lon, lat degrees per webcam, own 1 for the user's own; null: none. */
   setWebcams(params: { lon: Float32Array; lat: Float32Array; own: Uint8Array } | null): void;
+  /** METAR stations (SPEC §3 pois "metars"): lon, lat degrees and flight category (common/aviation FLIGHT_CATEGORIES index, -1 none) per station; null: none. */
+  setMetars(params: { lon: Float32Array; lat: Float32Array; category: Int8Array } | null): void;
   stats(): RenderStats;
   /** At most `fps` frames a second while animating (common/frameCap.ts); null: the display's rate. */
   setFrameCap(params: { fps: number | null }): void;

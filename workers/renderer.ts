@@ -52,6 +52,7 @@ import { flashMarks } from './layers/lightning/lightning.ts';
 import { fireMarks } from './layers/firespots/firespots.ts';
 import { tideMarks } from './layers/tides/tides.ts';
 import { webcamMarks } from './layers/webcams/webcams.ts';
+import { metarMarks } from './layers/metars/metars.ts';
 import { decodeFlashes } from '../common/obs/flashes.ts';
 import { assembleGrid, buildIsolines, labelPlaces, type IsolineSet } from './layers/isolines/isolineBuilder.ts';
 import { rasterDraws, type LoadedTile } from './layers/raster/rasterDraws.ts';
@@ -124,6 +125,8 @@ interface Gpu {
   firespots: PointLayer;
   /** Tide stations (SPEC §3 pois "tide", setTideStations). */
   tideStations: PointLayer;
+  /** METAR stations by flight category (setMetars, SPEC §3 pois metars). */
+  metars: PointLayer;
   lightning: PointLayer;
   /** Webcams (SPEC §3 pois "cams", setWebcams). */
   webcams: PointLayer;
@@ -168,6 +171,7 @@ export class Renderer implements RenderApi {
   private fireMarks: ReturnType<typeof fireMarks> | null = null;
   private tideMarks: ReturnType<typeof tideMarks> | null = null;
   private webcamMarks: ReturnType<typeof webcamMarks> | null = null;
+  private metarMarks: ReturnType<typeof metarMarks> | null = null;
   /** What the isoline lines on the GPU were made from, and the zoom their labels were placed for. */
   private isolinesMade = '';
   private isolineSet: IsolineSet | null = null;
@@ -512,6 +516,13 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
+  setMetars(params: { lon: Float32Array; lat: Float32Array; category: Int8Array } | null): void {
+    this.metarMarks = params ? metarMarks(params.lon, params.lat, params.category) : null;
+    this.gpu?.metars.setPoints(this.metarMarks);
+    this.staticDirty = true;
+    this.wake();
+  }
+
   setIsolines(params: IsolineParams | null): void {
     this.isolineParams = params;
     this.planDirty = this.staticDirty = true;
@@ -654,6 +665,7 @@ export class Renderer implements RenderApi {
       vector: createVectorLayer(regl),
       firespots: createPointLayer(regl, 'disc'),
       tideStations: createPointLayer(regl, 'disc'),
+      metars: createPointLayer(regl, 'disc'),
       lightning: createPointLayer(regl, 'plus'),
       webcams: createPointLayer(regl, 'disc'),
       globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
@@ -668,6 +680,7 @@ export class Renderer implements RenderApi {
     this.gpu.firespots.setPoints(this.fireMarks);
     this.gpu.tideStations.setPoints(this.tideMarks);
     this.gpu.webcams.setPoints(this.webcamMarks);
+    this.gpu.metars.setPoints(this.metarMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -1011,6 +1024,7 @@ export class Renderer implements RenderApi {
       gpu.tideStations.draw(t);
       gpu.firespots.draw(t);
       gpu.webcams.draw(t);
+      gpu.metars.draw(t);
       gpu.lightning.draw(t);
     });
   }
@@ -1175,6 +1189,7 @@ export class Renderer implements RenderApi {
       gpu.tideStations.drawGlobe(f);
       gpu.firespots.drawGlobe(f);
       gpu.webcams.drawGlobe(f);
+      gpu.metars.drawGlobe(f);
       gpu.lightning.drawGlobe(f);
     });
   }

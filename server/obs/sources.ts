@@ -6,6 +6,7 @@
 import type { ObsFactory } from './core/config.ts';
 import { WARNING_FACTORIES } from './capAlerts/sources.ts';
 import { LIGHTNING_AND_FIRES_FACTORIES } from './lightningAndFires.ts';
+import { METAR_FACTORIES } from './metar/sources.ts';
 import { RADAR_FACTORIES } from './radar/source.ts';
 import { SATELLITE_FACTORIES } from './satellite/goesSource.ts';
 import { SOUNDING_FACTORIES } from './soundings/uwyoSource.ts';
@@ -14,6 +15,5 @@ import { STORM_FACTORIES } from './tropical/sources.ts';
 
 export const OBS_FACTORIES: Readonly<Record<string, ObsFactory>> = {
   ...RADAR_FACTORIES, ...SATELLITE_FACTORIES, ...STORM_FACTORIES, ...WARNING_FACTORIES, ...LIGHTNING_AND_FIRES_FACTORIES,
-  ...SOUNDING_FACTORIES,
-  ...STATION_FACTORIES,
+  ...SOUNDING_FACTORIES, ...STATION_FACTORIES, ...METAR_FACTORIES,
 };

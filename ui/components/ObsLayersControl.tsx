@@ -2,7 +2,7 @@
  * Lightning and fires toggles (issue 15 §3, §6) in the map's right column: lightning is the SPEC §3
  * setting blitzOn, drawn over whatever overlay shows (radar, satellite or a forecast); fires the
  * POI set "firespots" (setting pois). When on, each says who made the data (the licence's credit
- * line) and how old it is.
+ * line) and how old it is. The METAR stations are the POI set "metars", coloured by flight category.
  */
 
 import { useEffect, useState } from 'react';
@@ -18,6 +18,8 @@ export function ObsLayersControl({ app }: { app: AppState }) {
   const { obs } = app;
   const lightningOn = obs.lightningOn.value;
   const firesOn = obs.firesOn.value;
+  const metarsOn = obs.metarsOn.value;
+  const metars = obs.metars.value;
   const lightning = obs.lightning.value;
   const fires = obs.fires.value;
   const now = Date.now();
@@ -65,6 +67,17 @@ export function ObsLayersControl({ app }: { app: AppState }) {
       {tidesBundle && tidesOn && (
         <small className="obs-credit" data-testid="tide-credit" data-stations={tideStations?.ids.length ?? ''}>
           {tideStations ? t('tides:stationCount', { count: tideStations.ids.length }) : app.tides.error.value ? t('obs.none') : '…'}
+        </small>
+      )}
+      <button type="button" className={metarsOn ? 'level active' : 'level'} aria-pressed={metarsOn} data-testid="metars-toggle"
+        onClick={() => obs.setMetarsOn(!metarsOn)}>
+        {t('obs.metars')}
+      </button>
+      {metarsOn && (
+        <small className="obs-credit" data-testid="metars-credit" data-stations={metars?.icao.length ?? ''}>
+          {metars
+            ? `${metars.attribution} · ${t('obs.updated', { age: relativeAge(metars.updated, now, i18n.language) })}`
+            : obs.metarsError.value ? t('obs.none') : '…'}
         </small>
       )}
     </div>

@@ -15,7 +15,7 @@ import { OverlayIcon } from './icons.tsx';
 import { CAP_SEVERITY_COLOURS } from '../../common/capAlerts.ts';
 import { capAlertsPicked } from '../map/capAlerts.ts';
 import { capAlertPath } from '../panels/capAlert/capAlertPath.ts';
-import { kmPerPixel, nearestFire, PICK_RADIUS_PX } from '../state/obsLayersModel.ts';
+import { kmPerPixel, nearestFire, nearestMetarStation, PICK_RADIUS_PX } from '../state/obsLayersModel.ts';
 import { nearestTideStation } from '../state/tideLayerModel.ts';
 import { nearestFlash } from '../../common/obs/flashes.ts';
 import { relativeAge } from './relativeAge.ts';
@@ -43,6 +43,15 @@ export function Picker({ app }: { app: AppState }) {
     const timer = setTimeout(() => app.picker.close(), timeout * 1000);
     return () => clearTimeout(timer);
   }, [app, mobile, position, timeout]);
+  // SPEC §3 pois metars: a click on a station opens its airport window instead of the picker.
+  const metars = app.obs.metarsOn.value ? app.obs.metars.value : null;
+  useEffect(() => {
+    if (!position || !metars) return;
+    const station = nearestMetarStation(metars, position.lon, position.lat, PICK_RADIUS_PX * kmPerPixel(position.lat, app.map.view.peek().zoom) / 2);
+    if (station < 0) return;
+    app.picker.close();
+    void app.router.navigate(`/airport/${metars.icao[station]}`);
+  }, [app, position, metars]);
   if (!position) return null;
   const result = app.picker.result.value;
   let text = '…';

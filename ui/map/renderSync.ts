@@ -13,8 +13,8 @@ import { coverageShapes } from '../state/radarModel.ts';
 import { renderClient } from './renderClient.ts';
 import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
-import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS } from '../state/obsLayersModel.ts';
 import { startWebcamsLayer } from './webcamsLayer.ts';
+import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS, METARS_REFRESH_MS } from '../state/obsLayersModel.ts';
 
 /** Runs `load` now and every `everyMs` while `on` says so; returns the effect's disposer. */
 function whileOn(on: () => boolean, load: () => Promise<void>, everyMs: number): () => void {
@@ -148,6 +148,7 @@ export function startRenderSync(app: AppState): () => void {
     }),
     // Webcams (pois 'cams'): near the map's centre, drawn by the worker.
     startWebcamsLayer(app, api),
+    whileOn(() => app.obs.metarsOn.value, () => app.obs.loadMetars(), METARS_REFRESH_MS),
     effect(() => {
       const data = app.obs.lightningOn.value ? app.obs.lightning.value : null;
       // The model keeps its bytes for the picker: the worker gets a copy, transferred.
@@ -164,6 +165,17 @@ export function startRenderSync(app: AppState): () => void {
       const lat = Float32Array.from(data.spots, (s) => s.lat);
       const frpMw = Float32Array.from(data.spots, (s) => s.frpMw ?? Number.NaN);
       void api.setFirespots(transfer({ lon, lat, frpMw }, [lon.buffer, lat.buffer, frpMw.buffer]));
+    }),
+    effect(() => {
+      const doc = app.obs.metarsOn.value ? app.obs.metars.value : null;
+      if (!doc) {
+        void api.setMetars(null);
+        return;
+      }
+      const lon = Float32Array.from(doc.lon);
+      const lat = Float32Array.from(doc.lat);
+      const category = Int8Array.from(doc.category);
+      void api.setMetars(transfer({ lon, lat, category }, [lon.buffer, lat.buffer, category.buffer]));
     }),
   ];
   return () => {

@@ -44,6 +44,8 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   // SPEC §2 route /radarPlus: the radar-plus window (the radar overlay's timeline is RadarTimeline).
   'radar-plus': panel({ ident: 'radar-plus', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'radsat', load: () => import('./radar/RadarPlusPanel.tsx') }),
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
+  // SPEC §2 /airport/{ICAO}: the favourite star uses the account.
+  airport: panel({ ident: 'airport', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'airport', prepare: loadAccount, load: () => import('./airport/AirportPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
   // SPEC §2: in the right pane the two replace each other without animation (panelModel.ts).
   sounding: panel({ ident: 'sounding', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/SoundingPanel.tsx') }),

@@ -34,9 +34,9 @@ export function urlStateOf(app: AppState): UrlState {
     pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
     // The choice, also where this product draws none: the link keeps it for the next one.
     isolines: app.isolines.on.peek() ? app.isolines.type.peek() : undefined,
-    // SPEC §2: the POI set shown (the firespots or tide toggle), else the one the address came with.
-    pois: app.obs.firesOn.peek() ? 'firespots' : app.tides.on.peek() ? TIDE_POIS
-      : app.initialUrl.pois !== 'firespots' && app.initialUrl.pois !== TIDE_POIS ? app.initialUrl.pois : undefined,
+    // SPEC §2: the POI set shown (the firespots, tide or metars toggle), else the one the address came with.
+    pois: app.obs.firesOn.peek() ? 'firespots' : app.tides.on.peek() ? TIDE_POIS : app.obs.metarsOn.peek() ? 'metars'
+      : app.initialUrl.pois !== 'firespots' && app.initialUrl.pois !== TIDE_POIS && app.initialUrl.pois !== 'metars' ? app.initialUrl.pois : undefined,
     pickerOpen: picker ? true : undefined,
     launchedBy: app.initialUrl.launchedBy,
   };
@@ -61,6 +61,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.isolines.type.value;
     void app.obs.firesOn.value;
     void app.tides.on.value;
+    void app.obs.metarsOn.value;
     debounced.poke();
   });
   const stopTitle = effect(() => {

@@ -10,6 +10,8 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { obsFilePath } from '../../common/api/obs.ts';
 import { decodeFlashes, isFlashesManifest, LIGHTNING_SOURCE_IDS, nearestFlash, type Flashes, type FlashesManifest } from '../../common/obs/flashes.ts';
+import { METAR_STATIONS_DOCUMENT, METARS_STATIONS_PATH, type MetarStationsDocument } from '../../common/api/airports.ts';
+import { checkAnswer } from '../../common/api/schema.ts';
 import { FIRE_SOURCE_IDS, firespotsFromGeoJson, type FireSpot } from '../../common/obs/fires.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 import type { SettingsStore } from './settingsStore.ts';
@@ -17,6 +19,8 @@ import type { SettingsStore } from './settingsStore.ts';
 /** How often the map fetches again while a layer is on (the sources poll every 1 and 60 min). */
 export const LIGHTNING_REFRESH_MS = MINUTE_MS;
 export const FIRES_REFRESH_MS = 10 * MINUTE_MS;
+/** The METAR source publishes every 10 minutes (server/obs/metar/metarSource.ts). */
+export const METARS_REFRESH_MS = 5 * MINUTE_MS;
 /** The picker names a flash or a fire within this many CSS px of the click. */
 export const PICK_RADIUS_PX = 24;
 
@@ -48,6 +52,20 @@ export interface ObsLayersModel {
   setFiresOn(on: boolean): void;
   loadLightning(): Promise<void>;
   loadFires(): Promise<void>;
+  /** The METAR stations (SPEC §3 pois "metars", URL item p:metars), coloured by flight category. */
+  readonly metarsOn: ReadonlySignal<boolean>;
+  readonly metars: ReadonlySignal<MetarStationsDocument | null>;
+  readonly metarsError: ReadonlySignal<string | null>;
+  setMetarsOn(on: boolean): void;
+  loadMetars(): Promise<void>;
+}
+
+/** The nearest METAR station within maxKm (haversine, as nearestFire), or -1. */
+export function nearestMetarStation(doc: MetarStationsDocument, lon: number, lat: number, maxKm: number): number {
+  if (doc.icao.length === 0) return -1;
+  const n = doc.icao.length;
+  const empty = new Float32Array(n);
+  return nearestFlash({ baseTime: 0, lon: Float32Array.from(doc.lon), lat: Float32Array.from(doc.lat), ageSeconds: empty, energyFj: empty, areaKm2: empty, quality: new Uint8Array(n) }, lon, lat, maxKm);
 }
 
 /** Kilometres a CSS pixel spans at latitude `lat` and zoom `zoom` (256 px world at zoom 0, equator 40 075 km). */
@@ -66,7 +84,10 @@ export function nearestFire(spots: readonly FireSpot[], lon: number, lat: number
 }
 
 export function createObsLayersModel(settings: SettingsStore, initialPois: string | undefined, fetchFn: typeof fetch = (...a) => fetch(...a)): ObsLayersModel {
-  if (initialPois === 'firespots') settings.set('pois', 'firespots');
+  if (initialPois === 'firespots' || initialPois === 'metars') settings.set('pois', initialPois);
+  const metarsOn = computed(() => settings.signal('pois').value === 'metars');
+  const metars = signal<MetarStationsDocument | null>(null);
+  const metarsError = signal<string | null>(null);
   const lightningOn = computed(() => settings.signal('blitzOn').value === true);
   const firesOn = computed(() => settings.signal('pois').value === 'firespots');
   const lightning = signal<LightningData | null>(null);
@@ -85,7 +106,19 @@ export function createObsLayersModel(settings: SettingsStore, initialPois: strin
   }
 
   return {
-    lightningOn, firesOn, lightning, fires, lightningError, firesError,
+    lightningOn, firesOn, lightning, fires, lightningError, firesError, metarsOn, metars, metarsError,
+    setMetarsOn(on) {
+      settings.set('pois', on ? 'metars' : '');
+    },
+    async loadMetars() {
+      try {
+        const doc = await firstFound([METARS_STATIONS_PATH], async (r) => checkAnswer(METAR_STATIONS_DOCUMENT, await r.json(), 'metars'));
+        metars.value = doc;
+        metarsError.value = doc ? null : 'none';
+      } catch (error) {
+        metarsError.value = String((error as Error).message ?? error);
+      }
+    },
     setLightningOn(on) {
       settings.set('blitzOn', on);
     },

@@ -1,0 +1,141 @@
+/**
+ * The airport window and the metars layer (SPEC §2 /airport/{ICAO}, §3 pois metars) on an app
+ * server of the spec's own: the AWC source polls the fixture server (cache files built from the
+ * real fixture reports, server/obs/metar/testing.ts) and the OurAirports source reads verbatim
+ * runway rows. KJFK's METAR (2023-10-17 05:51Z) with its runways and their crosswind, the station
+ * on the map coloured and opening its window; then KJFK's TAF (2024-05-09, polled at its own time),
+ * and an unknown code.
+ */
+
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { ChildProcess } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import { lonLatToScreen } from '../common/map.ts';
+import { startAppServer, stopAppServer } from './appServer.ts';
+import { FixtureServer } from '../server/live/fixtureServer.ts';
+import { SourceHttp } from '../server/live/http.ts';
+import type { ObsContext } from '../server/obs/core/source.ts';
+import { ObsStore } from '../server/obs/core/store.ts';
+import { AWC_METARS_PATH, AWC_TAFS_PATH, AwcMetarSource } from '../server/obs/metar/metarSource.ts';
+import { OurAirportsRunwaysSource } from '../server/obs/metar/runwaysSource.ts';
+import {
+  airportPositions, awcMetarCacheCsvBuilt, awcTafCacheXmlBuilt, FIXTURE_STATIONS, OURAIRPORTS_RUNWAYS_EXCERPT, readAvwxMetar, readAvwxTaf,
+} from '../server/obs/metar/testing.ts';
+
+const DATA = fileURLToPath(new URL('../../shared/data/text/metar-taf/', import.meta.url));
+const present = existsSync(resolve(DATA, 'metar_KJFK.json'));
+if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error('METAR fixtures missing (ISOBAR_REQUIRE_FIXTURES=1)');
+
+const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 9;
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'airport');
+const METAR_NOW = Date.UTC(2023, 9, 17, 6);
+const TAF_NOW = Date.UTC(2024, 4, 9, 4);
+const KJFK = { lon: -73.779317, lat: 40.639447 };
+
+function context(now: number): ObsContext {
+  return {
+    http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }),
+    store: new ObsStore(DATA_DIR),
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+    now: () => now,
+    signal: new AbortController().signal,
+  };
+}
+
+async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
+  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
+  const canvas = await page.locator('canvas').first().boundingBox();
+  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
+  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
+}
+
+test.use({ locale: 'en-US' });
+
+test.describe('airport window and metars layer', () => {
+  test.skip(!present, 'METAR fixtures missing');
+  let fixture: FixtureServer;
+  let server: ChildProcess | null = null;
+
+  test.beforeAll(async () => {
+    await rm(DATA_DIR, { recursive: true, force: true });
+    await mkdir(DATA_DIR, { recursive: true });
+    fixture = await FixtureServer.start();
+    const positions = await airportPositions();
+    const rows = [];
+    const tafs = [];
+    for (const station of FIXTURE_STATIONS) {
+      const { raw, time } = await readAvwxMetar(station);
+      const p = positions.get(station)!;
+      rows.push({ raw: raw.slice(0, raw.indexOf(` ${station} `, 5)), station, time: time.dt, lat: p.lat, lon: p.lon });
+      tafs.push({ raw: (await readAvwxTaf(station)).raw, station });
+    }
+    fixture.put(AWC_METARS_PATH, gzipSync(awcMetarCacheCsvBuilt(rows)));
+    fixture.put(AWC_TAFS_PATH, gzipSync(awcTafCacheXmlBuilt(tafs)));
+    fixture.put('/runways.csv', OURAIRPORTS_RUNWAYS_EXCERPT);
+    await new OurAirportsRunwaysSource(fixture.url).poll(context(METAR_NOW));
+    await new AwcMetarSource(fixture.url).poll(context(METAR_NOW));
+  });
+  test.afterAll(async () => {
+    if (server) await stopAppServer(server);
+    await fixture?.close();
+  });
+
+  test('KJFK: METAR decoded, runways with crosswind, the station on the map opens the window', async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
+    await mkdir(testInfo.outputDir, { recursive: true });
+    server = await startAppServer({ port: PORT, dataDir: DATA_DIR, log: testInfo.outputPath('server.log'), env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none' } });
+
+    // A bare four-letter code opens the airport window.
+    await page.goto(`${BASE}/KJFK`);
+    const panel = page.getByTestId('airport-panel');
+    await expect(panel.getByTestId('airport-icao')).toHaveText('KJFK', { timeout: 30_000 });
+    await expect(panel.getByTestId('airport-iata')).toHaveText('JFK');
+    await expect(page.locator('.airport-panel h2')).toHaveText('John F Kennedy International Airport');
+    await expect(panel.getByTestId('airport-metar-raw')).toHaveText(/^KJFK 170551Z 36007KT 10SM FEW085 SCT250 11\/07 A2979/);
+    await expect(panel.getByTestId('airport-category')).toHaveText('VFR');
+    await expect(panel.getByTestId('airport-wind')).toContainText('360°');
+    // en-US: the user's units are imperial (11 °C and 7 °C).
+    await expect(panel.getByTestId('airport-temperature')).toHaveText('52 °F / 45 °F');
+    await expect(panel.getByTestId('airport-qnh')).not.toHaveText('—');
+    // Four runways; wind 360° 7 kt on 04L (031° true): 7 sin(-31°) = 3.6 kt = 1.85 m/s from the left.
+    await expect(panel.getByTestId('airport-runway')).toHaveCount(4);
+    const end04L = panel.getByTestId('airport-runway-end').first();
+    await expect(end04L).toContainText('04L');
+    await expect(end04L).toHaveAttribute('data-crosswind-ms', '-1.85');
+    await page.screenshot({ path: testInfo.outputPath('airport-kjfk.png') });
+
+    // The metars layer: four stations, KJFK's disc opens its window.
+    await page.getByTestId('panel-close').click();
+    await page.goto(`${BASE}/?${KJFK.lat.toFixed(3)},${KJFK.lon.toFixed(3)},9`);
+    await page.getByTestId('metars-toggle').click();
+    await expect(page.getByTestId('metars-credit')).toHaveAttribute('data-stations', '4', { timeout: 30_000 });
+    await expect.poll(() => page.url()).toContain('p:metars');
+    await page.screenshot({ path: testInfo.outputPath('metars-layer.png') });
+    const at = await screenOf(page, KJFK.lon, KJFK.lat);
+    await page.mouse.click(at.x, at.y);
+    await expect(page.getByTestId('airport-icao')).toHaveText('KJFK', { timeout: 15_000 });
+    await expect.poll(() => page.url()).toContain('/airport/KJFK');
+  });
+
+  test('KJFK\'s TAF decoded by period; an unknown code says not found', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    await new AwcMetarSource(fixture.url).poll(context(TAF_NOW));
+    if (!server) server = await startAppServer({ port: PORT, dataDir: DATA_DIR, log: testInfo.outputPath('server.log'), env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none' } });
+    await page.goto(`${BASE}/airport/kjfk`);
+    const panel = page.getByTestId('airport-panel');
+    await expect(panel.getByTestId('airport-taf-raw')).toHaveText(/^KJFK 090315Z 0903\/1006/, { timeout: 30_000 });
+    // The base forecast, five FM groups and a PROB30: seven periods, the last MVFR (BKN010).
+    await expect(panel.getByTestId('airport-taf-period')).toHaveCount(7);
+    await expect(panel.getByTestId('airport-taf-period').last().getByTestId('airport-category')).toHaveText('MVFR');
+    await page.screenshot({ path: testInfo.outputPath('airport-kjfk-taf.png'), fullPage: true });
+
+    await page.goto(`${BASE}/airport/ZZZZ`);
+    await expect(page.getByTestId('airport-not-found')).toContainText('ZZZZ', { timeout: 30_000 });
+    await page.screenshot({ path: testInfo.outputPath('airport-not-found.png') });
+  });
+});
