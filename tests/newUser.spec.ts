@@ -95,7 +95,7 @@ test.describe('item 3: the top bar stays on one row', () => {
 
 test.describe('item 4: a route\'s coordinates win', () => {
   for (const path of ['/sounding/50.087/14.421', '/multimodel/50.087/14.421', '/cap-alert/50.087/14.421']) {
-    test(`${path} shows its place though its window is not built yet`, async ({ page }) => {
+    test(`${path} centres the map on the window's place`, async ({ page }) => {
       await page.goto(path);
       await servicesStarted(page);
       await expect.poll(async () => {
