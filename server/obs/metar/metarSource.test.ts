@@ -13,6 +13,7 @@ import { buildApp } from '../../app.ts';
 import { obsConfigFromEnv } from '../core/config.ts';
 import { ObsDataError, type ObsContext } from '../core/source.ts';
 import { ObsStore } from '../core/store.ts';
+import { stationHistoryFor } from '../stations/history.ts';
 import { OBS_FACTORIES } from '../sources.ts';
 import { AWC_METARS_PATH, AWC_TAFS_PATH, AwcMetarSource } from './metarSource.ts';
 import { OurAirportsRunwaysSource } from './runwaysSource.ts';
@@ -93,6 +94,21 @@ describeWithFixtures('AWC METAR source', () => {
     expect(stations.icao).toEqual([...FIXTURE_STATIONS]);
     expect(stations.category).toEqual([0, 0, 0, 0]); // VFR everywhere, as avwx's flight_rules say
     expect(stations.lat[1]).toBeCloseTo(40.64, 2);
+
+    // Both of KJFK's reports are in the weather stations' history, in base units.
+    const history = stationHistoryFor(store).history('KJFK')!;
+    expect(history.station).toMatchObject({ id: 'KJFK', source: 'awc', name: expect.stringMatching(/Kennedy/) as unknown });
+    expect(history.observations.map((o) => o.time)).toEqual([Date.UTC(2023, 9, 17, 4, 51), Date.UTC(2023, 9, 17, 5, 51)]);
+    // KJFK 170551Z 36007KT 10SM FEW085 SCT250 11/07 A2979
+    const last = history.observations[1];
+    expect(last.temp).toBeCloseTo(284.15, 6);
+    expect(last.dewpoint).toBeCloseTo(280.15, 6);
+    expect(last.windDir).toBe(360);
+    expect(last.wind).toBeCloseTo(7 * 1852 / 3600, 6);
+    expect(last.pressure! / 100).toBeCloseTo(29.79 * 33.8639, 1);
+    expect(last.rh).toBeCloseTo(76.5, 0);
+    const published = (await store.readJson<{ stations: { id: string }[] }>('stations', 'stations.json'))!;
+    expect(published.stations.map((s) => s.id)).toEqual([...FIXTURE_STATIONS]);
   });
 
   it('publishes the current TAFs; a NIL TAF is logged and skipped', async () => {

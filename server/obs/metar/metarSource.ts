@@ -7,15 +7,21 @@
  * (common/aviation/metar.ts); a malformed one is logged with its raw text and skipped, never
  * published half-read. Published under obs/metars/: latest.json (the reports as received, latest
  * per station) then stations.json (position and flight category per station, for the map layer).
+ * Every decoded report also goes into the weather stations' history (server/obs/stations/history.ts,
+ * the /station windows and "nearest stations"): temperature, dew point, wind, QNH as the pressure.
  */
 
 import { gunzipSync } from 'node:zlib';
 import { FLIGHT_CATEGORIES } from '../../../common/aviation/flightCategory.ts';
-import { decodeMetar, decodeTaf, MetarFormatError } from '../../../common/aviation/metar.ts';
+import { decodeMetar, decodeTaf, MetarFormatError, type DecodedMetar } from '../../../common/aviation/metar.ts';
 import {
   METARS_LATEST, METARS_STATIONS, type MetarsLatestDocument, type MetarStationsDocument,
 } from '../../../common/api/airports.ts';
+import type { StationInfo, StationObservation } from '../../../common/api/stations.ts';
+import { relativeHumidity } from '../../../common/sounding/thermo.ts';
 import { HOUR_MS } from '../../../common/time.ts';
+import { stationHistoryFor } from '../stations/history.ts';
+import { airportName } from '../stations/sources.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { AwcFormatError, parseMetarCacheCsv, parseTafCacheXml } from './awcCache.ts';
 
@@ -66,6 +72,7 @@ export class AwcMetarSource implements ObsSource {
 
     const metars: MetarsLatestDocument['metars'] = {};
     const categories = new Map<string, number>();
+    const observed = new Map<string, { station: StationInfo; observations: StationObservation[] }>();
     for (const row of metarRows) {
       let decoded;
       try {
@@ -84,6 +91,9 @@ export class AwcMetarSource implements ObsSource {
         continue;
       }
       if (decoded.time < now - METAR_MAX_AGE_MS || decoded.time > now + HOUR_MS) continue;
+      const entry = observed.get(row.station) ?? { station: this.stationInfo(row.station, row.lat, row.lon), observations: [] };
+      entry.observations.push(metarObservation(decoded, row.raw));
+      observed.set(row.station, entry);
       const held = metars[row.station];
       if (held && held.time >= decoded.time) continue;
       metars[row.station] = { raw: row.raw, time: decoded.time, lat: row.lat, lon: row.lon };
@@ -122,5 +132,30 @@ export class AwcMetarSource implements ObsSource {
       lat: icaos.map((i) => metars[i].lat),
       category: icaos.map((i) => categories.get(i)!),
     } satisfies MetarStationsDocument);
+    const history = stationHistoryFor(ctx.store);
+    for (const { station, observations } of observed.values()) await history.addObservations(station, observations);
+    await history.publish(now);
   }
+
+  private stationInfo(icao: string, lat: number, lon: number): StationInfo {
+    return { id: icao, name: airportName(icao) ?? icao, lat, lon, elevation: null, source: this.id, attribution: this.attribution };
+  }
+}
+
+const KELVIN = 273.15;
+
+/** A decoded METAR as a station observation in base units (common/api/stations.ts); QNH stands for the pressure. */
+export function metarObservation(m: DecodedMetar, raw: string): StationObservation {
+  return {
+    time: m.time,
+    temp: m.temperatureC === null ? null : m.temperatureC + KELVIN,
+    dewpoint: m.dewPointC === null ? null : m.dewPointC + KELVIN,
+    wind: m.wind?.speedMs ?? null,
+    gust: m.wind?.gustMs ?? null,
+    windDir: m.wind?.directionDeg ?? null,
+    pressure: m.qnhHpa === null ? null : m.qnhHpa * 100,
+    rh: m.temperatureC !== null && m.dewPointC !== null ? relativeHumidity(m.temperatureC, m.dewPointC) : null,
+    weather: m.weather.length ? m.weather.join(' ') : null,
+    raw,
+  };
 }
