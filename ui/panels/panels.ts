@@ -46,6 +46,9 @@ export const PANELS: Readonly<Record<string, PanelDef<PanelComponent>>> = {
   alerts: panel({ ident: 'alerts', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'alerts', prepare: loadAccount, load: () => import('./alerts/AlertsPanel.tsx') }),
   // SPEC §2 /airport/{ICAO}: the favourite star uses the account.
   airport: panel({ ident: 'airport', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'airport', prepare: loadAccount, load: () => import('./airport/AirportPanel.tsx') }),
+  // SPEC §2 windows without a route, opened by the context menu with a point.
+  'nearest-airports': panel({ ident: 'nearest-airports', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'airport', load: () => import('./airport/NearestAirportsPanel.tsx') }),
+  'nearest-stations': panel({ ident: 'nearest-stations', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'station', load: () => import('./station/NearestStationsPanel.tsx') }),
   hurricanes: panel({ ident: 'hurricanes', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'hurricanes', load: () => import('./hurricanes/HurricanesPanel.tsx') }),
   // SPEC §2: in the right pane the two replace each other without animation (panelModel.ts).
   sounding: panel({ ident: 'sounding', pane: 'rhpane', mobilePane: 'fullscreen-mobile', bundle: 'sounding', load: () => import('./sounding/SoundingPanel.tsx') }),

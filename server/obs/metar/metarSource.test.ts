@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AirportAnswer, MetarsLatestDocument, MetarStationsDocument } from '../../../common/api/airports.ts';
+import { nearestAirportsPath, type AirportAnswer, type MetarsLatestDocument, type MetarStationsDocument, type NearestAirportsAnswer } from '../../../common/api/airports.ts';
 import { FixtureServer } from '../../live/fixtureServer.ts';
 import { SourceHttp } from '../../live/http.ts';
 import { describeWithFixtures } from '../../live/testing.ts';
@@ -166,6 +166,19 @@ describeWithFixtures('the airport route', () => {
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/EGLL' })).json()).toMatchObject({ icao: 'EGLL', runways: [] });
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/ZZZZ' })).statusCode).toBe(404);
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/KJ%2FK' })).statusCode).toBe(400);
+
+      // The airports nearest a point in Queens: JFK first, with its METAR's category, then LaGuardia.
+      const near = (await app.inject({ method: 'GET', url: nearestAirportsPath(40.66, -73.8, 3) })).json() as NearestAirportsAnswer;
+      expect(near.airports.map((a) => a.icao).slice(0, 2)).toEqual(['KJFK', 'KLGA']);
+      expect(near.airports[0]).toMatchObject({ iata: 'JFK', category: 'VFR' });
+      expect(near.airports[0].distanceKm).toBeLessThan(3);
+      expect(near.airports[1].category).toBeNull();
+      expect(near.airports).toHaveLength(3);
+      expect(near.attribution).toHaveLength(2);
+      // Mid-Pacific: none within 300 km. Bad coordinates and limits: 400.
+      expect((await app.inject({ method: 'GET', url: nearestAirportsPath(-30, -140) })).json()).toMatchObject({ airports: [] });
+      expect((await app.inject({ method: 'GET', url: nearestAirportsPath(95, 0) })).statusCode).toBe(400);
+      expect((await app.inject({ method: 'GET', url: nearestAirportsPath(40, 0, 99) })).statusCode).toBe(400);
     } finally {
       await app.close();
     }

