@@ -78,6 +78,23 @@ test('right-click menu: keyboard, Escape, copy coordinates, then the multi-model
   await page.evaluate(() => (window as unknown as { isobar: { app: { router: { navigate(p: string): Promise<boolean> } } } }).isobar.app.router.navigate('/settings'));
   await expect(page.locator('section.window-settings')).toBeVisible();
   await expect(page.locator('section.window-multimodel')).toHaveCount(0);
+
+  // "Nearest airports" at Prague: Václav Havel Airport (LKPR) first, which opens the airport window.
+  await page.goto('/?50.100,14.260,8');
+  await expect(page.getByTestId('map')).toBeVisible();
+  const mapBox = (await page.getByTestId('map').boundingBox())!;
+  await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2, { button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Nearest airports' }).click();
+  const airports = page.getByTestId('nearest-airports');
+  await expect(airports.locator('button').first()).toHaveAttribute('data-airport', 'LKPR');
+  await expect(airports.locator('button').first()).toContainText(/LKPR \/ PRG · \d+(\.\d)? km/);
+  await page.screenshot({ path: 'test-results/nearest-airports.png' });
+  await airports.locator('button').first().click();
+  await expect(page).toHaveURL(/\/airport\/LKPR/);
+  // "Nearest weather stations": this server follows no station near Prague, and says so.
+  await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2, { button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Nearest weather stations' }).click();
+  await expect(page.getByTestId('nearest-stations-none')).toHaveText('No weather station within 300 km');
 });
 
 test('a user\'s own webcam: added, shown with the webcams nearby and on its page, edited, made a favourite, removed; screenshots', async ({ page, request }) => {
