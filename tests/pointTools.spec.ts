@@ -87,7 +87,7 @@ test('right-click menu: keyboard, Escape, copy coordinates, then the multi-model
   await menu.getByRole('menuitem', { name: 'Nearest airports' }).click();
   const airports = page.getByTestId('nearest-airports');
   await expect(airports.locator('button').first()).toHaveAttribute('data-airport', 'LKPR');
-  await expect(airports.locator('button').first()).toContainText(/LKPR \/ PRG · \d+(\.\d)? km/);
+  await expect(airports.locator('button').first()).toContainText(/LKPR \/ PRG · \d+(\.\d)? (km|mi)/);
   await page.screenshot({ path: 'test-results/nearest-airports.png' });
   await airports.locator('button').first().click();
   await expect(page).toHaveURL(/\/airport\/LKPR/);
@@ -152,7 +152,7 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   await page.getByTestId('webcam-title').fill('Garden cam, north');
   await page.getByTestId('webcam-save').click();
   await expect(page).toHaveURL(new RegExp(`/webcams/${id}(\\?|$)`));
-  await expect(page.getByTestId('webcam-title')).toHaveText('Garden cam, north');
+  await expect(page.getByTestId('webcam-detail').getByTestId('webcam-title')).toHaveText('Garden cam, north');
 
   // Remove, after the question; then it is not found.
   await page.getByTestId('webcam-remove').click();
