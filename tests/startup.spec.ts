@@ -43,7 +43,6 @@ const errorReport = (r: Request) => r.method() === 'POST' && new URL(r.url()).pa
 
 const SIZES = [
   { name: 'phone', width: 360, height: 740 },
-  { name: 'tablet', width: 768, height: 1024 },
   { name: 'desktop', width: 1920, height: 1080 },
 ] as const;
 
