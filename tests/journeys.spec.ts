@@ -1,7 +1,7 @@
 /**
  * User journeys of issue 4 in Chromium: a deep link to a point forecast in French; switching
  * overlay, level and units; the back button; settings kept across a reload; screenshots of the
- * app at phone, tablet and desktop sizes at DPR 2.
+ * app at phone and desktop sizes at DPR 2.
  */
 
 import { expect, type Page } from '@playwright/test';
@@ -91,7 +91,7 @@ test.describe('journeys', () => {
     expect(events).toContain('404');
   });
 
-  for (const [name, width, height] of [['phone', 360, 740], ['tablet', 768, 1024], ['desktop', 1920, 1080]] as const) {
+  for (const [name, width, height] of [['phone', 360, 740], ['desktop', 1920, 1080]] as const) {
     test(`looks right on a ${name} (${width}x${height}, DPR 2)`, async ({ browser }) => {
       const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-GB', timezoneId: 'UTC' });
       const page = await context.newPage();

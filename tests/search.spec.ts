@@ -97,7 +97,7 @@ test.describe('search', () => {
     expect(at.lon).toBeCloseTo(2.351, 2);
   });
 
-  for (const [name, viewport] of [['phone', { width: 360, height: 740 }], ['tablet', { width: 768, height: 1024 }], ['desktop', { width: 1920, height: 1080 }]] as const) {
+  for (const [name, viewport] of [['phone', { width: 360, height: 740 }], ['desktop', { width: 1920, height: 1080 }]] as const) {
     test.describe(name, () => {
       test.use({ viewport, deviceScaleFactor: 2 });
       test(`search at ${viewport.width}x${viewport.height}`, async ({ page }) => {
