@@ -5,7 +5,7 @@
  * only while a radar overlay shows; the manifest is read again on the radar interval (SPEC §9).
  */
 
-import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { isRadarOverlay } from '../../common/catalogue/overlays.ts';
 import {
   RADAR_ARCHIVE_MINIFEST_PATH, RADAR_COVERAGE_ANSWER, RADAR_COVERAGE_PATH, RADAR_MINIFEST_ANSWER, RADAR_MINIFEST_PATH, type RadarCoverageAnswer, type RadarMinifestAnswer,
@@ -14,6 +14,7 @@ import type { LonLatShapes } from '../../workers/api.ts';
 import { RADAR_SEGMENT_MS, RADAR_SEGMENTS, RADAR_UPDATE_MINUTES, radarSteps, type RadarSegment, type RadarSourceInfo, type RadarStep } from '../../common/radar.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
+import { createFramePlayer } from './framePlayer.ts';
 import type { LayerModel } from './layerModel.ts';
 import type { SettingsStore } from './settingsStore.ts';
 import { ANIMATION_MULTIPLIER, ANIMATION_STEP_MS } from './timelineModel.ts';
@@ -86,7 +87,6 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   const archive = signal<RadarMinifestAnswer | null>(null);
   const error = signal<string | null>(null);
   const index = signal(-1);
-  const playing = signal(false);
   const clock = signal(now());
   const active = computed(() => isRadarOverlay(layer.overlay.value));
   const premium = computed(() => settings.signal('subscription').value === 'premium');
@@ -95,14 +95,6 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   const segment = computed<RadarSegment>(() => (layer.overlay.value === 'radarPlus' ? settings.signal('radarPlusSegmentRange').value as RadarSegment : 'short'));
   const steps = computed(() => radarTimeline(live.value, archive.value, segment.value, clock.value));
   const step = computed(() => steps.value[index.value] ?? null);
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let refresh: ReturnType<typeof setInterval> | null = null;
-
-  const stop = () => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-    playing.value = false;
-  };
   /** The newest observed step (the nowcast comes after it). */
   const latestObserved = (list: RadarStep[]) => {
     let i = list.length - 1;
@@ -134,23 +126,16 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
     }
   };
 
-  const disposers = [
-    effect(() => {
-      if (!active.value) {
-        stop();
-        if (refresh !== null) clearInterval(refresh);
-        refresh = null;
-        return;
-      }
+  const player = createFramePlayer({
+    active, index, count: () => steps.peek().length, read, refreshMs: RADAR_UPDATE_MINUTES * MINUTE_MS, frameMs: RADAR_FRAME_MS,
+    watch: () => {
       void segment.value;
       void token.value;
-      void read();
-      if (refresh === null) refresh = setInterval(() => void read(), RADAR_UPDATE_MINUTES * MINUTE_MS);
-    }),
-  ];
+    },
+  });
 
   return {
-    active, segment, steps, index, step, playing, error, premium, coverage,
+    active, segment, steps, index, step, playing: player.playing, error, premium, coverage,
     sources: computed(() => live.value?.sources ?? []),
     setSegment(next) {
       if (!RADAR_SEGMENTS.includes(next)) return false;
@@ -158,25 +143,9 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
       if (next === 'archive' && !premium.peek()) return false;
       return settings.set('radarPlusSegmentRange', next as never);
     },
-    setIndex(i) {
-      const n = steps.peek().length;
-      if (n > 0) index.value = Math.max(0, Math.min(n - 1, Math.round(i)));
-    },
-    play() {
-      if (timer !== null || steps.peek().length < 2) return;
-      playing.value = true;
-      // Radar loops: after the last frame (the nowcast's end) it starts again from the first.
-      timer = setInterval(() => {
-        const n = steps.peek().length;
-        if (n < 2) return stop();
-        index.value = (index.peek() + 1) % n;
-      }, RADAR_FRAME_MS);
-    },
-    pause: stop,
-    dispose() {
-      stop();
-      if (refresh !== null) clearInterval(refresh);
-      disposers.forEach((d) => d());
-    },
+    setIndex: player.setIndex,
+    play: player.play,
+    pause: player.pause,
+    dispose: player.dispose,
   };
 }

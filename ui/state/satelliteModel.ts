@@ -7,12 +7,13 @@
  * the model says so (`unconfigured`) instead of drawing nothing silently.
  */
 
-import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { SATELLITE_ARCHIVE_INFO_PATH, SATELLITE_INFO_ANSWER, SATELLITE_INFO_PATH, type SatelliteInfoAnswer } from '../../common/api/satellite.ts';
 import { SATELLITE_LIVE_WINDOW_MS, SATELLITE_UPDATE_MINUTES, satelliteSteps, type SatelliteSourceInfo, type SatelliteStep } from '../../common/satellite.ts';
 import { DAY_MS, MINUTE_MS } from '../../common/time.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
 import { HttpError } from '../http/httpError.ts';
+import { createFramePlayer } from './framePlayer.ts';
 import type { LayerModel } from './layerModel.ts';
 import { RADAR_FRAME_MS } from './radarModel.ts';
 import type { SettingsStore } from './settingsStore.ts';
@@ -65,7 +66,6 @@ export function createSatelliteModel(options: { layer: LayerModel; settings: Set
   const error = signal<string | null>(null);
   const unconfigured = signal(false);
   const index = signal(-1);
-  const playing = signal(false);
   const clock = signal(now());
   const chosenRange = signal<SatelliteRange>('live');
   const active = computed(() => layer.overlay.value === 'satellite');
@@ -75,14 +75,6 @@ export function createSatelliteModel(options: { layer: LayerModel; settings: Set
   const range = computed<SatelliteRange>(() => (premium.value ? chosenRange.value : 'live'));
   const steps = computed(() => satelliteTimeline(live.value, archive.value, range.value, clock.value));
   const step = computed(() => steps.value[index.value] ?? null);
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let refresh: ReturnType<typeof setInterval> | null = null;
-
-  const stop = () => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-    playing.value = false;
-  };
   const read = async () => {
     try {
       const wantArchive = range.peek() === 'archive';
@@ -111,23 +103,16 @@ export function createSatelliteModel(options: { layer: LayerModel; settings: Set
     }
   };
 
-  const disposers = [
-    effect(() => {
-      if (!active.value) {
-        stop();
-        if (refresh !== null) clearInterval(refresh);
-        refresh = null;
-        return;
-      }
+  const player = createFramePlayer({
+    active, index, count: () => steps.peek().length, read, refreshMs: SATELLITE_UPDATE_MINUTES * MINUTE_MS, frameMs: RADAR_FRAME_MS,
+    watch: () => {
       void range.value;
       void token.value;
-      void read();
-      if (refresh === null) refresh = setInterval(() => void read(), SATELLITE_UPDATE_MINUTES * MINUTE_MS);
-    }),
-  ];
+    },
+  });
 
   return {
-    active, range, steps, index, step, playing, error, unconfigured, premium,
+    active, range, steps, index, step, playing: player.playing, error, unconfigured, premium,
     sources: computed(() => live.value?.sources ?? []),
     setRange(next) {
       if (!SATELLITE_RANGES.includes(next)) return false;
@@ -136,24 +121,9 @@ export function createSatelliteModel(options: { layer: LayerModel; settings: Set
       chosenRange.value = next;
       return true;
     },
-    setIndex(i) {
-      const n = steps.peek().length;
-      if (n > 0) index.value = Math.max(0, Math.min(n - 1, Math.round(i)));
-    },
-    play() {
-      if (timer !== null || steps.peek().length < 2) return;
-      playing.value = true;
-      timer = setInterval(() => {
-        const n = steps.peek().length;
-        if (n < 2) return stop();
-        index.value = (index.peek() + 1) % n;
-      }, RADAR_FRAME_MS);
-    },
-    pause: stop,
-    dispose() {
-      stop();
-      if (refresh !== null) clearInterval(refresh);
-      disposers.forEach((d) => d());
-    },
+    setIndex: player.setIndex,
+    play: player.play,
+    pause: player.pause,
+    dispose: player.dispose,
   };
 }
