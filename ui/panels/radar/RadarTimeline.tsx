@@ -6,32 +6,18 @@
  * free users (SPEC §1). Strings: the radsat bundle, loaded with the overlay.
  */
 
-import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { RADAR_SEGMENTS, RADAR_STALE_MS } from '../../../common/radar.ts';
-import { MINUTE_MS } from '../../../common/time.ts';
 import type { AppState } from '../../state/appState.ts';
-import { loadBundle } from '../../i18n.ts';
+import { ageParts, useFrameClock } from './frameAge.ts';
 import './radar.css';
 
-/** Age of a frame in whole minutes, hours past 90 minutes. */
-function ageParts(ms: number): { key: 'minutesAgo' | 'hoursAgo' | 'inMinutes'; count: number } {
-  if (ms < 0) return { key: 'inMinutes', count: Math.round(-ms / MINUTE_MS) };
-  const minutes = Math.round(ms / MINUTE_MS);
-  return minutes > 90 ? { key: 'hoursAgo', count: Math.round(minutes / 60) } : { key: 'minutesAgo', count: minutes };
-}
 
 export function RadarTimeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
   useSignals();
   const { t } = useTranslation('radsat');
-  const [, setBundle] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    void loadBundle('radsat').then(() => setBundle(true));
-    const tick = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(tick);
-  }, []);
+  const now = useFrameClock();
   const radar = app.radar;
   const steps = radar.steps.value;
   const index = radar.index.value;

@@ -5,35 +5,22 @@
  * follows no satellite says so, with the setting that turns one on. Strings: the radsat bundle.
  */
 
-import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { SATELLITE_STALE_MS } from '../../../common/satellite.ts';
-import { MINUTE_MS } from '../../../common/time.ts';
 import type { AppState } from '../../state/appState.ts';
+import { ageParts, useFrameClock } from '../radar/frameAge.ts';
 import { SATELLITE_RANGES } from '../../state/satelliteModel.ts';
-import { loadBundle } from '../../i18n.ts';
 import '../radar/radar.css';
 
 /** The setting that turns the satellite sources on (README "Observations"). */
 export const SATELLITE_SETTING = 'ISOBAR_OBS=goesEast,goesWest';
 
-/** Age of a frame in whole minutes, hours past 90 minutes. */
-function ageParts(ms: number): { key: 'minutesAgo' | 'hoursAgo'; count: number } {
-  const minutes = Math.max(0, Math.round(ms / MINUTE_MS));
-  return minutes > 90 ? { key: 'hoursAgo', count: Math.round(minutes / 60) } : { key: 'minutesAgo', count: minutes };
-}
 
 export function SatelliteTimeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
   useSignals();
   const { t } = useTranslation('radsat');
-  const [, setBundle] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    void loadBundle('radsat').then(() => setBundle(true));
-    const tick = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(tick);
-  }, []);
+  const now = useFrameClock();
   const sat = app.satellite;
   const steps = sat.steps.value;
   const index = sat.index.value;
@@ -55,7 +42,8 @@ export function SatelliteTimeline({ app, hour12 }: { app: AppState; hour12: bool
       </div>
     );
   }
-  const age = ageParts(now - step.time);
+  // A scan is never ahead of now: a clock a little behind the server's reads 0 minutes ago.
+  const age = ageParts(Math.max(0, now - step.time));
   const stale = now - step.time > SATELLITE_STALE_MS;
   const time = new Date(step.time).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12 });
   const sources = sat.sources.value.filter((s) => step.frames.some((f) => f.source === s.id));
