@@ -13,13 +13,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
-import { lonLatToScreen } from '../common/map.ts';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { startAppServer, stopAppServer } from './appServer.ts';
+import { obsTestContext, screenOf } from './testing.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
-import { SourceHttp } from '../server/live/http.ts';
 import type { ObsContext } from '../server/obs/core/source.ts';
-import { ObsStore } from '../server/obs/core/store.ts';
 import { AWC_METARS_PATH, AWC_TAFS_PATH, AwcMetarSource } from '../server/obs/metar/metarSource.ts';
 import { OurAirportsRunwaysSource } from '../server/obs/metar/runwaysSource.ts';
 import {
@@ -37,22 +36,7 @@ const METAR_NOW = Date.UTC(2023, 9, 17, 6);
 const TAF_NOW = Date.UTC(2024, 4, 9, 4);
 const KJFK = { lon: -73.779317, lat: 40.639447 };
 
-function context(now: number): ObsContext {
-  return {
-    http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }),
-    store: new ObsStore(DATA_DIR),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    now: () => now,
-    signal: new AbortController().signal,
-  };
-}
-
-async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
-  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
-  const canvas = await page.locator('canvas').first().boundingBox();
-  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
-  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
-}
+const context = (now: number): ObsContext => obsTestContext(DATA_DIR, now);
 
 test.use({ locale: 'en-US' });
 

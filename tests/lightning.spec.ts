@@ -16,18 +16,15 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { lonLatToScreen } from '../common/map.ts';
 import { decodeFlashes, type FlashesManifest } from '../common/obs/flashes.ts';
 import { startAppServer, stopAppServer } from './appServer.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
-import { SourceHttp } from '../server/live/http.ts';
 import type { ObsContext } from '../server/obs/core/source.ts';
-import { ObsStore } from '../server/obs/core/store.ts';
 import { FirmsSource } from '../server/obs/fires/fireSources.ts';
 import { FIRMS_VIIRS_CSV_BUILT } from '../server/obs/fires/testing.ts';
 import { GlmSource } from '../server/obs/lightning/glmSource.ts';
 import { GLM_FIXTURES } from '../server/obs/lightning/testing.ts';
-import { screenshotPixels, settled, stats, type Pixels } from './testing.ts';
+import { changedMask, obsTestContext, type Pixels, screenOf, screenshotPixels, settled, stats } from './testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 const present = GLM_FIXTURES.every((f) => existsSync(resolve(DATA, f.fixture)));
@@ -41,33 +38,9 @@ const GLM_NOW = Date.UTC(2018, 6, 2, 4, 34, 30);
 const FIRMS_NOW = Date.UTC(2024, 6, 14, 20);
 const FIRMS_KEY = 'e2e0123456789abcdef';
 
-function context(now: number): ObsContext {
-  return {
-    http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }),
-    store: new ObsStore(DATA_DIR),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    now: () => now,
-    signal: new AbortController().signal,
-  };
-}
+const context = (now: number): ObsContext => obsTestContext(DATA_DIR, now);
 
-/** Where the page draws lon/lat now (CSS px in the page). */
-async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
-  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
-  const canvas = await page.locator('canvas').first().boundingBox();
-  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
-  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
-}
-
-/** Pixels that differ between two screenshots, as a mask. */
-function changed(a: Pixels, b: Pixels, threshold = 40): Uint8Array {
-  const mask = new Uint8Array(a.width * a.height);
-  for (let i = 0; i < mask.length; i++) {
-    const k = 4 * i;
-    if (Math.abs(a.data[k] - b.data[k]) > threshold || Math.abs(a.data[k + 1] - b.data[k + 1]) > threshold || Math.abs(a.data[k + 2] - b.data[k + 2]) > threshold) mask[i] = 1;
-  }
-  return mask;
-}
+const changed = (a: Pixels, b: Pixels): Uint8Array => changedMask(a, b, 40);
 
 /** Waits until the map area's pixels differ from `before` (the worker drew what changed). */
 async function redrawn(page: Page, before: Pixels, clip: { x: number; y: number; width: number; height: number }): Promise<void> {

@@ -8,7 +8,8 @@
  * image cannot be shown.
  */
 
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { loginAs, mapClip, newUser, openMap } from './testing.ts';
 
 /** en-US: no cookie consent window over the map. */

@@ -15,15 +15,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { lonLatToScreen } from '../common/map.ts';
 import type { SatelliteInfo } from '../common/satellite.ts';
 import { startAppServer, stopAppServer } from './appServer.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
-import { SourceHttp } from '../server/live/http.ts';
-import { ObsStore } from '../server/obs/core/store.ts';
 import { abiHourPrefix, SATELLITE_FACTORIES } from '../server/obs/satellite/goesSource.ts';
 import { writeAbiFile } from '../server/obs/satellite/testing.ts';
-import { screenshotPixels, settled, stats, type Pixels } from './testing.ts';
+import { changedMask, obsTestContext, type Pixels, screenOf, screenshotPixels, settled, stats } from './testing.ts';
 
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 4;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -45,21 +42,7 @@ function abiKey(start: number): string {
   return `${abiHourPrefix('MCMIPF', start)}OR_ABI-L2-MCMIPF-M6_G19_s${stamp}_e${stamp}_c${stamp}.nc`;
 }
 
-async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
-  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
-  const canvas = await page.locator('canvas').first().boundingBox();
-  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
-  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
-}
-
-function changed(a: Pixels, b: Pixels, threshold = 30): Uint8Array {
-  const mask = new Uint8Array(a.width * a.height);
-  for (let i = 0; i < mask.length; i++) {
-    const k = 4 * i;
-    if (Math.abs(a.data[k] - b.data[k]) > threshold || Math.abs(a.data[k + 1] - b.data[k + 1]) > threshold || Math.abs(a.data[k + 2] - b.data[k + 2]) > threshold) mask[i] = 1;
-  }
-  return mask;
-}
+const changed = (a: Pixels, b: Pixels): Uint8Array => changedMask(a, b, 30);
 
 /** Waits until two pictures in a row are the same, and returns the last. */
 async function still(page: Page, clip: { x: number; y: number; width: number; height: number }): Promise<Pixels> {
@@ -116,12 +99,8 @@ test.describe('satellite', () => {
     await page.screenshot({ path: testInfo.outputPath('satellite-unconfigured.png') });
 
     // The real GOES-East source publishes the scan (list, fetch, read, composite, tiles, info.json).
-    const store = new ObsStore(DATA_DIR);
     const source = SATELLITE_FACTORIES.goesEast.create({ ISOBAR_GOES_EAST_URL: fixture.url, ISOBAR_SATELLITE_MAX_ZOOM: '2' });
-    await source.poll({
-      http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }), store,
-      log: { debug() {}, info() {}, warn() {}, error() {} }, now: () => Date.now(), signal: new AbortController().signal,
-    });
+    await source.poll(obsTestContext(DATA_DIR, Date.now()));
     const info = await (await fetch(`${BASE}/obs/v1.0/satellite/info.json`)).json() as SatelliteInfo;
     expect(info.frames).toHaveLength(1);
     const [frame] = info.frames;

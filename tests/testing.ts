@@ -5,6 +5,10 @@ import { PNG } from 'pngjs';
 import Stripe from 'stripe';
 import { E2E_STRIPE_WEBHOOK_SECRET } from '../playwright.config.ts';
 import type { RenderStats } from '../workers/api.ts';
+import { lonLatToScreen } from '../common/map.ts';
+import { SourceHttp } from '../server/live/http.ts';
+import type { ObsContext } from '../server/obs/core/source.ts';
+import { ObsStore } from '../server/obs/core/store.ts';
 
 export interface Pixels {
   width: number;
@@ -232,4 +236,33 @@ export async function stripeEvent(request: APIRequestContext, type: string, obje
 export async function makePremium(request: APIRequestContext, user: { id: string; token: string }): Promise<void> {
   await stripeEvent(request, 'checkout.session.completed', { object: 'checkout.session', mode: 'subscription', payment_status: 'paid', client_reference_id: user.id, status: 'complete' });
   await expect.poll(async () => (await (await request.get('/api/info', { headers: { authorization: `Bearer ${user.token}` } })).json()).subscriptionInfo?.status).toBe('active');
+}
+
+/** Where the page draws lon/lat now (CSS px in the page). */
+export async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
+  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
+  const canvas = await page.locator('canvas').first().boundingBox();
+  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
+  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
+}
+
+/** Pixels that differ between two screenshots by more than `threshold` in a channel, as a mask. */
+export function changedMask(a: Pixels, b: Pixels, threshold: number): Uint8Array {
+  const mask = new Uint8Array(a.width * a.height);
+  for (let i = 0; i < mask.length; i++) {
+    const k = 4 * i;
+    if (Math.abs(a.data[k] - b.data[k]) > threshold || Math.abs(a.data[k + 1] - b.data[k + 1]) > threshold || Math.abs(a.data[k + 2] - b.data[k + 2]) > threshold) mask[i] = 1;
+  }
+  return mask;
+}
+
+/** The context an observation source polls with in a test: its store in `dataDir`, its clock stopped at `now`, quiet. */
+export function obsTestContext(dataDir: string, now: number): ObsContext {
+  return {
+    http: new SourceHttp({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }),
+    store: new ObsStore(dataDir),
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+    now: () => now,
+    signal: new AbortController().signal,
+  };
 }

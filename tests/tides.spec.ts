@@ -5,23 +5,15 @@
  * in the place's local time. Screenshots go to test-results/.
  */
 
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { lonLatToScreen } from '../common/map.ts';
-import { loginAs, makePremium, newUser, openMap, screenshotPixels, settled } from './testing.ts';
+import { loginAs, makePremium, newUser, openMap, screenOf, screenshotPixels, settled } from './testing.ts';
 
 /** en-US: a region that needs no cookie consent (the consent window shares the detail's pane), the 12-hour clock. */
 test.use({ locale: 'en-US' });
 
 /** NOAA 9449880 Friday Harbor, WA, as the station list gives it. */
 const FRIDAY_HARBOR = { id: 'noaa:9449880', lat: 48.5453, lon: -123.0125 };
-
-async function screenOf(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
-  const view = await page.evaluate(() => (window as unknown as { isobar: { app: { map: { view: { value: object } } } } }).isobar.app.map.view.value);
-  const canvas = await page.locator('canvas').first().boundingBox();
-  const at = lonLatToScreen(view as Parameters<typeof lonLatToScreen>[0], lon, lat);
-  return { x: at.x + (canvas?.x ?? 0), y: at.y + (canvas?.y ?? 0) };
-}
 
 test('the tide POI layer: a station picked on the map opens the detail window, with the Premium prompt for a free user', async ({ page }, testInfo) => {
   await openMap(page, `/?${FRIDAY_HARBOR.lat},${FRIDAY_HARBOR.lon},9`);
