@@ -15,6 +15,7 @@
  *   GET /stations/v1.0/list, /stations/v1.0/station/{id} (obs/stations/route.ts): weather stations and their observations
  *   /users/..., /api/info, /api/logout (routes/users.ts): accounts, settings sync, collections, devices
  *   POST /users/v1/subscription/checkout, /stripe/webhook (routes/stripe.ts): Premium through Stripe Checkout
+ *   GET /healthz, /readyz, /metrics (ops/routes.ts): liveness, readiness, Prometheus metrics
  *   GET everything else: the built app from dist/, with the single-page-app fallback
  *
  * The data routes serve the runs the ingest pipeline published in the data directory
@@ -29,6 +30,8 @@
  * the running scheduler, else null; GET /metadata/v1.0/progress.json says what is arriving.
  */
 
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -76,6 +79,9 @@ import { registerAccounts, type AccountsOptions } from './routes/users.ts';
 import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
 import { webPushSender } from './alerts/push.ts';
 import { loggerOptions } from './auth/logRedaction.ts';
+import { registerOps, metricsTokenFromEnv, type ReadinessCheck } from './ops/routes.ts';
+import { echoRequestId, requestIdOf } from './ops/requestId.ts';
+import { Shutdown, shutdownTimingsFromEnv } from './ops/shutdown.ts';
 
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
 export const DEFAULT_DIST_DIR = process.env.ISOBAR_DIST_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
@@ -110,6 +116,8 @@ export interface AppOptions {
   basemaps?: BasemapConfig;
   /** Observation products (server/obs/core): default the sources ISOBAR_OBS names (server/obs/sources.ts). */
   obs?: Partial<ObsOptions>;
+  /** Bearer token for GET /metrics; default ISOBAR_METRICS_TOKEN; null: non-public addresses only (server/ops/routes.ts). */
+  metricsToken?: string | null;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -127,6 +135,8 @@ declare module 'fastify' {
     runIngested(product: string): void;
     /** Every route registered, in order (server/auth/entitlementRoutes.test.ts walks them). */
     readonly registeredRoutes: readonly RegisteredRoute[];
+    /** The graceful shutdown (server/ops/shutdown.ts): main.ts starts it on SIGTERM; /readyz reads its draining flag. */
+    readonly shutdown: Shutdown;
   }
 }
 
@@ -152,8 +162,15 @@ export function stepsAroundNow(nowMs: number): number[] {
 
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
-  const serverOptions: FastifyServerOptions = { logger: loggerOptions(options.logger ?? false), trustProxy: options.trustProxy ?? trustProxyFromEnv() };
+  const serverOptions: FastifyServerOptions = {
+    logger: loggerOptions(options.logger ?? false), trustProxy: options.trustProxy ?? trustProxyFromEnv(),
+    // One id per request in every log line and in X-Request-Id (server/ops/requestId.ts).
+    genReqId: requestIdOf, requestIdHeader: false,
+  };
   const app = Fastify(serverOptions);
+  const shutdown = new Shutdown(shutdownTimingsFromEnv());
+  app.decorate('shutdown', shutdown);
+  echoRequestId(app);
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', { getter: () => registeredRoutes });
   app.addHook('onRoute', (route) => {
@@ -261,6 +278,23 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       (error: unknown) => app.log.error({ err: error, product }, 'alert evaluation failed'),
     );
   });
+  const readiness: ReadinessCheck[] = [
+    { name: 'database', check: async () => {
+      await app.database.get('SELECT 1 AS one');
+      return app.database.dialect;
+    } },
+    { name: 'storage', check: async () => {
+      if (dataDir === null) return 'none (demo product only)';
+      await access(dataDir, constants.R_OK);
+      return 'data directory readable';
+    } },
+    { name: 'products', check: async () => {
+      const products = await served.served();
+      if (products.length === 0) throw new Error('no product is served');
+      return products.map((p) => p.ident).join(', ');
+    } },
+  ];
+  registerOps(app, { checks: readiness, draining: () => shutdown.draining, metricsToken: options.metricsToken === undefined ? metricsTokenFromEnv() : options.metricsToken });
   await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {

@@ -4,6 +4,7 @@
  */
 
 import { buildApp } from './app.ts';
+import { exitOnSignals } from './ops/shutdown.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { loadSamples, samplesDirFromEnv } from './ingest/samples.ts';
 
@@ -32,8 +33,5 @@ if (samplesDir) {
   );
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.close().then(() => process.exit(0), () => process.exit(1));
-  });
-}
+// Drain, finish what is in flight, release jobs, then exit (server/ops/shutdown.ts).
+exitOnSignals(app, app.shutdown);

@@ -106,6 +106,9 @@ const FORECAST_VALUE_ROUTES: Record<string, Ask[]> = {
 const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /metadata/v1.0/products.json': 'the served products and their run calendars (times, not values)',
   'GET /metadata/v1.0/:dir/minifest.json': 'a run calendar (times, not values)',
+  'GET /healthz': 'liveness probe (uptime only)',
+  'GET /readyz': 'readiness probe: whether the database, storage and a product answer (names of served products, no values)',
+  'GET /metrics': 'Prometheus metrics of the process (request counts and latencies, cache and ingest figures, no values)',
   'GET /metadata/v1.0/basemaps.json': 'which tile base maps are configured (map sources, not values)',
   'GET /basemap/v1/:file': 'a base map archive (map tiles, not values)',
   'GET /obs/v1.0/status.json': 'which observation sources are followed and how fresh they are (no values)',

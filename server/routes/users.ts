@@ -130,6 +130,8 @@ declare module 'fastify' {
     readonly accounts: AccountStore;
     /** Alert evaluation and notifications (server/alerts/alertService.ts, routes/notifications.ts). */
     readonly alerts: AlertService;
+    /** The accounts database (opened on first use), for the readiness check of /readyz. */
+    readonly database: Database;
   }
 }
 
@@ -379,6 +381,7 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
     windowMs, knownAddressMs: LOGIN_KNOWN_ADDRESS_MS, now,
   });
   app.decorate('accounts', accounts);
+  app.decorate('database', db);
   const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
   app.decorate('alerts', alerts);
 
