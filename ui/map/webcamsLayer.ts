@@ -16,7 +16,6 @@ import type { RenderApi } from '../../workers/api.ts';
 const SETTLE_MS = 600;
 
 export function startWebcamsLayer(app: AppState, api: { setWebcams(params: Parameters<RenderApi['setWebcams']>[0]): unknown }): () => void {
-  if (app.initialUrl.pois === 'cams') app.settings.set('pois', 'cams');
   let timer: ReturnType<typeof setTimeout> | undefined;
   let abort: AbortController | null = null;
   let shown = false;

@@ -26,4 +26,21 @@ describe('the address bar follows the app (SPEC §2 "Shared URL search part", is
     expect(written.pickerCode).toBe(encodeLocationCode(-33.87, 151.21));
     app.dispose();
   });
+
+  it('p: follows the POI toggles: webcams, fires, tides and METARs on and off; a set the map does not draw stays as it came', () => {
+    const app = createAppState('?rain,50.087,14.421,6,p:cities', 'en-GB', PANELS);
+    expect(urlStateOf(app).pois).toBe('cities');
+    for (const set of ['cams', 'firespots', 'tide', 'metars']) {
+      app.settings.set('pois', set);
+      expect(urlStateOf(app).pois).toBe(set);
+    }
+    app.settings.set('pois', '');
+    expect(urlStateOf(app).pois).toBe('cities');
+    app.dispose();
+    const cams = createAppState('?rain,50.087,14.421,6,p:cams', 'en-GB', PANELS);
+    expect(urlStateOf(cams).pois).toBe('cams');
+    cams.settings.set('pois', '');
+    expect(urlStateOf(cams).pois).toBeUndefined();
+    cams.dispose();
+  });
 });

@@ -17,6 +17,15 @@ import { trailing } from './trailing.ts';
 // SPEC §9: URL update debounce 200 ms.
 const URL_DEBOUNCE_MS = 200;
 
+/** The POI sets this app draws (SPEC §3 pois): their toggles write the setting, so the setting says whether one shows. */
+const DRAWN_POIS: ReadonlySet<string> = new Set(['firespots', TIDE_POIS, 'metars', 'cams']);
+
+/** The URL's p: item: the drawn set that is on, else the address's own set when the app draws no such set. */
+export function poisOfUrl(setting: string, initial: string | undefined): string | undefined {
+  if (DRAWN_POIS.has(setting)) return setting;
+  return initial !== undefined && !DRAWN_POIS.has(initial) ? initial : undefined;
+}
+
 /** What the address bar's search part says now. */
 export function urlStateOf(app: AppState): UrlState {
   const product = app.layer.product.peek();
@@ -34,9 +43,8 @@ export function urlStateOf(app: AppState): UrlState {
     pickerCode: picker ? encodeLocationCode(picker.lat, picker.lon) : undefined,
     // The choice, also where this product draws none: the link keeps it for the next one.
     isolines: app.isolines.on.peek() ? app.isolines.type.peek() : undefined,
-    // SPEC §2: the POI set shown (the firespots, tide or metars toggle), else the one the address came with.
-    pois: app.obs.firesOn.peek() ? 'firespots' : app.tides.on.peek() ? TIDE_POIS : app.obs.metarsOn.peek() ? 'metars'
-      : app.initialUrl.pois !== 'firespots' && app.initialUrl.pois !== TIDE_POIS && app.initialUrl.pois !== 'metars' ? app.initialUrl.pois : undefined,
+    // SPEC §2: the POI set shown (a set the map draws, toggled on), else the one the address came with.
+    pois: poisOfUrl(app.settings.signal('pois').peek(), app.initialUrl.pois),
     pickerOpen: picker ? true : undefined,
     launchedBy: app.initialUrl.launchedBy,
   };
@@ -59,9 +67,7 @@ export function startUrlSync(app: AppState, title: (overlay: string) => string):
     void app.picker.position.value;
     void app.isolines.on.value;
     void app.isolines.type.value;
-    void app.obs.firesOn.value;
-    void app.tides.on.value;
-    void app.obs.metarsOn.value;
+    void app.settings.signal('pois').value;
     debounced.poke();
   });
   const stopTitle = effect(() => {

@@ -78,6 +78,8 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const isolines = createIsolinesModel(layer, settings, initialUrl.isolines);
   const obs = createObsLayersModel(settings, initialUrl.pois);
   const tides = createTideLayerModel(settings, initialUrl.pois);
+  // p:cams turns the webcams layer on (ui/map/webcamsLayer.ts draws it).
+  if (initialUrl.pois === 'cams') settings.set('pois', 'cams');
   const picker = createPickerModel(pickerFromUrl(initialUrl, { lat: map.lat.peek(), lon: map.lon.peek() }));
   const data = createDataModel(layer, timeline);
   const radar = createRadarModel({ layer, settings });
