@@ -28,6 +28,11 @@
  * that same data directory, makes the routes read the new current run at once (and each step of a
  * product's first run as it lands), logs through app.log, and stops on close. `app.liveSources` is
  * the running scheduler, else null; GET /metadata/v1.0/progress.json says what is arriving.
+ *
+ * Roles (server/jobs/role.ts, option role, default ISOBAR_ROLE): `all` is everything above;
+ * `web` serves every route but starts no sources and evaluates no alerts; `ingest` registers no
+ * app, data or user route, and does the background work. Background work goes through one job
+ * queue (server/jobs/jobQueue.ts): in this process for `all`, in PostgreSQL for the others.
  */
 
 import { constants } from 'node:fs';
@@ -82,6 +87,10 @@ import { loggerOptions } from './auth/logRedaction.ts';
 import { registerOps, metricsTokenFromEnv, type ReadinessCheck } from './ops/routes.ts';
 import { echoRequestId, requestIdOf } from './ops/requestId.ts';
 import { Shutdown, shutdownTimingsFromEnv } from './ops/shutdown.ts';
+import { roleFromEnv, type RoleConfig } from './jobs/role.ts';
+import { inProcessJobQueue, QUEUES, type JobQueue } from './jobs/jobQueue.ts';
+import { startPgBossQueue } from './jobs/pgBossQueue.ts';
+import { jobsQueued, onScrape } from './ops/metrics.ts';
 
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
 export const DEFAULT_DIST_DIR = process.env.ISOBAR_DIST_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
@@ -118,6 +127,15 @@ export interface AppOptions {
   obs?: Partial<ObsOptions>;
   /** Bearer token for GET /metrics; default ISOBAR_METRICS_TOKEN; null: non-public addresses only (server/ops/routes.ts). */
   metricsToken?: string | null;
+  /** What this process does (server/jobs/role.ts): default ISOBAR_ROLE, else all. */
+  role?: RoleConfig;
+  /** The job queue: default in this process for role all, else pg-boss on the role's PostgreSQL. Stopped on close. */
+  jobs?: JobQueue;
+}
+
+/** An alert evaluation job: the product whose new run was published. */
+interface AlertJob {
+  product: string;
 }
 
 /** The sources to follow and, for tests, the scheduler's clock, sleep, HTTP layer and ingest. */
@@ -167,10 +185,19 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // One id per request in every log line and in X-Request-Id (server/ops/requestId.ts).
     genReqId: requestIdOf, requestIdHeader: false,
   };
+  const role = options.role ?? roleFromEnv();
+  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl }));
   const app = Fastify(serverOptions);
   const shutdown = new Shutdown(shutdownTimingsFromEnv());
   app.decorate('shutdown', shutdown);
   echoRequestId(app);
+  app.addHook('onClose', () => jobs.stop());
+  const stopQueueMetrics = onScrape(async () => {
+    for (const queue of Object.values(QUEUES)) jobsQueued.set({ queue }, await jobs.waiting(queue));
+  });
+  app.addHook('onClose', async () => {
+    stopQueueMetrics();
+  });
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', { getter: () => registeredRoutes });
   app.addHook('onRoute', (route) => {
@@ -190,7 +217,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
   let probingNow = () => false;
-  const fromEnv = options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
+  const fromEnv = !role.works ? null : options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
   // The default set (ISOBAR_SOURCES unset) needs somewhere to go; a server of the demo product only has none.
   const live = fromEnv?.probe && dataDir === null ? null : fromEnv;
   if (live && live.sources.length > 0) {
@@ -239,44 +266,54 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // bytes. The built files are sent precompressed (routes/staticApp.ts), brotli first.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate', 'identity'] });
 
-  await app.register(metadataRoutes, { served });
-  await app.register(basemapRoutes, { config: basemaps });
-  await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
-  await app.register(tileRoutes, { served });
-  await app.register(forecastRoutes, { served });
+  // Only the web side serves (`if (role.serves)` below); an ingest process answers the operations routes alone.
+  if (role.serves) await app.register(metadataRoutes, { served });
+  if (role.serves) await app.register(basemapRoutes, { config: basemaps });
+  if (role.serves) await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
+  if (role.serves) await app.register(tileRoutes, { served });
+  if (role.serves) await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
-  await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
-  await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
-  await app.register(meteogramRoutes, { served });
-  await app.register(clientReportRoutes);
-  await app.register(startupLocationRoutes);
+  if (role.serves) await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
+  if (role.serves) await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
+  if (role.serves) await app.register(meteogramRoutes, { served });
+  if (role.serves) await app.register(clientReportRoutes);
+  if (role.serves) await app.register(startupLocationRoutes);
   // Web Push VAPID keys: ISOBAR_VAPID_* or made on the first start into the data directory (server/alerts/push.ts).
   const push = webPushSender(join(dataDir ?? dataDirFromEnv(), 'vapid.json'));
   app.addHook('onListen', async () => {
     await push.publicKey().catch((error: unknown) => app.log.error({ err: error }, 'Web Push keys cannot be loaded or made'));
   });
-  await registerAccounts(app, { now, served, push, ...options.accounts });
-  await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
+  await registerAccounts(app, { now, served, push, routes: role.serves, ...options.accounts });
+  if (role.serves) await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   // SPEC §1: radar and satellite history past the free window for Premium only (common/entitlements.ts).
   const radarAccessCheck = radarAccess(now);
   await registerObs(app, dataDir, {
     access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, store, now) : radarAccessCheck(kind, path, request, store)),
+    routes: role.serves,
     ...options.obs,
-    sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
+    sources: !role.works ? null : options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
   });
-  await app.register(capAlertsRoutes, { dataDir, now });
-  await app.register(tropicalRoutes, { dataDir });
+  if (role.serves) await app.register(capAlertsRoutes, { dataDir, now });
+  if (role.serves) await app.register(tropicalRoutes, { dataDir });
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
-  await app.register(tideRoutes, { now });
-  await app.register(stationRoutes, { dataDir });
-  await app.register(airportRoutes, { dataDir });
+  if (role.serves) await app.register(tideRoutes, { now });
+  if (role.serves) await app.register(stationRoutes, { dataDir });
+  if (role.serves) await app.register(airportRoutes, { dataDir });
+  if (role.works) {
+    await jobs.work<AlertJob, number>(QUEUES.alerts, async ({ product }) => {
+      const triggered = await app.alerts.evaluateProduct(product);
+      app.log.info({ product, triggered: triggered.length }, 'alerts evaluated');
+      return triggered.length;
+    });
+  }
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
-    app.alerts.evaluateProduct(product).then(
-      (triggered) => app.log.info({ product, triggered: triggered.length }, 'alerts evaluated'),
-      (error: unknown) => app.log.error({ err: error, product }, 'alert evaluation failed'),
-    );
+    if (!role.works) return;
+    // Once per run across every ingest process: the key is the product and its current run.
+    served.byIdent(product).then((data) => data.current()).then(
+      (run) => jobs.send<AlertJob>(QUEUES.alerts, { product }, { key: `${product}:${run.refTime}`, once: true }),
+    ).catch((error: unknown) => app.log.error({ err: error, product }, 'alert evaluation failed'));
   });
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => {
@@ -295,7 +332,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     } },
   ];
   registerOps(app, { checks: readiness, draining: () => shutdown.draining, metricsToken: options.metricsToken === undefined ? metricsTokenFromEnv() : options.metricsToken });
-  await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
+  if (role.serves) await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
   if (options.prewarm ?? true) {
     app.addHook('onListen', async () => {

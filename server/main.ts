@@ -1,18 +1,27 @@
 /**
  * Starts the Isobar server: PORT (default 8080) on HOST (default 0.0.0.0), then loads the sample
- * products in the background (server/ingest/samples.ts). Building lives in app.ts.
+ * products in the background (server/ingest/samples.ts) unless ISOBAR_ROLE=web (server/jobs/role.ts:
+ * a bad role, or web or ingest without PostgreSQL, ends the process with what to set). Building lives in app.ts.
  */
 
 import { buildApp } from './app.ts';
 import { exitOnSignals } from './ops/shutdown.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { loadSamples, samplesDirFromEnv } from './ingest/samples.ts';
+import { roleFromEnv } from './jobs/role.ts';
 
 const DEFAULT_PORT = 8080;
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 const host = process.env.HOST ?? '0.0.0.0';
 
-const app = await buildApp({ logger: true });
+let role;
+try {
+  role = roleFromEnv();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const app = await buildApp({ logger: true, role });
 try {
   const url = await app.listen({ port, host });
   app.log.info(`Isobar is listening on ${url}`);
@@ -21,7 +30,8 @@ try {
   process.exit(1);
 }
 
-const samplesDir = await samplesDirFromEnv();
+// Samples are ingested by the process that ingests (role all or ingest).
+const samplesDir = role.works ? await samplesDirFromEnv() : null;
 if (samplesDir) {
   loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line)).then(
     ({ loaded, present, failures }) => {

@@ -31,7 +31,7 @@ import { UserDataStore } from '../db/userDataStore.ts';
 import { grantForecast, isPremium, isRefusal } from '../../common/entitlements.ts';
 import type { ProductData, RunData, ServedProducts } from '../data/servedProducts.ts';
 import { parseSubscription } from '../auth/accounts.ts';
-import { createKeyedLimiter } from '../auth/keyedLimiter.ts';
+import { memorySharedState, type SharedState } from '../auth/sharedState.ts';
 import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, rateLimitScaleFromEnv, SEND_TEST_WINDOW_MS, SEND_TESTS_PER_USER } from '../auth/limits.ts';
 import { HttpError } from '../http/httpError.ts';
 import { isPushSubscription, type PushSender, type PushSubscriptionJson } from './push.ts';
@@ -75,12 +75,14 @@ export class AlertService {
     private readonly push: PushSender | null,
     private readonly now: () => number = Date.now,
     private readonly log: (message: string, error?: unknown) => void = () => {},
+    /** Where the test-notification counts live: in memory, or shared by every process (auth/sharedState.ts). */
+    state: SharedState = memorySharedState(now),
   ) {
     this.data = new UserDataStore(db, now);
     this.notifications = new NotificationStore(db);
     this.devices = new DeviceStore(db, now);
     this.alerts = new AlertStore(db);
-    this.sendTests = createKeyedLimiter(this.sendTestsPerUser, SEND_TEST_WINDOW_MS, now);
+    this.sendTests = state.limiter('send-test', this.sendTestsPerUser, SEND_TEST_WINDOW_MS);
   }
 
   /**
@@ -125,9 +127,9 @@ export class AlertService {
 
   /** A test notification (POST /notif/v1/notifications/send-test); TooManyTestsError over the user's rate. */
   async sendTest(userId: string, payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
-    const wait = this.sendTests.blockedFor(userId);
+    const wait = await this.sendTests.blockedFor(userId);
     if (wait > 0) throw new TooManyTestsError(this.sendTestsPerUser, wait);
-    this.sendTests.hit(userId);
+    await this.sendTests.hit(userId);
     return this.notify(userId, 'test', payload, onlyDevice);
   }
 

@@ -1,17 +1,18 @@
 /**
  * Counts events per key (a client address, an account) in a fixed window that starts at the key's
- * first event, and says how long a key that went over its limit must wait. In memory, per server
- * process (one process serves a small site; several behind a load balancer would each count their
- * own share). Keys whose window ended are swept when the map grows.
+ * first event, and says how long a key that went over its limit must wait. This is the in-memory
+ * one, per server process (SQLite, one process); with PostgreSQL every process counts in one table
+ * (server/auth/sharedState.ts), behind the same interface. Keys whose window ended are swept when
+ * the map grows.
  */
 
 export interface KeyedLimiter {
   /** ms until the key may try again; 0 when it may now. Counts nothing. */
-  blockedFor(key: string): number;
+  blockedFor(key: string): Promise<number>;
   /** Counts one event for the key. */
-  hit(key: string): void;
+  hit(key: string): Promise<void>;
   /** Forgets the key (a successful login clears its failures). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
 }
 
 const SWEEP_ABOVE = 10_000;
@@ -31,11 +32,11 @@ export function createKeyedLimiter(limit: number, windowMs: number, now: () => n
     for (const [key, w] of windows) if (t - w.start >= windowMs) windows.delete(key);
   };
   return {
-    blockedFor(key) {
+    async blockedFor(key) {
       const w = current(key);
       return w && w.count >= limit ? Math.max(1, w.start + windowMs - now()) : 0;
     },
-    hit(key) {
+    async hit(key) {
       const w = current(key);
       if (w) {
         w.count += 1;
@@ -44,7 +45,7 @@ export function createKeyedLimiter(limit: number, windowMs: number, now: () => n
       if (windows.size >= SWEEP_ABOVE) sweep();
       windows.set(key, { start: now(), count: 1 });
     },
-    reset(key) {
+    async reset(key) {
       windows.delete(key);
     },
   };

@@ -11,16 +11,17 @@
  *                             addresses still get in
  *
  * Besides this, every attempt from an address counts against LOGIN_ATTEMPTS_PER_IP (routes/account.ts).
- * In memory, per process, like the other limiters (server/auth/keyedLimiter.ts).
+ * The counts and known addresses are kept by a SharedState (server/auth/sharedState.ts): in
+ * memory for one process, in PostgreSQL tables when several share the database.
  */
 
-import { createKeyedLimiter } from './keyedLimiter.ts';
+import { memorySharedState, type SharedState } from './sharedState.ts';
 
 export interface LoginThrottle {
   /** ms until this address may try this account again; 0 when it may now. */
-  blockedFor(account: string, address: string): number;
-  failed(account: string, address: string): void;
-  succeeded(account: string, address: string): void;
+  blockedFor(account: string, address: string): Promise<number>;
+  failed(account: string, address: string): Promise<void>;
+  succeeded(account: string, address: string): Promise<void>;
 }
 
 export interface LoginThrottleOptions {
@@ -32,38 +33,33 @@ export interface LoginThrottleOptions {
   now?: () => number;
 }
 
-/** Known (account, address) pairs kept at most; the oldest are forgotten first. */
-const KNOWN_PAIRS_MAX = 100_000;
-
 const pairKey = (account: string, address: string) => `${account}\n${address}`;
 
-export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
+export function createLoginThrottle(options: LoginThrottleOptions, state: SharedState = memorySharedState(options.now)): LoginThrottle {
   const now = options.now ?? Date.now;
-  const pairs = createKeyedLimiter(options.perAccountAddress, options.windowMs, now);
-  const accounts = createKeyedLimiter(options.perAccountFromNewAddresses, options.windowMs, now);
-  /** (account, address) -> the time of its last successful login; Map order is the age order. */
-  const known = new Map<string, number>();
-  const isKnown = (key: string) => {
-    const at = known.get(key);
+  const pairs = state.limiter('login-pair', options.perAccountAddress, options.windowMs);
+  const accounts = state.limiter('login-account', options.perAccountFromNewAddresses, options.windowMs);
+  /** (account, address) -> the time of its last successful login. */
+  const known = state.marks('login-known', options.knownAddressMs);
+  const isKnown = async (key: string) => {
+    const at = await known.get(key);
     return at !== undefined && now() - at < options.knownAddressMs;
   };
   return {
-    blockedFor(account, address) {
+    async blockedFor(account, address) {
       const key = pairKey(account, address);
-      const pair = pairs.blockedFor(key);
+      const pair = await pairs.blockedFor(key);
       if (pair > 0) return pair;
-      return isKnown(key) ? 0 : accounts.blockedFor(account);
+      return (await isKnown(key)) ? 0 : accounts.blockedFor(account);
     },
-    failed(account, address) {
-      pairs.hit(pairKey(account, address));
-      accounts.hit(account);
+    async failed(account, address) {
+      await pairs.hit(pairKey(account, address));
+      await accounts.hit(account);
     },
-    succeeded(account, address) {
+    async succeeded(account, address) {
       const key = pairKey(account, address);
-      pairs.reset(key);
-      known.delete(key);
-      if (known.size >= KNOWN_PAIRS_MAX) known.delete(known.keys().next().value as string);
-      known.set(key, now());
+      await pairs.reset(key);
+      await known.set(key, now());
     },
   };
 }

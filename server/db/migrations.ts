@@ -98,6 +98,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_user ON notifications (user_id, created);
     `,
   },
+  {
+    id: 3,
+    name: 'shared request limits',
+    sql: `
+      CREATE TABLE rate_windows (                 -- request limits shared by every process (server/auth/sharedState.ts)
+        key TEXT PRIMARY KEY,                     -- limiter name ':' key (address, account, user)
+        expires BIGINT NOT NULL,                  -- end of the key's window
+        count INTEGER NOT NULL                    -- events in the window
+      );
+      CREATE INDEX rate_windows_expires ON rate_windows (expires);
+      CREATE TABLE shared_marks (                 -- times per key, e.g. the addresses each account logged in from
+        key TEXT PRIMARY KEY,                     -- mark set name ':' key
+        at BIGINT NOT NULL,
+        expires BIGINT NOT NULL
+      );
+      CREATE INDEX shared_marks_expires ON shared_marks (expires);
+    `,
+  },
 ];
 
 /** Any number: serialises migrations of several servers sharing one PostgreSQL. */

@@ -77,9 +77,9 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
       response: { 201: AUTH_ANSWER },
     },
     onRequest: async (request, reply) => {
-      const wait = limiters.registerPerIp.blockedFor(request.ip);
+      const wait = await limiters.registerPerIp.blockedFor(request.ip);
       if (wait > 0) throw tooMany(reply, wait, 'Too many new accounts from this address');
-      limiters.registerPerIp.hit(request.ip);
+      await limiters.registerPerIp.hit(request.ip);
     },
   }, async (request, reply) => {
     const form = request.body;
@@ -106,24 +106,24 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
     },
     onRequest: async (request, reply) => {
       // Every attempt counts: each one costs a KDF run.
-      const wait = limiters.loginPerIp.blockedFor(request.ip);
+      const wait = await limiters.loginPerIp.blockedFor(request.ip);
       if (wait > 0) throw tooMany(reply, wait, 'Too many login attempts from this address');
-      limiters.loginPerIp.hit(request.ip);
+      await limiters.loginPerIp.hit(request.ip);
     },
   }, async (request, reply) => {
     const { email, password } = request.body;
     const errors = checkLoginForm({ email, password });
     if (Object.keys(errors).length > 0) return formError(reply, errors);
     const account = normalizeEmail(email);
-    const wait = loginThrottle.blockedFor(account, request.ip);
+    const wait = await loginThrottle.blockedFor(account, request.ip);
     if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account from this address');
     const result = await accounts.login(email, password);
     if (!result) {
-      loginThrottle.failed(account, request.ip);
+      await loginThrottle.failed(account, request.ip);
       // One text whether the address has no account or the password is wrong.
       throw new HttpError(401, 'Wrong email or password');
     }
-    loginThrottle.succeeded(account, request.ip);
+    await loginThrottle.succeeded(account, request.ip);
     return authAnswer(result.user, result.session);
   });
 
@@ -159,11 +159,11 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
     if (newPasswordConfirm !== undefined && newPasswordConfirm !== newPassword) errors.newPasswordConfirm = 'passwordMismatch';
     if (Object.keys(errors).length > 0) return formError(reply, errors);
     const account = normalizeEmail(p.user.email);
-    const wait = loginThrottle.blockedFor(account, request.ip);
+    const wait = await loginThrottle.blockedFor(account, request.ip);
     if (wait > 0) throw tooMany(reply, wait, 'Too many failed logins for this account from this address');
     const session = await accounts.changePassword(p.user.id, password, newPassword);
     if (!session) {
-      loginThrottle.failed(account, request.ip);
+      await loginThrottle.failed(account, request.ip);
       return formError(reply, { password: { code: 'wrongPassword', message: 'Wrong password' } }, 403, 'Forbidden');
     }
     return authAnswer(p.user, session);

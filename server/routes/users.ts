@@ -87,7 +87,7 @@ import { randomInt } from 'node:crypto';
 import { settingDef } from '../../common/settings.ts';
 import { AccountStore, type Principal } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
-import { createKeyedLimiter } from '../auth/keyedLimiter.ts';
+import { databaseSharedState, memorySharedState } from '../auth/sharedState.ts';
 import { createLoginThrottle } from '../auth/loginThrottle.ts';
 import {
   AUTH_RATE_WINDOW_MS, ITEM_BODY_MAX_BYTES, ITEMS_PER_COLLECTION_MAX, JSON_MAX_DEPTH, LOGIN_ATTEMPTS_PER_IP, LOGIN_FAILURES_PER_ACCOUNT_ADDRESS, LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES, LOGIN_KNOWN_ADDRESS_MS,
@@ -106,6 +106,8 @@ import { DeviceStore } from '../db/deviceStore.ts';
 import { TooManyItemsError, UserDataStore, type SettingWrite } from '../db/userDataStore.ts';
 
 export interface AccountsOptions {
+  /** Register the routes (default true); false builds the services only (app.accounts, app.alerts) for an ingest process. */
+  routes?: boolean;
   /** An open database, a config to open on first use, or default: databaseConfigFromEnv(). */
   database?: Database | DatabaseConfig;
   now?: () => number;
@@ -366,24 +368,28 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
   }
 
   const accounts = new AccountStore(db, { now, kdf: options.kdf, tokenLifetimeMs: options.tokenLifetimeMs });
+  // Several processes share a PostgreSQL database: their limits count together there.
+  const dialect = given && isDatabase(given) ? given.dialect : (given ?? databaseConfigFromEnv()).kind;
+  const state = dialect === 'postgres' ? databaseSharedState(db, now) : memorySharedState(now);
   const devices = new DeviceStore(db, now);
   const data = new UserDataStore(db, now);
   const limits = options.limits ?? {};
   const scale = rateLimitScaleFromEnv();
   const windowMs = limits.windowMs ?? AUTH_RATE_WINDOW_MS;
   const limiters = {
-    loginPerIp: createKeyedLimiter(limits.loginAttemptsPerIp ?? LOGIN_ATTEMPTS_PER_IP * scale, windowMs, now),
-    registerPerIp: createKeyedLimiter(limits.registrationsPerIp ?? REGISTRATIONS_PER_IP * scale, windowMs, now),
+    loginPerIp: state.limiter('login-ip', limits.loginAttemptsPerIp ?? LOGIN_ATTEMPTS_PER_IP * scale, windowMs),
+    registerPerIp: state.limiter('register-ip', limits.registrationsPerIp ?? REGISTRATIONS_PER_IP * scale, windowMs),
   };
   const loginThrottle = createLoginThrottle({
     perAccountAddress: limits.loginFailuresPerAccountAddress ?? LOGIN_FAILURES_PER_ACCOUNT_ADDRESS * scale,
     perAccountFromNewAddresses: limits.loginFailuresPerAccountNewAddresses ?? LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES * scale,
     windowMs, knownAddressMs: LOGIN_KNOWN_ADDRESS_MS, now,
-  });
+  }, state);
   app.decorate('accounts', accounts);
   app.decorate('database', db);
-  const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message));
+  const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message), state);
   app.decorate('alerts', alerts);
+  if (options.routes === false) return;
 
   await app.register(async (scope) => {
     scope.decorateRequest('principal', null);

@@ -27,6 +27,8 @@ export interface ObsOptions {
   now?: () => number;
   sleep?: Sleep;
   pollOnStart?: boolean;
+  /** Register the route serving the products (default true; an ingest process only publishes them). */
+  routes?: boolean;
   /** Per-family checks of who may read which file (history for Premium only, ...). */
   access?: ObsRouteOptions['access'];
 }
@@ -36,7 +38,7 @@ export async function registerObs(app: FastifyInstance, dataDir: string | null, 
   let poller: ObsPoller | null = null;
   app.decorate('obs', { getter: () => poller });
   const store = dataDir === null ? null : new ObsStore(dataDir);
-  await app.register(obsRoutes, { store, status: () => poller?.status() ?? [], access: options.access });
+  if (options.routes !== false) await app.register(obsRoutes, { store, status: () => poller?.status() ?? [], access: options.access });
   if (dataDir === null || sources.length === 0) return;
   let closing = false;
   app.addHook('onListen', async () => {

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testPostgresUrl } from '../db/testing.ts';
+import { inProcessJobQueue, QUEUES, type JobQueue } from './jobQueue.ts';
+import { startPgBossQueue, type PgBossQueueOptions } from './pgBossQueue.ts';
+
+const url = testPostgresUrl();
+const WORKER = fileURLToPath(new URL('./testWorker.ts', import.meta.url));
+
+let cleanup: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+it('the in-process queue runs jobs one at a time per queue, in order, and answers their results', async () => {
+  const queue = inProcessJobQueue();
+  const order: string[] = [];
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await queue.work<{ n: number }, number>(QUEUES.liveRound, async ({ n }) => {
+    order.push(`start ${n}`);
+    if (n === 1) await gate;
+    order.push(`end ${n}`);
+    return n * 10;
+  });
+  await queue.work<{ n: number }, void>(QUEUES.alerts, async ({ n }) => {
+    order.push(`alert ${n}`);
+  });
+  const first = queue.run(QUEUES.liveRound, { n: 1 });
+  const second = queue.run(QUEUES.liveRound, { n: 2 });
+  await vi.waitFor(() => expect(order).toEqual(['start 1']));
+  expect(await queue.waiting(QUEUES.liveRound)).toBe(1);
+  await queue.run(QUEUES.alerts, { n: 3 });
+  release();
+  expect(await first).toEqual({ kind: 'done', output: 10 });
+  expect(await second).toEqual({ kind: 'done', output: 20 });
+  // The alert ran while the first round was held; the rounds never overlapped.
+  expect(order).toEqual(['start 1', 'alert 3', 'end 1', 'start 2', 'end 2']);
+  await expect(queue.run(QUEUES.push, {})).rejects.toThrow(/No worker for the queue "push-send"/);
+  await queue.stop();
+});
+
+describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as two processes', () => {
+  const schema = () => `t_jobs_${randomBytes(6).toString('hex')}`;
+
+  async function dropSchema(name: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function instance(jobSchema: string, options: Partial<PgBossQueueOptions> = {}): Promise<JobQueue> {
+    const queue = await startPgBossQueue({ url: url!, schema: jobSchema, heartbeatMs: 200, deadAfterMs: 1000, pollMs: 50, ...options });
+    cleanup.push(() => queue.stop());
+    return queue;
+  }
+
+  async function twoInstances(): Promise<[JobQueue, JobQueue]> {
+    const jobSchema = schema();
+    cleanup.push(() => dropSchema(jobSchema));
+    const a = await instance(jobSchema);
+    return [a, await instance(jobSchema)];
+  }
+
+  it('a job sent by both runs exactly once, on one of them; distinct jobs each run once', async () => {
+    const [a, b] = await twoInstances();
+    const runs: string[] = [];
+    const handler = (who: string) => async ({ n }: { n: number }) => {
+      runs.push(`${n} on ${who}`);
+    };
+    await a.work(QUEUES.liveRound, handler('a'));
+    await b.work(QUEUES.liveRound, handler('b'));
+    const sent = await Promise.all([a.send(QUEUES.liveRound, { n: 0 }, { key: 'gfs' }), b.send(QUEUES.liveRound, { n: 0 }, { key: 'gfs' })]);
+    expect(sent.filter(Boolean)).toHaveLength(1);
+    for (let n = 1; n <= 6; n++) await (n % 2 ? a : b).send(QUEUES.liveRound, { n }, { key: `source-${n}` });
+    await vi.waitFor(() => expect(runs).toHaveLength(7), { timeout: 10_000 });
+    expect(runs.map((r) => Number(r.split(' ')[0])).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(await a.waiting(QUEUES.liveRound)).toBe(0);
+  });
+
+  it('run answers the output of a job worked by the other instance, and throws its failure', async () => {
+    const [a, b] = await twoInstances();
+    await b.work<{ n: number }, { twice: number }>(QUEUES.alerts, async ({ n }) => {
+      if (n < 0) throw new Error('no negative runs');
+      return { twice: 2 * n };
+    });
+    expect(await a.run(QUEUES.alerts, { n: 21 }, { key: 'demo:1' })).toEqual({ kind: 'done', output: { twice: 42 } });
+    await expect(a.run(QUEUES.alerts, { n: -1 }, { key: 'demo:2' })).rejects.toThrow(/no negative runs/);
+  });
+
+  it('a key sent once is not sent again after its job is done', async () => {
+    const [a, b] = await twoInstances();
+    let runs = 0;
+    await b.work(QUEUES.alerts, async () => {
+      runs++;
+    });
+    expect(await a.run(QUEUES.alerts, {}, { key: 'gfs:2024-05-01T00', once: true })).toEqual({ kind: 'done', output: null });
+    expect(await b.send(QUEUES.alerts, {}, { key: 'gfs:2024-05-01T00', once: true })).toBe(false);
+    expect(await a.run(QUEUES.alerts, {}, { key: 'gfs:2024-05-01T06', once: true })).toEqual({ kind: 'done', output: null });
+    expect(runs).toBe(2);
+  });
+
+  it('the job of a worker killed mid-job (no heartbeat) is retried by another at once', async () => {
+    const jobSchema = schema();
+    cleanup.push(() => dropSchema(jobSchema));
+    // The pg-boss schema is made before the worker process starts on it.
+    const survivor = await instance(jobSchema);
+    const worker = spawnWorker(jobSchema);
+    await worker.line('ready');
+    const done = survivor.run<{ n: number }, string>(QUEUES.liveRound, { n: 7 }, { key: 'gfs' });
+    await worker.line('started 7');
+    worker.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await survivor.work<{ n: number }, string>(QUEUES.liveRound, async ({ n }) => `run ${n} finished by the survivor`);
+    expect(await done).toEqual({ kind: 'done', output: 'run 7 finished by the survivor' });
+    // deadAfterMs (1 s) and a heartbeat (0.2 s), plus a poll: well under the pg-boss expiry (hours).
+    expect(performance.now() - killedAt).toBeLessThan(5000);
+  });
+});
+
+function spawnWorker(jobSchema: string): { child: ChildProcess; line(text: string): Promise<void> } {
+  // node itself with tsx's loader (the tsx command would run node as its own child, which SIGKILL would not reach).
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { env: { ...process.env, ISOBAR_TEST_JOBS_SCHEMA: jobSchema }, stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanup.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  const waiters: Array<() => void> = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const wake of waiters.splice(0)) wake();
+  });
+  return {
+    child,
+    async line(text) {
+      while (!out.split('\n').includes(text)) {
+        if (child.exitCode !== null) throw new Error(`the worker process ended (${child.exitCode}) before saying "${text}"`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
