@@ -70,16 +70,16 @@ describe.each(adapters)('ObjectStore on %s', (_name, make) => {
 });
 
 describe('storageFromEnv', () => {
-  it('is the data directory when ISOBAR_STORAGE_URL is unset or empty', () => {
+  it('is the data directory when ISOBAR_STORAGE_URL is unset or empty', async () => {
     for (const env of [{}, { ISOBAR_STORAGE_URL: ' ' }]) {
-      const store = storageFromEnv('/srv/isobar-data', env);
+      const store = await storageFromEnv('/srv/isobar-data', env);
       expect(store.localRoot).toBe('/srv/isobar-data');
     }
   });
 
   it('is the S3 bucket and prefix of the URL, at the endpoint the AWS variables name, without showing the credentials', async () => {
     const env = s3.env('from-env/x');
-    const store = storageFromEnv('/unused', env);
+    const store = await storageFromEnv('/unused', env);
     expect(store).toBeInstanceOf(S3Store);
     expect(store.description).toBe(`s3://isobar-test/from-env/x/ at ${env.AWS_ENDPOINT_URL}`);
     await store.put('k/v.json', '1');
@@ -94,12 +94,12 @@ describe('storageFromEnv', () => {
     ['s3://Upper/x', /not an S3 bucket name/],
     ['s3://bucket/a/../b', /prefix segment/],
     ['s3://bucket/a b', /prefix segment/],
-  ])('refuses ISOBAR_STORAGE_URL=%s with a clear error', (url, message) => {
-    expect(() => storageFromEnv('/d', { ISOBAR_STORAGE_URL: url })).toThrow(StorageConfigError);
-    expect(() => storageFromEnv('/d', { ISOBAR_STORAGE_URL: url })).toThrow(message);
+  ])('refuses ISOBAR_STORAGE_URL=%s with a clear error', async (url, message) => {
+    await expect(storageFromEnv('/d', { ISOBAR_STORAGE_URL: url })).rejects.toThrow(StorageConfigError);
+    await expect(storageFromEnv('/d', { ISOBAR_STORAGE_URL: url })).rejects.toThrow(message);
   });
 
-  it('refuses an endpoint that is not an http(s) URL', () => {
-    expect(() => storageFromEnv('/d', { ISOBAR_STORAGE_URL: 's3://bucket', AWS_ENDPOINT_URL_S3: 'localhost:9000' })).toThrow(/AWS_ENDPOINT_URL_S3 must be an http\(s\) URL/);
+  it('refuses an endpoint that is not an http(s) URL', async () => {
+    await expect(storageFromEnv('/d', { ISOBAR_STORAGE_URL: 's3://bucket', AWS_ENDPOINT_URL_S3: 'localhost:9000' })).rejects.toThrow(/AWS_ENDPOINT_URL_S3 must be an http\(s\) URL/);
   });
 });

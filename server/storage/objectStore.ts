@@ -38,6 +38,8 @@ export interface ObjectStore {
   deletePrefix(prefix: string): Promise<void>;
   /** Removes objects (missing ones are no error). */
   delete(keys: string[]): Promise<void>;
+  /** Lets go of connections, where the store holds any. */
+  close?(): void;
 }
 
 /** Key segments: letters, digits, `_`, `-`, `.` (no `..`), as the data directory's names are. */

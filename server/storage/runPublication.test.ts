@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOUR_MS } from '../../common/time.ts';
+import { buildApp } from '../app.ts';
 import { StoredRuns, type StoredRun } from '../data/storedRuns.ts';
 import { loadEngine } from '../ingest/engine.ts';
 import { ingestFiles, type IngestOptions } from '../ingest/ingest.ts';
@@ -154,6 +155,22 @@ describeWithFixtures('model runs in object storage (s3rver)', () => {
     expect(observed.wholeGets.filter((key) => key.endsWith('.bin'))).toEqual([]);
     expect(observed.rangedBytes).toBeGreaterThan(0);
     expect(observed.rangedBytes).toBeLessThan(there.manifest.points!.bytes);
+  });
+
+  it('the server built with the store (AppOptions.storage) answers the point forecast as over the data directory', async () => {
+    const url = `/forecast/point/${DIR}/v2.9/${PLACES[0][0]}/${PLACES[0][1]}`;
+    const answers: unknown[] = [];
+    for (const options of [{ dataDir: localDir }, { dataDir: s3Dir, storage: store }]) {
+      const app = await buildApp({ now: ingestClock().now, distDir: null, prewarm: false, liveSources: null, ...options });
+      try {
+        const response = await app.inject({ url });
+        expect(response.statusCode).toBe(200);
+        answers.push(response.json());
+      } finally {
+        await app.close();
+      }
+    }
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it('an upload failing midway leaves the previous run served; the build stays to publish again', async () => {
