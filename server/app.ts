@@ -52,6 +52,8 @@ import { TilePool } from './data/tilePool.ts';
 import { PRODUCTS } from '../common/catalogue/index.ts';
 import { loadEngine } from './ingest/engine.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
+import { storageFromEnv } from './storage/fromEnv.ts';
+import type { ObjectStore } from './storage/objectStore.ts';
 import { registerObs, type ObsOptions } from './obs/core/register.ts';
 import { obsConfigFromEnv } from './obs/core/config.ts';
 import { OBS_FACTORIES } from './obs/sources.ts';
@@ -110,6 +112,11 @@ export interface AppOptions {
   prewarm?: boolean;
   /** Where ingested runs are (default ISOBAR_DATA_DIR, else var/data); null serves the demo product only. */
   dataDir?: string | null;
+  /**
+   * Where published runs are (server/storage): default ISOBAR_STORAGE_URL (S3), else dataDir itself;
+   * dataDir stays the ingest's scratch disk.
+   */
+  storage?: ObjectStore;
   /**
    * Models to download and ingest into dataDir while the server runs, started on listen. Default:
    * those ISOBAR_SOURCES names (server/live/config.ts; none when unset); null: none.
@@ -213,9 +220,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes, pool: tilePool });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
-  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool });
+  const storage = dataDir === null ? null : options.storage ?? await storageFromEnv(dataDir);
+  if (storage?.localRoot === null) app.log.info({ storage: storage.description }, 'published runs in object storage');
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool, storage: storage ?? undefined });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
+  if (storage && !options.storage) app.addHook('onClose', () => storage.close?.());
   let probingNow = () => false;
   const fromEnv = !role.works ? null : options.liveSources === undefined ? liveSourcesFromEnv() : options.liveSources;
   // The default set (ISOBAR_SOURCES unset) needs somewhere to go; a server of the demo product only has none.
@@ -231,7 +241,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const start = (sources: readonly LiveSource[]) => {
       if (closing || scheduler || sources.length === 0) return;
       scheduler = startScheduler({
-        ...schedulerOptions, sources, logger: app.log, dataDir,
+        ...schedulerOptions, sources, logger: app.log, dataDir, storage: storage ?? undefined,
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });

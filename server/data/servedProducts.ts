@@ -246,7 +246,7 @@ class StoredProduct implements ProductData {
 function storedRunData(product: Product, run: StoredRun, accumulations: AccumulationTiles): RunData {
   const { manifest } = run;
   const gone = (error: unknown): never => {
-    // Pruned while this request read it (storedRuns.ts): 404, as for its tiles.
+    // Pruned while this request read it (storedRuns.ts; an object store's ranged reads find it gone): 404, as for its tiles.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`Run ${hourStamp(run.refTime)} of ${product.ident} is no longer available (see the minifest)`);
     throw error;
   };
@@ -254,7 +254,7 @@ function storedRunData(product: Product, run: StoredRun, accumulations: Accumula
   const elevationAt = async (lat: number, lon: number, interpolate: boolean): Promise<number | undefined> => {
     if (!manifest.points?.statics?.includes('elevation')) return undefined;
     const reader = await run.pointStore()?.catch(gone);
-    const value = (await reader?.statics(lat, lon, interpolate))?.elevation;
+    const value = (await reader?.statics(lat, lon, interpolate).catch(gone))?.elevation;
     return value !== undefined && Number.isFinite(value) ? Math.round(value) : undefined;
   };
   return {
@@ -287,7 +287,7 @@ function storedRunData(product: Product, run: StoredRun, accumulations: Accumula
       const reader = await run.pointStore()?.catch(gone);
       if (!reader) throw notFound(`${product.ident} has no point forecast in run ${hourStamp(run.refTime)}`);
       const [series, elevation] = await Promise.all([
-        reader.series(lat, lon, interpolate), options.modelElevation ? elevationAt(lat, lon, interpolate) : undefined,
+        reader.series(lat, lon, interpolate).catch(gone), options.modelElevation ? elevationAt(lat, lon, interpolate) : undefined,
       ]);
       // SPEC §8: "Data not available for this location".
       if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
@@ -318,7 +318,7 @@ function storedRunData(product: Product, run: StoredRun, accumulations: Accumula
       const ts = keep.map(([h]) => run.refTime + h * HOUR_MS);
       // No pressure levels in this run (or a run published before levels.bin existed).
       if (!reader) return { header, ts, data: {} };
-      const series = await reader.series(lat, lon, interpolate);
+      const series = await reader.series(lat, lon, interpolate).catch(gone);
       if (!series) throw notFound(`Data not available for this location: ${product.ident} covers ${JSON.stringify(manifest.bounds)}`);
       const data: Record<string, (number | null)[]> = {};
       const levels = new Set<string>();

@@ -11,17 +11,30 @@
  * current.json is looked at again at most every POINTER_TTL_MS, so a newly published run is served
  * within that time without a restart (at once after invalidate(), which the live-source scheduler
  * calls when it publishes a run); a run that is pruned while a request reads it answers 404.
+ *
+ * Everything is read through an ObjectStore (server/storage/objectStore.ts): the data directory by
+ * default, or a remote store (S3). From a remote store, point stores are read by ranges through a
+ * small block cache (server/storage/rangeReader.ts), and a tile above the pre-rendered zooms is
+ * rendered from a native field downloaded once into a local cache directory
+ * ({dataDir}/.storage-cache/{directory}/{id}/, removed when the run is forgotten), where the render
+ * leaves the tile too; a tile kept in memory costs no call to the store.
  */
 
 import type { MinifestAnswer } from '../../common/api/products.ts';
-import { readFile, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { METRICS } from '../../common/catalogue/metrics.ts';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
 import type { TileAddress } from '../../common/tiling.ts';
 import type { Engine } from '../../engine/engine.ts';
-import { listRunIds, readCurrentRunId, readRunManifest, runDir, tileRelPath, type RunManifest } from '../ingest/layout.ts';
+import {
+  currentPointerKey, listRunIds, nativeRelPath, readCurrentRunId, readRunManifest, runDir, runKey, tileRelPath, writeFileAtomic, type RunManifest,
+} from '../ingest/layout.ts';
 import { PointStoreReader } from '../ingest/points.ts';
+import { tileCache } from '../ops/metrics.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
+import { notFoundError, type ObjectStore } from '../storage/objectStore.ts';
+import { ObjectRangeSource } from '../storage/rangeReader.ts';
 import { ByteLru } from './byteLru.ts';
 import { ServedTile } from './servedTile.ts';
 import { NativeFields, renderStoredTile } from './storedTileRender.ts';
@@ -31,9 +44,14 @@ import type { TilePool } from './tilePool.ts';
 const POINTER_TTL_MS = 1000;
 /** Default memory budget of the stored-tile cache, bytes (gzip data, and identity data once asked for). */
 const DEFAULT_STORED_TILE_CACHE_BYTES = 128 * 1024 * 1024;
+/** Where runs read from a remote store keep the native fields they render from, under the data directory. */
+const STORAGE_CACHE_DIR = '.storage-cache';
 
 /** Where a run renders the tiles it has not stored, and what it keeps. */
 interface RunContext {
+  store: ObjectStore;
+  /** Where a run of a remote store keeps its native fields and rendered tiles: {cacheRoot}/{directory}/runs/{id}. */
+  cacheRoot: string;
   /** Tiles kept in memory, shared with the other runs (keys are file paths). */
   tiles: ByteLru<ServedTile>;
   /** The tile threads; null: render in this thread with `engine`. */
@@ -49,11 +67,22 @@ export class StoredRun {
   private minifestText: Promise<string> | null = null;
   private levelPoints: Promise<PointStoreReader> | null = null;
   private readonly inFlight = new Map<string, Promise<ServedTile>>();
+  private readonly natives = new Map<string, Promise<boolean>>();
   private readonly tiles: ByteLru<ServedTile>;
+  /** The run's files on this machine: its directory in the data directory, or its local cache of a remote store's run. */
   readonly dir: string;
+  /** The run's key prefix, and where its tiles and native fields are (a snapshot in object storage shares its build's). */
+  private readonly key: string;
+  private readonly objects: string;
+  /** Whether the store is remote: native fields are downloaded to `dir` to render from. */
+  private readonly remote: boolean;
 
-  constructor(dataDir: string, readonly manifest: RunManifest, private readonly context: RunContext) {
-    this.dir = runDir(dataDir, manifest.directory, manifest.id);
+  constructor(readonly manifest: RunManifest, private readonly context: RunContext) {
+    const { store, cacheRoot } = context;
+    this.remote = store.localRoot === null;
+    this.dir = runDir(store.localRoot ?? cacheRoot, manifest.directory, manifest.id);
+    this.key = runKey(manifest.directory, manifest.id);
+    this.objects = manifest.objects ?? this.key;
     this.tiles = context.tiles;
   }
 
@@ -61,9 +90,16 @@ export class StoredRun {
     return this.manifest.refTime;
   }
 
+  /** An object of the run (`rel` under its key); a missing one throws as a missing file does (code ENOENT). */
+  private async object(key: string): Promise<Buffer> {
+    const bytes = await this.context.store.get(key);
+    if (!bytes) throw notFoundError(key);
+    return bytes;
+  }
+
   /** The run's minifest.json: a published run never changes, so it is read once (a failed read is tried again). */
   async minifest(): Promise<MinifestAnswer> {
-    this.minifestText ??= readFile(join(this.dir, 'minifest.json'), 'utf8').catch((error: unknown) => {
+    this.minifestText ??= this.object(`${this.key}minifest.json`).then((bytes) => bytes.toString('utf8')).catch((error: unknown) => {
       this.minifestText = null;
       throw error;
     });
@@ -71,9 +107,16 @@ export class StoredRun {
     return JSON.parse(await this.minifestText) as MinifestAnswer;
   }
 
+  /** A point store of the run: a local file, or a remote object read by ranges. */
+  private openStore(file: string): Promise<PointStoreReader> {
+    return this.remote
+      ? PointStoreReader.from(new ObjectRangeSource(this.context.store, `${this.key}${file}`))
+      : PointStoreReader.open(join(this.dir, file));
+  }
+
   pointStore(): Promise<PointStoreReader> | null {
     if (!this.manifest.points) return null;
-    this.points ??= PointStoreReader.open(join(this.dir, this.manifest.points.file)).catch((error: unknown) => {
+    this.points ??= this.openStore(this.manifest.points.file).catch((error: unknown) => {
       this.points = null;
       throw error;
     });
@@ -83,7 +126,7 @@ export class StoredRun {
   /** The pressure-level series (levels.bin); null for runs without one (no levels, or published before it existed). */
   levelStore(): Promise<PointStoreReader> | null {
     if (!this.manifest.levelPoints) return null;
-    this.levelPoints ??= PointStoreReader.open(join(this.dir, this.manifest.levelPoints.file)).catch((error: unknown) => {
+    this.levelPoints ??= this.openStore(this.manifest.levelPoints.file).catch((error: unknown) => {
       this.levelPoints = null;
       throw error;
     });
@@ -96,6 +139,7 @@ export class StoredRun {
     this.points = null;
     this.levelPoints = null;
     for (const store of stores) if (store) await (await store.catch(() => null))?.close();
+    if (this.remote) await rm(this.dir, { recursive: true, force: true });
   }
 
   /**
@@ -106,10 +150,11 @@ export class StoredRun {
     const rel = tileRelPath(validTime, address.z, address.x, address.y, file, level);
     const path = join(this.dir, rel);
     const kept = this.tiles.get(path);
+    tileCache.inc({ cache: 'stored', result: kept ? 'hit' : 'miss' });
     if (kept) return kept;
     let job = this.inFlight.get(rel);
     if (!job) {
-      job = readFile(path).then((stored) => stored, () => this.render(validTime, address, file, level))
+      job = this.context.store.get(`${this.objects}${rel}`).then((stored) => stored ?? this.render(validTime, address, file, level))
         .then((gz) => {
           // No stored tile and no native field: no data (ENOENT as for a pruned run).
           if (!gz) throw Object.assign(new Error(`No data for ${rel}`), { code: 'ENOENT' });
@@ -130,15 +175,36 @@ export class StoredRun {
 
   /** Renders a tile from the native store (and stores it); null when the run has none for it. */
   private async render(validTime: number, address: TileAddress, file: string, level: string): Promise<Buffer | null> {
+    if (this.remote && !(await this.fetchNative(validTime, file, level))) return null;
     const task = { kind: 'stored' as const, runDir: this.dir, validTime, address, file, level };
     const { pool, engine, natives } = this.context;
     return pool ? pool.stored(task) : renderStoredTile(task, natives, await engine());
+  }
+
+  /** Downloads a native field of a remote run into `dir` once; false when the run has none (or is pruned). */
+  private fetchNative(validTime: number, file: string, level: string): Promise<boolean> {
+    const rel = nativeRelPath(validTime, file, level);
+    let job = this.natives.get(rel);
+    if (!job) {
+      job = this.context.store.get(`${this.objects}${rel}`).then(async (gz) => {
+        if (!gz) return false;
+        const path = join(this.dir, rel);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFileAtomic(path, gz);
+        return true;
+      });
+      // A missing or failed download is tried again by the next request.
+      job.then((found) => found || this.natives.delete(rel), () => this.natives.delete(rel));
+      this.natives.set(rel, job);
+    }
+    return job;
   }
 }
 
 interface DirectoryState {
   checkedAt: number;
-  pointerMtime: number;
+  /** The pointer's ObjectInfo.version when it was read ('' when there was none); null: read it again. */
+  pointerVersion: string | null;
   current: StoredRun | null;
   runs: Map<string, StoredRun>;
 }
@@ -154,18 +220,25 @@ export class StoredRuns {
   private readonly tiles: ByteLru<ServedTile>;
   private readonly context: RunContext;
 
+  private readonly store: ObjectStore;
+
   /**
    * `loadEngine` serves rendering in this thread, without `options.pool`; `options.tileCacheBytes`
-   * bounds the tiles kept in memory (default DEFAULT_STORED_TILE_CACHE_BYTES).
+   * bounds the tiles kept in memory (default DEFAULT_STORED_TILE_CACHE_BYTES); `options.storage`:
+   * where the runs are (default the data directory itself).
    */
   constructor(
     readonly dataDir: string,
     private readonly loadEngine: () => Promise<Engine>,
     private readonly clock: () => number = Date.now,
-    options: { tileCacheBytes?: number; pool?: TilePool } = {},
+    options: { tileCacheBytes?: number; pool?: TilePool; storage?: ObjectStore } = {},
   ) {
+    this.store = options.storage ?? new LocalDirectoryStore(dataDir);
     this.tiles = new ByteLru(options.tileCacheBytes ?? DEFAULT_STORED_TILE_CACHE_BYTES);
-    this.context = { tiles: this.tiles, pool: options.pool ?? null, engine: () => this.engine(), natives: new NativeFields() };
+    this.context = {
+      store: this.store, cacheRoot: join(dataDir, STORAGE_CACHE_DIR), tiles: this.tiles, pool: options.pool ?? null,
+      engine: () => this.engine(), natives: new NativeFields(),
+    };
   }
 
   /** Tiles kept in memory and their bytes. */
@@ -194,17 +267,16 @@ export class StoredRuns {
 
   private async load(directory: string, cached: DirectoryState | undefined, now: number): Promise<DirectoryState> {
     const generation = this.generation;
-    const pointer = join(this.dataDir, directory, 'current.json');
-    const mtime = await stat(pointer).then((s) => s.mtimeMs, () => 0);
-    if (cached && cached.pointerMtime === mtime) {
+    const version = (await this.store.head(currentPointerKey(directory)))?.version ?? '';
+    if (cached && cached.pointerVersion === version) {
       cached.checkedAt = generation === this.generation ? now : -Infinity;
       return cached;
     }
-    const state: DirectoryState = { checkedAt: now, pointerMtime: mtime, current: null, runs: cached?.runs ?? new Map() };
-    const id = mtime ? await readCurrentRunId(this.dataDir, directory) : null;
+    const state: DirectoryState = { checkedAt: now, pointerVersion: version, current: null, runs: cached?.runs ?? new Map() };
+    const id = version ? await readCurrentRunId(this.store, directory) : null;
     if (id) state.current = await this.runById(state, directory, id);
     // Forget runs that are gone from disk (pruned).
-    const onDisk = new Set(await listRunIds(this.dataDir, directory));
+    const onDisk = new Set(await listRunIds(this.store, directory));
     for (const [runId, run] of state.runs) {
       if (!onDisk.has(runId)) {
         state.runs.delete(runId);
@@ -214,7 +286,7 @@ export class StoredRuns {
     if (generation !== this.generation) {
       // Invalidated while reading: answer with what was read, but read again next time.
       state.checkedAt = -Infinity;
-      state.pointerMtime = Number.NaN;
+      state.pointerVersion = null;
     }
     this.directories.set(directory, state);
     return state;
@@ -229,16 +301,16 @@ export class StoredRuns {
     for (const [name, state] of this.directories) {
       if (directory !== undefined && name !== directory) continue;
       state.checkedAt = -Infinity;
-      state.pointerMtime = Number.NaN;
+      state.pointerVersion = null;
     }
   }
 
   private async runById(state: DirectoryState, directory: string, id: string): Promise<StoredRun | null> {
     const known = state.runs.get(id);
     if (known) return known;
-    const manifest = await readRunManifest(this.dataDir, directory, id);
+    const manifest = await readRunManifest(this.store, directory, id);
     if (!manifest) return null;
-    const run = new StoredRun(this.dataDir, manifest, this.context);
+    const run = new StoredRun(manifest, this.context);
     state.runs.set(id, run);
     return run;
   }
@@ -252,7 +324,10 @@ export class StoredRuns {
   async byRefTime(directory: string, refTime: number): Promise<StoredRun | null> {
     const state = await this.refresh(directory);
     if (state.current?.refTime === refTime) return state.current;
-    for (const id of await listRunIds(this.dataDir, directory)) {
+    // A run already read answers without listing the store (a request to S3 each time otherwise).
+    const known = [...state.runs.entries()].filter(([, run]) => run.refTime === refTime).sort(([a], [b]) => (a < b ? 1 : -1))[0];
+    if (known) return known[1];
+    for (const id of await listRunIds(this.store, directory)) {
       const run = await this.runById(state, directory, id);
       if (run?.refTime === refTime) return run;
     }

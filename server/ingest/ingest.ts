@@ -23,12 +23,16 @@ import {
   engineGribReader, hourOf, IngestError, inferProduct, matchFields, runRefTimeOf, type GribReader, type MatchedField,
 } from './fields.ts';
 import { RunBuilder, type IngestProgress, type PrerenderPolicy, type StepField } from './runBuilder.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
 
 export { IngestError } from './fields.ts';
 export type { IngestProgress } from './runBuilder.ts';
 
 export interface IngestOptions {
+  /** Where runs are built (staging), and published unless `storage` is a remote store. */
   dataDir: string;
+  /** Where runs are published (RunBuilderOptions.storage); default the data directory. */
+  storage?: ObjectStore;
   /** Catalogue product ident; inferred from the files when absent. */
   product?: string;
   onProgress?: (p: IngestProgress) => void;
@@ -133,7 +137,7 @@ export async function ingestFiles(files: string[] | AsyncIterable<string>, optio
         if (!builder) {
           refTime = fieldRef;
           builder = await RunBuilder.open({
-            dataDir: options.dataDir, product, refTime, engine, prerender: options.prerender, pointResolution: options.pointResolution, signal, onProgress,
+            dataDir: options.dataDir, storage: options.storage, product, refTime, engine, prerender: options.prerender, pointResolution: options.pointResolution, signal, onProgress,
           });
         } else if (fieldRef !== refTime) {
           throw new IngestError(`${path} holds run ${hourStamp(fieldRef)} of ${product.ident}, but this ingest is building run ${hourStamp(refTime)}: one run per ingest (mixed runs)`);

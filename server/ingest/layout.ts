@@ -35,10 +35,14 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { hourStamp } from '../../common/minifest.ts';
+import { LocalDirectoryStore, writeFileAtomic } from '../storage/localDirectory.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
 import type { PointGrid } from './points.ts';
+
+export { writeFileAtomic };
 
 const DEFAULT_DATA_DIR = 'var/data';
 /** Published runs kept per product: the current one and the one before (clients still on its minifest). */
@@ -98,6 +102,11 @@ export interface RunManifest {
   levelPoints?: PointStoreInfo | null;
   /** When it was published, ISO 8601. */
   published: string;
+  /**
+   * Key prefix (ending in '/') of the run's tiles/ and native/ when they are not under its own
+   * runs/{id}/: a snapshot in object storage shares its build's (server/storage/runPublication.ts).
+   */
+  objects?: string;
   /** What the ingest did. */
   stats: { tiles: number; ms: number; files: number };
 }
@@ -126,6 +135,19 @@ export function currentPointerPath(dataDir: string, directory: string): string {
   return join(dataDir, directory, 'current.json');
 }
 
+/** The same places as object keys (server/storage/objectStore.ts): the pointer, the runs, a run (ending in '/'). */
+export function currentPointerKey(directory: string): string {
+  return `${directory}/current.json`;
+}
+
+export function runsKey(directory: string): string {
+  return `${directory}/runs/`;
+}
+
+export function runKey(directory: string, id: string): string {
+  return `${directory}/runs/${id}/`;
+}
+
 /** Relative path of a data tile inside a run directory. */
 export function tileRelPath(validTime: number, z: number, x: number, y: number, file: string, level: string): string {
   return join('tiles', hourStamp(validTime), String(z), String(x), String(y), `${file}-${level}.tile`);
@@ -142,20 +164,8 @@ export function newRunId(refTime: number, now = Date.now()): string {
 
 const RUN_ID = /^(\d{10})-([0-9a-z]+)$/;
 
-function isRunId(id: string): boolean {
+export function isRunId(id: string): boolean {
   return RUN_ID.test(id);
-}
-
-/** Writes a file so that readers see the old content or the new, never a part: temporary file, then rename. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, data);
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /**
@@ -189,29 +199,36 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Where published runs are read from: a store, or (a string) the data directory. */
+export type RunStorage = ObjectStore | string;
+
+function asStore(where: RunStorage): ObjectStore {
+  return typeof where === 'string' ? new LocalDirectoryStore(where) : where;
+}
+
 /** The id current.json names, or null when the product has no published run (or the pointer is unreadable). */
-export async function readCurrentRunId(dataDir: string, directory: string): Promise<string | null> {
+export async function readCurrentRunId(where: RunStorage, directory: string): Promise<string | null> {
   try {
-    const pointer = JSON.parse(await readFile(currentPointerPath(dataDir, directory), 'utf8')) as { run?: unknown };
-    return typeof pointer.run === 'string' && isRunId(pointer.run) ? pointer.run : null;
+    const pointer = JSON.parse((await asStore(where).get(currentPointerKey(directory)))?.toString('utf8') ?? 'null') as { run?: unknown } | null;
+    return typeof pointer?.run === 'string' && isRunId(pointer.run) ? pointer.run : null;
   } catch {
     return null;
   }
 }
 
-export async function readRunManifest(dataDir: string, directory: string, id: string): Promise<RunManifest | null> {
+export async function readRunManifest(where: RunStorage, directory: string, id: string): Promise<RunManifest | null> {
   try {
-    const manifest = JSON.parse(await readFile(join(runDir(dataDir, directory, id), 'run.json'), 'utf8')) as RunManifest;
-    return manifest.format === RUN_FORMAT && manifest.id === id ? manifest : null;
+    const bytes = await asStore(where).get(`${runKey(directory, id)}run.json`);
+    const manifest = bytes && JSON.parse(bytes.toString('utf8')) as RunManifest;
+    return manifest?.format === RUN_FORMAT && manifest.id === id ? manifest : null;
   } catch {
     return null;
   }
 }
 
 /** Published run ids of a product, newest reference time first (then newest publication). */
-export async function listRunIds(dataDir: string, directory: string): Promise<string[]> {
-  const names = await readdir(runsDir(dataDir, directory)).catch(() => [] as string[]);
-  return names.filter(isRunId).sort().reverse();
+export async function listRunIds(where: RunStorage, directory: string): Promise<string[]> {
+  return (await asStore(where).list(runsKey(directory))).filter(isRunId).sort().reverse();
 }
 
 /**
@@ -225,10 +242,15 @@ export async function publishRun(dataDir: string, directory: string, staging: st
   return makeCurrent(dataDir, directory, id, refTime);
 }
 
+/** Whether a run of `refTime` replaces the current one: an old run ingested late must not. */
+export function becomesCurrent(currentId: string | null, refTime: number): boolean {
+  return currentId === null || currentId.slice(0, 10) <= hourStamp(refTime);
+}
+
 /** Points current.json at a run in runs/ unless the current run is newer, then prunes. */
 async function makeCurrent(dataDir: string, directory: string, id: string, refTime: number): Promise<{ current: boolean }> {
   const currentId = await readCurrentRunId(dataDir, directory);
-  const current = currentId === null || currentId.slice(0, 10) <= hourStamp(refTime);
+  const current = becomesCurrent(currentId, refTime);
   if (current) await writeFileAtomic(currentPointerPath(dataDir, directory), `${JSON.stringify({ run: id, published: new Date().toISOString() })}\n`);
   await pruneRuns(dataDir, directory);
   return { current };

@@ -31,6 +31,10 @@
  * points.bin, a band of rows at a time, and appends the static slab as it is. Version 1 stores
  * (no static section) are still read.
  *
+ * A reader reads a store through a ByteSource: a local file (PointStoreReader.open), or an object in
+ * object storage read by ranges through a small block cache (server/storage/rangeReader.ts), so a
+ * point forecast never downloads a whole store.
+ *
  * levels.bin has the same layout for the pressure-level variables of the meteogram, named
  * `{ident}-{level}` (temp-850h, wind_u-850h, wind_v-850h, gh-850h), on a coarser grid (runBuilder.ts
  * DEFAULT_LEVEL_POINT_RESOLUTION); its slabs are points/{hour}.levels.slab.
@@ -237,16 +241,49 @@ interface Cell {
   weights: [number, number, number, number];
 }
 
+/** Random access to a store's bytes: a file, or an object read by ranges. */
+export interface ByteSource {
+  /** What it is, for error messages. */
+  readonly name: string;
+  size(): Promise<number>;
+  /** `length` bytes from `position` into `into` at `offset`; answers how many there were. */
+  read(into: Uint8Array, offset: number, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A local file as a ByteSource. */
+class FileSource implements ByteSource {
+  constructor(readonly name: string, private readonly file: FileHandle) {}
+
+  async size(): Promise<number> {
+    return (await this.file.stat()).size;
+  }
+
+  async read(into: Uint8Array, offset: number, length: number, position: number): Promise<number> {
+    return (await this.file.read(into, offset, length, position)).bytesRead;
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}
+
 /** Reads points.bin: the header once, then one or two small reads per place. */
 export class PointStoreReader {
   private constructor(
-    private readonly file: FileHandle,
+    private readonly file: ByteSource,
     readonly header: PointStoreHeader,
     private readonly dataOffset: number,
   ) {}
 
+  /** The store in a local file. */
   static async open(path: string): Promise<PointStoreReader> {
-    const file = await open(path, 'r');
+    return PointStoreReader.from(new FileSource(path, await open(path, 'r')));
+  }
+
+  /** The store a ByteSource reads (closed with the reader, or at once when it is not a store). */
+  static async from(file: ByteSource): Promise<PointStoreReader> {
+    const path = file.name;
     try {
       const prefix = new Uint8Array(PREFIX_BYTES);
       await file.read(prefix, 0, PREFIX_BYTES, 0);
@@ -261,7 +298,7 @@ export class PointStoreReader {
       const header = JSON.parse(new TextDecoder().decode(json)) as PointStoreHeader;
       if (version < 2) delete header.statics;
       const dataOffset = Math.ceil((PREFIX_BYTES + length) / ALIGN) * ALIGN;
-      const { size } = await file.stat();
+      const size = await file.size();
       const nodes = header.grid.nx * header.grid.ny;
       const expected = dataOffset + nodes * (header.variables.length * header.hours.length + (header.statics?.length ?? 0)) * 2;
       if (size !== expected) throw new PointStoreError(`${path} is ${size} bytes, expected ${expected}`);
@@ -290,7 +327,7 @@ export class PointStoreReader {
     const out = new Uint16Array(count * n);
     const bytes = new Uint8Array(out.buffer);
     const position = base + (j * this.header.grid.nx + i) * n * 2;
-    const { bytesRead } = await this.file.read(bytes, 0, bytes.length, position);
+    const bytesRead = await this.file.read(bytes, 0, bytes.length, position);
     if (bytesRead !== bytes.length) throw new PointStoreError('Point-series store is truncated');
     return out;
   }

@@ -45,6 +45,8 @@ import {
 import {
   levelSlabPath, pointGridFor, slabPath, staticSlabPath, writePointStore, writeSlab, type PointGrid, type PointVariable, type SlabStep,
 } from './points.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { publishRunToStore, publishSnapshotToStore, type SnapshotUploads } from '../storage/runPublication.ts';
 import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
 import { HOUR_MS } from '../../common/time.ts';
 import { cclFrom } from './derived/convectiveCondensationLevel.ts';
@@ -132,7 +134,13 @@ export interface IngestProgress {
 }
 
 export interface RunBuilderOptions {
+  /** Where the run is staged (built), and published unless `storage` is a remote store. */
   dataDir: string;
+  /**
+   * Where the run is published: a remote object store (S3) gets it uploaded
+   * (server/storage/runPublication.ts); absent or the data directory, layout.ts's renames.
+   */
+  storage?: ObjectStore;
   product: Product;
   refTime: number;
   engine: Engine;
@@ -213,6 +221,8 @@ export class RunBuilder {
   private readonly regridders: Regridder[];
   private readonly writer: TileFileWriter;
   private closed = false;
+  /** What this build's snapshots have uploaded to a remote store. */
+  private readonly snapshotUploads: SnapshotUploads = new Map();
 
   private constructor(private readonly options: RunBuilderOptions) {
     this.dir = stagingDir(options.dataDir, options.product.directory, options.refTime);
@@ -712,29 +722,51 @@ export class RunBuilder {
     onProgress?.({ phase: 'publish', done: 0, total: 1, message: 'point-series store' });
     const id = newRunId(refTime);
     const manifest = await this.writeServed(this.dir, id);
-    for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
-    await rm(join(this.dir, 'build.json'), { force: true });
-    await this.release();
-    const { current } = await publishRun(dataDir, product.directory, this.dir, id, refTime);
+    const remote = this.remoteStorage();
+    let current: boolean;
+    if (remote) {
+      // Uploaded before the build's scratch goes: an upload that fails leaves the build to publish again.
+      ({ current } = await publishRunToStore(remote, product.directory, this.dir, id, refTime));
+      await this.release();
+      await rm(this.dir, { recursive: true, force: true });
+    } else {
+      for (const name of ['points', 'accum']) await rm(join(this.dir, name), { recursive: true, force: true });
+      await rm(join(this.dir, 'build.json'), { force: true });
+      await this.release();
+      ({ current } = await publishRun(dataDir, product.directory, this.dir, id, refTime));
+    }
     onProgress?.({ phase: 'publish', done: 1, total: 1, message: `run ${id}${current ? '' : ' (older than the current run: not made current)'}` });
     return { id, manifest, current };
   }
 
   /**
    * Makes the steps built so far visible while the build goes on (layout.ts publishSnapshot): the
-   * run's point stores, manifest and minifest in a new runs/{id}, its tiles linked, not copied.
+   * run's point stores, manifest and minifest in a new runs/{id}, its tiles linked, not copied (in
+   * object storage: uploaded once to the build's prefix, runPublication.ts).
    */
   async publishSnapshot(): Promise<{ id: string; current: boolean }> {
     const { product, refTime, dataDir } = this.options;
     if (!this.state.hours.length) throw new IngestError(`Run ${hourStamp(refTime)} of ${product.ident} has no steps to publish`);
     await this.writer.flush();
     const id = newRunId(refTime);
-    const { current } = await publishSnapshot(dataDir, product.directory, this.dir, id, refTime, async (dir) => void await this.writeServed(dir, id));
+    const remote = this.remoteStorage();
+    const { current } = remote
+      ? await publishSnapshotToStore(remote, product.directory, this.dir, id, refTime, async (dir, objects) => void await this.writeServed(dir, id, objects), this.snapshotUploads)
+      : await publishSnapshot(dataDir, product.directory, this.dir, id, refTime, async (dir) => void await this.writeServed(dir, id));
     return { id, current };
   }
 
-  /** Writes the point stores, run.json and minifest.json of the steps built so far into `dir`. */
-  private async writeServed(dir: string, id: string): Promise<RunManifest> {
+  /** The remote store runs are published to; null when they go to the data directory. */
+  private remoteStorage(): ObjectStore | null {
+    const { storage } = this.options;
+    return storage && storage.localRoot === null ? storage : null;
+  }
+
+  /**
+   * Writes the point stores, run.json and minifest.json of the steps built so far into `dir`;
+   * `objects`: where the tiles are when not beside them (RunManifest.objects).
+   */
+  private async writeServed(dir: string, id: string, objects?: string): Promise<RunManifest> {
     const { product, refTime } = this.options;
     const state = this.state;
     let points: PointStoreInfo | null = null;
@@ -754,7 +786,7 @@ export class RunBuilder {
     const manifest: RunManifest = {
       format: RUN_FORMAT, id, product: product.ident, directory: product.directory, refTime, hours: state.hours, layers: state.layers,
       maxZoom: product.maxTileZoom.premium, bounds: state.global ? null : state.bounds, points, levelPoints, published,
-      stats: { tiles: state.stats.tiles, ms: Date.now() - state.started, files: state.stats.files },
+      stats: { tiles: state.stats.tiles, ms: Date.now() - state.started, files: state.stats.files }, ...(objects ? { objects } : {}),
     };
     const layerLevels: Record<string, string[]> = {};
     for (const layer of Object.values(state.layers)) (layerLevels[layer.file] ??= []).push(layer.level);

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { hourStamp } from '../../common/minifest.ts';
 import { acquirePidLock, readCurrentRunId, writeFileAtomic } from '../ingest/layout.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
 import { sourcesConfigFromEnv } from './config.ts';
 import { DataCapError, enforceDataCap } from './dataCap.ts';
 import { LiveProgress } from './progress.ts';
@@ -37,6 +38,7 @@ import { runLabel, type LiveSource, type RunPlan, type SourceContext, type Sourc
 export interface IngestProgress { phase: string; done: number; total: number; message?: string }
 export interface IngestOptions {
   dataDir: string;
+  storage?: ObjectStore;
   product?: string;
   onProgress?: (p: IngestProgress) => void;
   signal?: AbortSignal;
@@ -58,7 +60,10 @@ export const defaultIngest: IngestFn = async (files, options) => {
 export interface SchedulerOptions {
   /** The server's logger (`app.log`). */
   logger: SourceLogger;
+  /** Where downloads and builds go (and runs are published unless `storage` is remote). */
   dataDir: string;
+  /** Where runs are published and their pointers read (server/storage): default the data directory. */
+  storage?: ObjectStore;
   sources: readonly LiveSource[];
   ingest?: IngestFn;
   signal?: AbortSignal;
@@ -155,7 +160,7 @@ function progressLogger(log: SourceLogger, base: object, msg: string): (p: { pha
 }
 
 export function startScheduler(options: SchedulerOptions): Scheduler {
-  const { logger: log, dataDir } = options;
+  const { logger: log, dataDir, storage } = options;
   const ingest = options.ingest ?? defaultIngest;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
@@ -201,7 +206,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const run = runLabel(plan.refTime);
       const directory = PRODUCTS[source.product]?.directory;
       // The product's first run (or its snapshot served before a restart): served step by step as it lands.
-      const currentId = directory === undefined ? undefined : await readCurrentRunId(dataDir, directory);
+      const currentId = directory === undefined ? undefined : await readCurrentRunId(storage ?? dataDir, directory);
       const stepByStep = currentId === null || currentId?.slice(0, 10) === hourStamp(plan.refTime);
       log.info({ source: source.id, run, steps: plan.steps.length, stepByStep }, 'downloading run');
       // Partial downloads of any other run are abandoned: this one is newer.
@@ -259,7 +264,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     let served = 0;
     try {
       return await ingest(files.iterate(), {
-        dataDir, product: source.product, signal, onProgress: logIngest, skipBuilt: true,
+        dataDir, storage, product: source.product, signal, onProgress: logIngest, skipBuilt: true,
         ...(stepByStep ? { snapshots: { minIntervalMs: SNAPSHOT_INTERVAL_MS } } : {}),
         onSteps: (p) => {
           progress.update(source.id, { built: p.built.length, served: p.served });
@@ -337,11 +342,13 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
  * the scheduler on listen into its own data directory and stops it on close. This is for a
  * process that downloads without serving.
  */
-export function startLiveSources(options: { logger: SourceLogger; ingest?: IngestFn; signal?: AbortSignal; env?: Record<string, string | undefined> }): Scheduler | null {
+export function startLiveSources(options: {
+  logger: SourceLogger; ingest?: IngestFn; signal?: AbortSignal; env?: Record<string, string | undefined>; storage?: ObjectStore;
+}): Scheduler | null {
   const config = sourcesConfigFromEnv(options.env);
   if (config.mode !== 'listed' || config.sources.length === 0) return null;
   return startScheduler({
-    logger: options.logger, dataDir: config.dataDir, sources: config.sources, premium: config.premium, maxDataBytes: config.maxDataBytes,
+    logger: options.logger, dataDir: config.dataDir, storage: options.storage, sources: config.sources, premium: config.premium, maxDataBytes: config.maxDataBytes,
     ingest: options.ingest, signal: options.signal,
   });
 }
