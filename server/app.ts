@@ -35,8 +35,6 @@
  * queue (server/jobs/jobQueue.ts): in this process for `all`, in PostgreSQL for the others.
  */
 
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -331,9 +329,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       return app.database.dialect;
     } },
     { name: 'storage', check: async () => {
-      if (dataDir === null) return 'none (demo product only)';
-      await access(dataDir, constants.R_OK);
-      return 'data directory readable';
+      if (storage === null) return 'none (demo product only)';
+      // A listing answers only when the store is reachable and the credentials are good.
+      await storage.list('');
+      // Not the bucket or the path: /readyz answers anyone.
+      return storage.localRoot === null ? 'object storage' : 'data directory';
     } },
     { name: 'products', check: async () => {
       const products = await served.served();
