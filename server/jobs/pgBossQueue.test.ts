@@ -72,6 +72,13 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
     return [a, await instance(jobSchema)];
   }
 
+  it('instances that start at the same moment on a new schema all start (processes started together race to make the queues)', async () => {
+    const jobSchema = schema();
+    cleanup.push(() => dropSchema(jobSchema));
+    const queues = await Promise.all([0, 1, 2].map(() => instance(jobSchema)));
+    expect(await Promise.all(queues.map((q) => q.waiting(QUEUES.liveRound)))).toEqual([0, 0, 0]);
+  });
+
   it('a job sent by both runs exactly once, on one of them; distinct jobs each run once', async () => {
     const [a, b] = await twoInstances();
     const runs: string[] = [];

@@ -78,6 +78,23 @@ interface Running {
   abort: AbortController;
 }
 
+/** PostgreSQL errors of two sessions creating the same objects at once: deadlock, unique violation, duplicate table/object. */
+const CREATION_RACE_CODES: ReadonlySet<string> = new Set(['40P01', '23505', '42P07', '42710']);
+const CREATION_TRIES = 6;
+const CREATION_RETRY_MS = 50;
+
+async function retryCreationRace(create: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= CREATION_TRIES || typeof code !== 'string' || !CREATION_RACE_CODES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CREATION_RETRY_MS * attempt * (1 + Math.random())));
+    }
+  }
+}
+
 export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   if (!IDENTIFIER.test(schema)) throw new Error(`Bad job queue schema name ${JSON.stringify(schema)}`);
@@ -92,14 +109,18 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   boss.on('error', (error) => log('job queue maintenance failed', error));
   await boss.start();
   const db = boss.getDb();
-  await db.executeSql(`
-    CREATE TABLE IF NOT EXISTS ${schema}.isobar_workers (id TEXT PRIMARY KEY, seen TIMESTAMPTZ NOT NULL);
-    CREATE TABLE IF NOT EXISTS ${schema}.isobar_claims (
-      job_id UUID PRIMARY KEY,
-      queue TEXT NOT NULL,
-      worker_id TEXT NOT NULL REFERENCES ${schema}.isobar_workers (id) ON DELETE CASCADE
-    )`, []);
-  for (const [name, settings] of Object.entries(QUEUE_SETTINGS)) await boss.createQueue(name, { name, ...settings });
+  // Processes that start together race to make the same tables and queues: the loser of such a
+  // race (a deadlock, or a name made meanwhile) tries again and then finds them made.
+  await retryCreationRace(async () => {
+    await db.executeSql(`
+      CREATE TABLE IF NOT EXISTS ${schema}.isobar_workers (id TEXT PRIMARY KEY, seen TIMESTAMPTZ NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${schema}.isobar_claims (
+        job_id UUID PRIMARY KEY,
+        queue TEXT NOT NULL,
+        worker_id TEXT NOT NULL REFERENCES ${schema}.isobar_workers (id) ON DELETE CASCADE
+      )`, []);
+    for (const [name, settings] of Object.entries(QUEUE_SETTINGS)) await boss.createQueue(name, { name, ...settings });
+  });
 
   const stopper = new AbortController();
   const running = new Map<string, Running>();
