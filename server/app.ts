@@ -98,8 +98,8 @@ export interface AppOptions {
   /** Where ingested runs are (default ISOBAR_DATA_DIR, else var/data); null serves the demo product only. */
   dataDir?: string | null;
   /**
-   * Where published runs are (server/storage): default ISOBAR_STORAGE_URL (S3), else dataDir itself;
-   * dataDir stays the ingest's scratch disk.
+   * Where published runs and observation products are (server/storage): default ISOBAR_STORAGE_URL
+   * (S3), else dataDir itself; dataDir stays the scratch disk of the ingest and the obs pollers.
    */
   storage?: ObjectStore;
   /**
@@ -176,9 +176,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes, pool: tilePool });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
-  const storage = dataDir === null ? null : options.storage ?? await storageFromEnv(dataDir);
+  const storage = dataDir === null ? undefined : options.storage ?? await storageFromEnv(dataDir);
   if (storage?.localRoot === null) app.log.info({ storage: storage.description }, 'published runs in object storage');
-  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool, storage: storage ?? undefined });
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool, storage });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
   if (storage && !options.storage) app.addHook('onClose', () => storage.close?.());
@@ -197,7 +197,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const start = (sources: readonly LiveSource[]) => {
       if (closing || scheduler || sources.length === 0) return;
       scheduler = startScheduler({
-        ...schedulerOptions, sources, logger: app.log, dataDir, storage: storage ?? undefined,
+        ...schedulerOptions, sources, logger: app.log, dataDir, storage,
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });
@@ -239,7 +239,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
-  await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
+  await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir, storage) });
   await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   await app.register(meteogramRoutes, { served });
   await app.register(clientReportRoutes);
@@ -255,15 +255,16 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const radarAccessCheck = radarAccess(now);
   await registerObs(app, dataDir, {
     access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, store, now) : radarAccessCheck(kind, path, request, store)),
+    storage,
     ...options.obs,
     sources: options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
   });
-  await app.register(capAlertsRoutes, { dataDir, now });
-  await app.register(tropicalRoutes, { dataDir });
+  await app.register(capAlertsRoutes, { dataDir, now, storage });
+  await app.register(tropicalRoutes, { dataDir, storage });
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
   await app.register(tideRoutes, { now });
-  await app.register(stationRoutes, { dataDir });
-  await app.register(airportRoutes, { dataDir });
+  await app.register(stationRoutes, { dataDir, storage });
+  await app.register(airportRoutes, { dataDir, storage });
   app.decorate('runIngested', (product: string) => {
     stored?.invalidate(PRODUCTS[product]?.directory);
     app.alerts.evaluateProduct(product).then(

@@ -77,6 +77,9 @@ class ObservedStore implements ObjectStore {
   list(prefix: string): Promise<string[]> {
     return this.count(this.inner.list(prefix));
   }
+  listAll(prefix: string): Promise<string[]> {
+    return this.count(this.inner.listAll(prefix));
+  }
   deletePrefix(prefix: string): Promise<void> {
     return this.count(this.inner.deletePrefix(prefix));
   }
