@@ -6,12 +6,15 @@
 import { buildApp } from './app.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { loadSamples, samplesDirFromEnv } from './ingest/samples.ts';
+import { storageFromEnv } from './storage/fromEnv.ts';
 
 const DEFAULT_PORT = 8080;
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 const host = process.env.HOST ?? '0.0.0.0';
 
-const app = await buildApp({ logger: true });
+// Where runs are published (ISOBAR_STORAGE_URL, else the data directory): the server's and the samples'.
+const storage = await storageFromEnv(dataDirFromEnv());
+const app = await buildApp({ logger: true, storage });
 try {
   const url = await app.listen({ port, host });
   app.log.info(`Isobar is listening on ${url}`);
@@ -22,7 +25,7 @@ try {
 
 const samplesDir = await samplesDirFromEnv();
 if (samplesDir) {
-  loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line)).then(
+  loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line), storage).then(
     ({ loaded, present, failures }) => {
       app.log.info({ loaded: loaded.map((r) => r.product), present }, `samples from ${samplesDir}`);
       for (const run of loaded) app.runIngested(run.product);
