@@ -90,7 +90,7 @@ export class StoredRun {
     return this.manifest.refTime;
   }
 
-  /** An object of the run (`rel` under its key); a missing one throws as a missing file does (code ENOENT). */
+  /** An object of the store; a missing one throws as a missing file does (code ENOENT). */
   private async object(key: string): Promise<Buffer> {
     const bytes = await this.context.store.get(key);
     if (!bytes) throw notFoundError(key);
