@@ -94,6 +94,8 @@ import { jobsQueued, onScrape } from './ops/metrics.ts';
 
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
 export const DEFAULT_DIST_DIR = process.env.ISOBAR_DIST_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
+/** The object /readyz asks the store about: it is never written, so the answer is "not found" when all is well. */
+const READINESS_PROBE_KEY = 'readyz-probe';
 /** Data zooms generated in the background after listen (every tile of each). */
 const PREWARM_ZOOMS = [0, 1] as const;
 
@@ -111,8 +113,8 @@ export interface AppOptions {
   /** Where ingested runs are (default ISOBAR_DATA_DIR, else var/data); null serves the demo product only. */
   dataDir?: string | null;
   /**
-   * Where published runs are (server/storage): default ISOBAR_STORAGE_URL (S3), else dataDir itself;
-   * dataDir stays the ingest's scratch disk.
+   * Where published runs and observation products are (server/storage): default ISOBAR_STORAGE_URL
+   * (S3), else dataDir itself; dataDir stays the scratch disk of the ingest and the obs pollers.
    */
   storage?: ObjectStore;
   /**
@@ -218,9 +220,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   const tiles = new DemoTileStore({ maxBytes: options.tileCacheBytes, pool: tilePool });
   const dataDir = options.dataDir === undefined ? dataDirFromEnv() : options.dataDir;
-  const storage = dataDir === null ? null : options.storage ?? await storageFromEnv(dataDir);
+  const storage = dataDir === null ? undefined : options.storage ?? await storageFromEnv(dataDir);
   if (storage?.localRoot === null) app.log.info({ storage: storage.description }, 'published runs in object storage');
-  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool, storage: storage ?? undefined });
+  const stored = dataDir === null ? null : new StoredRuns(dataDir, loadEngine, now, { pool: tilePool, storage });
   const served = new ServedProducts({ now, demoTiles: tiles, stored });
   if (stored) app.addHook('onClose', () => stored.close());
   if (storage && !options.storage) app.addHook('onClose', () => storage.close?.());
@@ -239,7 +241,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const start = (sources: readonly LiveSource[]) => {
       if (closing || scheduler || sources.length === 0) return;
       scheduler = startScheduler({
-        ...schedulerOptions, sources, logger: app.log, dataDir, storage: storage ?? undefined,
+        ...schedulerOptions, sources, logger: app.log, dataDir, storage,
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });
@@ -282,7 +284,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (role.serves) await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
   const gazetteer = lazyGazetteer();
-  if (role.serves) await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
+  if (role.serves) await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir, storage) });
   if (role.serves) await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   if (role.serves) await app.register(meteogramRoutes, { served });
   if (role.serves) await app.register(clientReportRoutes);
@@ -299,15 +301,16 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await registerObs(app, dataDir, {
     access: (kind, path, request, store) => (kind === 'satellite' ? satelliteAccess(path, request, store, now) : radarAccessCheck(kind, path, request, store)),
     routes: role.serves,
+    storage,
     ...options.obs,
     sources: !role.works ? null : options.obs?.sources !== undefined ? options.obs.sources : obsConfigFromEnv(OBS_FACTORIES).sources,
   });
-  if (role.serves) await app.register(capAlertsRoutes, { dataDir, now });
-  if (role.serves) await app.register(tropicalRoutes, { dataDir });
+  if (role.serves) await app.register(capAlertsRoutes, { dataDir, now, storage });
+  if (role.serves) await app.register(tropicalRoutes, { dataDir, storage });
   // SPEC §7 tides: Premium's tide forecast (common/entitlements.ts grantTides) and the stations of the tide POI layer.
   if (role.serves) await app.register(tideRoutes, { now });
-  if (role.serves) await app.register(stationRoutes, { dataDir });
-  if (role.serves) await app.register(airportRoutes, { dataDir });
+  if (role.serves) await app.register(stationRoutes, { dataDir, storage });
+  if (role.serves) await app.register(airportRoutes, { dataDir, storage });
   if (role.works) {
     await jobs.work<AlertJob, number>(QUEUES.alerts, async ({ product }) => {
       const triggered = await app.alerts.evaluateProduct(product);
@@ -329,9 +332,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       return app.database.dialect;
     } },
     { name: 'storage', check: async () => {
-      if (storage === null) return 'none (demo product only)';
-      // A listing answers only when the store is reachable and the credentials are good.
-      await storage.list('');
+      if (!storage) return 'none (demo product only)';
+      // Asking for an object that is never there answers only when the store is reachable and the credentials are good.
+      await storage.head(READINESS_PROBE_KEY);
       // Not the bucket or the path: /readyz answers anyone.
       return storage.localRoot === null ? 'object storage' : 'data directory';
     } },
@@ -344,7 +347,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   registerOps(app, { checks: readiness, draining: () => shutdown.draining, metricsToken: options.metricsToken === undefined ? metricsTokenFromEnv() : options.metricsToken });
   if (role.serves) await registerStaticApp(app, options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir);
 
-  if (options.prewarm ?? true) {
+  // The demo tiles users ask for first, made ready where users ask (not in an ingest process).
+  if ((options.prewarm ?? true) && role.serves) {
     app.addHook('onListen', async () => {
       const started = performance.now();
       tiles.prewarm(stepsAroundNow(now()), PREWARM_ZOOMS, stopPrewarm.signal)

@@ -9,19 +9,23 @@ import { exitOnSignals } from './ops/shutdown.ts';
 import { dataDirFromEnv } from './ingest/layout.ts';
 import { loadSamples, samplesDirFromEnv } from './ingest/samples.ts';
 import { roleFromEnv } from './jobs/role.ts';
+import { storageFromEnv } from './storage/fromEnv.ts';
 
 const DEFAULT_PORT = 8080;
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 const host = process.env.HOST ?? '0.0.0.0';
 
 let role;
+let storage;
 try {
   role = roleFromEnv();
+  // Where runs are published (ISOBAR_STORAGE_URL, else the data directory): the server's and the samples'.
+  storage = await storageFromEnv(dataDirFromEnv());
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const app = await buildApp({ logger: true, role });
+const app = await buildApp({ logger: true, role, storage });
 try {
   const url = await app.listen({ port, host });
   app.log.info(`Isobar is listening on ${url}`);
@@ -33,7 +37,7 @@ try {
 // Samples are ingested by the process that ingests (role all or ingest).
 const samplesDir = role.works ? await samplesDirFromEnv() : null;
 if (samplesDir) {
-  loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line)).then(
+  loadSamples(samplesDir, dataDirFromEnv(), (line) => app.log.info(line), storage).then(
     ({ loaded, present, failures }) => {
       app.log.info({ loaded: loaded.map((r) => r.product), present }, `samples from ${samplesDir}`);
       for (const run of loaded) app.runIngested(run.product);

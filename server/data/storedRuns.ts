@@ -21,7 +21,7 @@
  */
 
 import type { MinifestAnswer } from '../../common/api/products.ts';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { METRICS } from '../../common/catalogue/metrics.ts';
 import { VARIABLES } from '../../common/catalogue/variables.ts';
@@ -90,7 +90,7 @@ export class StoredRun {
     return this.manifest.refTime;
   }
 
-  /** An object of the run (`rel` under its key); a missing one throws as a missing file does (code ENOENT). */
+  /** An object of the store; a missing one throws as a missing file does (code ENOENT). */
   private async object(key: string): Promise<Buffer> {
     const bytes = await this.context.store.get(key);
     if (!bytes) throw notFoundError(key);
@@ -154,7 +154,7 @@ export class StoredRun {
     if (kept) return kept;
     let job = this.inFlight.get(rel);
     if (!job) {
-      job = this.context.store.get(`${this.objects}${rel}`).then((stored) => stored ?? this.render(validTime, address, file, level))
+      job = this.storedTile(rel, path).then((stored) => stored ?? this.render(validTime, address, file, level))
         .then((gz) => {
           // No stored tile and no native field: no data (ENOENT as for a pruned run).
           if (!gz) throw Object.assign(new Error(`No data for ${rel}`), { code: 'ENOENT' });
@@ -171,6 +171,12 @@ export class StoredRun {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     });
+  }
+
+  /** The stored tile, or null. A remote run's tile rendered here before is in its local cache: no GET, no render again. */
+  private async storedTile(rel: string, path: string): Promise<Buffer | null> {
+    const here = this.remote ? await readFile(path).catch(() => null) : null;
+    return here ?? this.context.store.get(`${this.objects}${rel}`);
   }
 
   /** Renders a tile from the native store (and stores it); null when the run has none for it. */

@@ -31,6 +31,7 @@ import { engineGribReader } from './fields.ts';
 import { groupRuns, startsWithGrib, walk } from './inputs.ts';
 import { ingestFiles, type IngestProgress, type IngestResult } from './ingest.ts';
 import { dataDirFromEnv } from './layout.ts';
+import { storageFromEnv } from '../storage/fromEnv.ts';
 
 const USAGE = `usage: npm run ingest -- <file|dir|url>... [--product <ident>] [--data-dir <dir>] [--no-publish]
        [--point-resolution <deg>] [--prerender <z>] [--prerender-levels <z>]`;
@@ -130,6 +131,8 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     const surface = numberOption(args.values.prerender, 'prerender');
     const levels = numberOption(args.values['prerender-levels'], 'prerender-levels');
     const dataDir = args.values['data-dir'] ? resolve(args.values['data-dir']) : dataDirFromEnv();
+    // Runs are built in dataDir and published where the server reads them (ISOBAR_STORAGE_URL, else dataDir).
+    const storage = await storageFromEnv(dataDir);
 
     const files: string[] = [];
     for (const input of args.positionals) {
@@ -164,7 +167,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     for (const group of groups) {
       try {
         const result = await ingestFiles(group.files, {
-          dataDir, product: group.product, publish: !args.values['no-publish'], pointResolution,
+          dataDir, storage, product: group.product, publish: !args.values['no-publish'], pointResolution,
           prerender: surface !== undefined || levels !== undefined ? { surface, levels } : undefined,
           onProgress: (p) => printer.update(p),
         });
@@ -175,7 +178,8 @@ export async function main(argv: string[], out = process.stdout, err = process.s
         failures.push(`${group.product} run ${hourStamp(group.refTime)}: ${(error as Error).message}`);
       }
     }
-    if (groups.length) log(`data directory: ${dataDir}`);
+    if (groups.length) log(`data directory: ${dataDir}${storage.localRoot === null ? `, published to ${storage.description}` : ''}`);
+    storage.close?.();
   } catch (error) {
     if (error instanceof UsageError) {
       err.write(`${error.message}\n${USAGE}\n`);

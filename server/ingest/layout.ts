@@ -32,6 +32,10 @@
  * as symbolic links into the staging directory, which keeps growing. Each snapshot gets a new id;
  * a snapshot that is not current is removed by the next prune (its links would dangle once the
  * build is published).
+ *
+ * With a remote object store (ISOBAR_STORAGE_URL, server/storage/README.md) the same layout is kept
+ * as object keys (currentPointerKey, runKey); the staging directory stays here, on the ingest's
+ * disk, and publishing uploads instead of renaming (server/storage/runPublication.ts).
  */
 
 import { randomBytes } from 'node:crypto';

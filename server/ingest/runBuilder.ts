@@ -713,7 +713,8 @@ export class RunBuilder {
 
   /**
    * Makes the run visible: writes the point-series store, the manifest and the minifest, drops the
-   * build's scratch, renames the directory into runs/ and points current.json at it.
+   * build's scratch, renames the directory into runs/ and points current.json at it (to a remote
+   * store: uploads the run, then the pointer, then removes the staging directory).
    */
   async publish(): Promise<{ id: string; manifest: RunManifest; current: boolean }> {
     const { product, refTime, dataDir, onProgress } = this.options;

@@ -17,7 +17,8 @@ import { loadEngine } from './engine.ts';
 import { engineGribReader } from './fields.ts';
 import { ingestFiles, type IngestResult } from './ingest.ts';
 import { groupRuns, startsWithGrib, walk } from './inputs.ts';
-import { readCurrentRunId, readRunManifest } from './layout.ts';
+import { readCurrentRunId, readRunManifest, type RunStorage } from './layout.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
 
 const DEFAULT_SAMPLES_DIR = fileURLToPath(new URL('../../../shared/data/samples', import.meta.url));
 
@@ -45,14 +46,14 @@ export interface SampleLoad {
  * model's terrain height (`points` without `statics`) is loaded again, so the samples get their
  * airgram data and elevation without a manual clean-up.
  */
-async function hasCurrentRun(dataDir: string, directory: string): Promise<boolean> {
-  const id = await readCurrentRunId(dataDir, directory);
-  const manifest = id ? await readRunManifest(dataDir, directory, id) : null;
+async function hasCurrentRun(where: RunStorage, directory: string): Promise<boolean> {
+  const id = await readCurrentRunId(where, directory);
+  const manifest = id ? await readRunManifest(where, directory, id) : null;
   return manifest !== null && 'levelPoints' in manifest && (manifest.points === null || Array.isArray(manifest.points.statics));
 }
 
-/** Ingests every sample run that the data directory does not hold yet. */
-export async function loadSamples(samplesDir: string, dataDir: string, log: (line: string) => void = () => {}): Promise<SampleLoad> {
+/** Ingests every sample run that the data directory (or `storage`, where runs are published) does not hold yet. */
+export async function loadSamples(samplesDir: string, dataDir: string, log: (line: string) => void = () => {}, storage?: ObjectStore): Promise<SampleLoad> {
   const failures: string[] = [];
   const files: string[] = [];
   for (const path of await walk(samplesDir)) if (await startsWithGrib(path)) files.push(path);
@@ -64,12 +65,12 @@ export async function loadSamples(samplesDir: string, dataDir: string, log: (lin
       failures.push(`${group.files.join(', ')}: not a sample product (${group.product}); load it with npm run ingest`);
       continue;
     }
-    if (await hasCurrentRun(dataDir, product.directory)) {
+    if (await hasCurrentRun(storage ?? dataDir, product.directory)) {
       result.present.push(product.ident);
       continue;
     }
     try {
-      const run = await ingestFiles(group.files, { dataDir, product: product.ident });
+      const run = await ingestFiles(group.files, { dataDir, storage, product: product.ident });
       log(`sample ${product.ident} run ${hourStamp(run.refTime)}: ${run.steps.length} step(s), ${run.tiles} tiles in ${(run.ms / 1000).toFixed(1)} s`);
       result.loaded.push(run);
     } catch (error) {

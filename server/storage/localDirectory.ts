@@ -7,7 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { checkKey, type ObjectInfo, type ObjectStore } from './objectStore.ts';
 
 /** Writes a file so that readers see the old content or the new, never a part: temporary file, then rename. */
@@ -93,6 +93,15 @@ export class LocalDirectoryStore implements ObjectStore {
       throw error;
     });
     return names.sort();
+  }
+
+  async listAll(prefix: string): Promise<string[]> {
+    const dir = this.path(prefix, true);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+      if (missing(error)) return [];
+      throw error;
+    });
+    return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/')).sort();
   }
 
   async deletePrefix(prefix: string): Promise<void> {

@@ -56,6 +56,7 @@ describe.each(adapters)('ObjectStore on %s', (_name, make) => {
     // (s3rver lists the names one level down only where an object is at most one level below them, as here.)
     expect(await store.list('p/runs/')).toEqual(['a', 'b']);
     expect(await store.list('p/runs/a/')).toEqual(['points.bin', 'run.json']);
+    expect(await store.listAll('p/')).toEqual(['current.json', 'runs/a/points.bin', 'runs/a/run.json', 'runs/b/run.json']);
     await store.deletePrefix('p/runs/a/');
     expect(await store.list('p/runs/')).toEqual(['b']);
     expect(await store.get('p/runs/a/run.json')).toBeNull();

@@ -34,6 +34,8 @@ export interface ObjectStore {
   putFile(key: string, path: string): Promise<void>;
   /** Names directly under `prefix` (which ends in '/'): objects and sub-prefixes, without the trailing '/'; sorted. */
   list(prefix: string): Promise<string[]>;
+  /** Every object whose key starts with `prefix` (which ends in '/'), as keys relative to it, at any depth; sorted. */
+  listAll(prefix: string): Promise<string[]>;
   /** Removes every object whose key starts with `prefix` (which ends in '/'). */
   deletePrefix(prefix: string): Promise<void>;
   /** Removes objects (missing ones are no error). */

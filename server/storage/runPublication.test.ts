@@ -17,7 +17,9 @@ import { buildApp } from '../app.ts';
 import { StoredRuns, type StoredRun } from '../data/storedRuns.ts';
 import { loadEngine } from '../ingest/engine.ts';
 import { ingestFiles, type IngestOptions } from '../ingest/ingest.ts';
-import { currentPointerKey, KEEP_RUNS, listRunIds, readCurrentRunId, readRunManifest, runKey } from '../ingest/layout.ts';
+import {
+  currentPointerKey, KEEP_RUNS, listRunIds, nativeRelPath, readCurrentRunId, readRunManifest, runKey, tileRelPath,
+} from '../ingest/layout.ts';
 import { describeWithFixtures, ingestClock, SAMPLE, splitByValidTime, tempDir } from '../ingest/testing.ts';
 import type { ObjectInfo, ObjectStore } from './objectStore.ts';
 import { buildKey, pruneStoredRuns, RUN_GRACE_MS } from './runPublication.ts';
@@ -76,6 +78,9 @@ class ObservedStore implements ObjectStore {
   }
   list(prefix: string): Promise<string[]> {
     return this.count(this.inner.list(prefix));
+  }
+  listAll(prefix: string): Promise<string[]> {
+    return this.count(this.inner.listAll(prefix));
   }
   deletePrefix(prefix: string): Promise<void> {
     return this.count(this.inner.deletePrefix(prefix));
@@ -145,6 +150,10 @@ describeWithFixtures('model runs in object storage (s3rver)', () => {
       expect(observed.calls).toBe(0);
     }
     expect(await there.tile(REF + HOUR_MS, { z: 1, x: 3, y: 1 }, 'gh', '500h')).toBeNull();
+    // The rendered tile and its native field are in the run's local cache (read again there once the tile leaves memory).
+    expect(there.dir.startsWith(join(s3Dir, '.storage-cache'))).toBe(true);
+    expect(await exists(join(there.dir, tileRelPath(REF, 1, 3, 1, 'gh', '500h')))).toBe(true);
+    expect(await exists(join(there.dir, nativeRelPath(REF, 'gh', '500h')))).toBe(true);
 
     // The point forecast: the same values, read by ranges, never the whole store.
     const [pointsHere, pointsThere] = [(await here.pointStore())!, (await there.pointStore())!];

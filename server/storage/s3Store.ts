@@ -107,6 +107,13 @@ export class S3Store implements ObjectStore {
     } while (token);
   }
 
+  async listAll(prefix: string): Promise<string[]> {
+    const full = this.key(prefix, true);
+    const keys: string[] = [];
+    for await (const page of this.pages(full)) for (const o of page.Contents ?? []) keys.push(o.Key!.slice(full.length));
+    return keys.sort();
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     for await (const page of this.pages(this.key(prefix, true))) {
       const keys = (page.Contents ?? []).map((o) => o.Key!);

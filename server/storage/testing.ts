@@ -1,6 +1,8 @@
 /**
  * A real S3-compatible server for tests: s3rver in this process, on a free port, over a temporary
  * directory, with one bucket; `env` is what an operator would set (server/storage/fromEnv.ts).
+ * s3rver's one known gap: a delimited listing (ObjectStore.list) names a sub-prefix only when an
+ * object lies at most one level below it; S3 names them all. Tests list where that holds.
  */
 
 import S3rver from 's3rver';

@@ -6,7 +6,6 @@
  * (pointIndex.ts), so a request tests only the areas whose box holds the place.
  */
 
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import {
   CAP_ALERTS_MAX_COUNT, CAP_SEVERITY_COLOURS, areaContains, severityRank, textForLanguage, type CapAlert,
@@ -17,6 +16,7 @@ import {
 } from '../../../common/api/capAlerts.ts';
 import { COORDINATE_SCHEMA, parseCoordinate } from '../../http/coordinates.ts';
 import { ERROR_RESPONSE_SCHEMA } from '../../http/httpError.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from '../core/store.ts';
 import { AreaIndex } from './pointIndex.ts';
 
@@ -38,21 +38,21 @@ interface Loaded {
 
 const hex = (rgb: readonly number[]): string => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 
-export async function capAlertsRoutes(app: FastifyInstance, options: { dataDir: string | null; now?: () => number }): Promise<void> {
-  const store = options.dataDir === null ? null : new ObsStore(options.dataDir);
+export async function capAlertsRoutes(app: FastifyInstance, options: { dataDir: string | null; now?: () => number; storage?: ObjectStore }): Promise<void> {
+  const store = options.dataDir === null ? null : new ObsStore(options.dataDir, options.storage);
   const now = options.now ?? Date.now;
   let loaded: Loaded | null = null;
 
   async function load(): Promise<Loaded | null> {
     if (store === null) return null;
-    const info = await stat(store.path('warnings', CAP_ALERTS_DOCUMENT)).catch(() => null);
-    if (info === null) return null;
-    if (loaded?.mtimeMs === info.mtimeMs) return loaded;
+    const mtimeMs = await store.modified('warnings', CAP_ALERTS_DOCUMENT).catch(() => null);
+    if (mtimeMs === null) return null;
+    if (loaded?.mtimeMs === mtimeMs) return loaded;
     const document = await store.readJson<CapAlertsDocument>('warnings', CAP_ALERTS_DOCUMENT);
     if (document === null) return null;
     const index = new AreaIndex<{ alert: CapAlert; area: number }>();
     for (const alert of document.alerts) alert.areas.forEach((area, i) => index.insert(area, { alert, area: i }));
-    loaded = { mtimeMs: info.mtimeMs, document, index, attribution: new Map(document.sources.map((s) => [s.id, s.attribution])) };
+    loaded = { mtimeMs, document, index, attribution: new Map(document.sources.map((s) => [s.id, s.attribution])) };
     return loaded;
   }
 

@@ -9,6 +9,7 @@ import { MINUTE_MS } from '../../../common/time.ts';
 import { realSleep, SourceHttp, type Sleep } from '../../live/http.ts';
 import type { SourceLogger } from '../../live/source.ts';
 import type { ObsKind, ObsSource } from './source.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from './store.ts';
 
 export interface ObsSourceStatus {
@@ -44,6 +45,8 @@ export interface ObsPollerOptions {
   signal?: AbortSignal;
   /** Poll every source on start (default true); false waits for pollNow or the first interval. */
   pollOnStart?: boolean;
+  /** Where products are published (server/storage): default the data directory. */
+  storage?: ObjectStore;
 }
 
 export function startObsPoller(options: ObsPollerOptions): ObsPoller {
@@ -53,7 +56,7 @@ export function startObsPoller(options: ObsPollerOptions): ObsPoller {
   const stopper = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
   const http = options.http ?? new SourceHttp({ log, now, sleep, userAgent: 'Isobar weather map (self-hosted; observation sources)' });
-  const store = new ObsStore(options.dataDir);
+  const store = new ObsStore(options.dataDir, options.storage);
   const states = new Map<string, { source: ObsSource; status: ObsSourceStatus; queue: Promise<unknown>; failing: boolean }>();
   const loops: Promise<void>[] = [];
 

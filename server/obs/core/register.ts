@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SourceHttp } from '../../live/http.ts';
 import type { Sleep } from '../../live/http.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { startObsPoller, type ObsPoller } from './poller.ts';
 import { obsRoutes, type ObsRouteOptions } from './routes.ts';
 import type { ObsSource } from './source.ts';
@@ -31,20 +32,22 @@ export interface ObsOptions {
   routes?: boolean;
   /** Per-family checks of who may read which file (history for Premium only, ...). */
   access?: ObsRouteOptions['access'];
+  /** Where products are published (server/storage): default the data directory. */
+  storage?: ObjectStore;
 }
 
 export async function registerObs(app: FastifyInstance, dataDir: string | null, options: ObsOptions): Promise<void> {
   const sources = options.sources ?? [];
   let poller: ObsPoller | null = null;
   app.decorate('obs', { getter: () => poller });
-  const store = dataDir === null ? null : new ObsStore(dataDir);
+  const store = dataDir === null ? null : new ObsStore(dataDir, options.storage);
   if (options.routes !== false) await app.register(obsRoutes, { store, status: () => poller?.status() ?? [], access: options.access });
   if (dataDir === null || sources.length === 0) return;
   let closing = false;
   app.addHook('onListen', async () => {
     if (closing) return;
     poller = startObsPoller({
-      sources, dataDir, logger: app.log, http: options.http, now: options.now, sleep: options.sleep, pollOnStart: options.pollOnStart,
+      sources, dataDir, storage: options.storage, logger: app.log, http: options.http, now: options.now, sleep: options.sleep, pollOnStart: options.pollOnStart,
     });
   });
   app.addHook('onClose', async () => {

@@ -11,9 +11,7 @@
  * themselves live in common/entitlements.ts.
  */
 
-import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OBS_FILE_ROUTE, OBS_STATUS_ANSWER, OBS_STATUS_PATH, type ObsStatusAnswer } from '../../../common/api/obs.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
@@ -70,21 +68,20 @@ export async function obsRoutes(app: FastifyInstance, options: ObsRouteOptions):
       reply.header('cache-control', `private, max-age=${TOP_MAX_AGE_S}`);
       return reply.send(JSON.stringify(own.json));
     }
-    const file = options.store.path(kind, path);
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) throw notFound('No such observation file');
+    const file = await options.store.file(kind, path);
+    if (!file) throw notFound('No such observation file');
     const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
     reply.header('content-type', CONTENT_TYPES[extension] ?? 'application/octet-stream');
     reply.header('cache-control', `${own && 'private' in own ? 'private' : 'public'}, max-age=${path.includes('/') ? ITEM_MAX_AGE_S : TOP_MAX_AGE_S}`);
-    reply.header('last-modified', info.mtime.toUTCString());
+    reply.header('last-modified', new Date(file.modified).toUTCString());
     if (extension === GZIP_STORED) {
       // Data tiles are stored gzip-compressed (as the model tiles): sent as they are to clients
       // that take gzip, decompressed for the others.
       reply.header('vary', 'Accept-Encoding');
-      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(createReadStream(file).pipe(createGunzip()));
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(file.body().pipe(createGunzip()));
       reply.header('content-encoding', 'gzip');
     }
-    reply.header('content-length', info.size);
-    return reply.send(createReadStream(file));
+    reply.header('content-length', file.size);
+    return reply.send(file.body());
   });
 }

@@ -6,7 +6,6 @@
  * modification time changes.
  */
 
-import { readFile, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import {
   AIRPORT_ANSWER, AIRPORT_CODE_PATTERN, AIRPORT_ROUTE, METARS_LATEST, METARS_STATIONS, NEAREST_AIRPORTS_ANSWER, NEAREST_AIRPORTS_MAX_COUNT,
@@ -17,6 +16,7 @@ import { FLIGHT_CATEGORIES } from '../../../common/aviation/flightCategory.ts';
 import { airportByIcao, nearestAirports, OURAIRPORTS_CREDIT } from '../../geo/ourAirports.ts';
 import { COORDINATE_SCHEMA, parseCoordinate } from '../../http/coordinates.ts';
 import { ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from '../core/store.ts';
 import { parseRunwaysCsv } from './ourairports.ts';
 
@@ -33,32 +33,33 @@ const nearestSchema = {
 
 /** The METAR changes at most every poll (metarSource.ts: 10 min); a minute's cache is fresh enough. */
 const CACHE_S = 60;
-function cachedByMtime<T>(path: () => string | null, read: (path: string) => Promise<T>): () => Promise<T | null> {
+/** A file of the metars family parsed, read again when it is written again. */
+function cachedByMtime<T>(store: ObsStore | null, file: string, parse: (text: string) => T): () => Promise<T | null> {
   let held: { mtimeMs: number; value: T } | null = null;
   return async () => {
-    const p = path();
-    if (p === null) return null;
-    const info = await stat(p).catch(() => null);
-    if (info === null) return null;
-    if (held?.mtimeMs !== info.mtimeMs) held = { mtimeMs: info.mtimeMs, value: await read(p) };
+    if (store === null) return null;
+    const mtimeMs = await store.modified('metars', file).catch(() => null);
+    if (mtimeMs === null) return null;
+    if (held?.mtimeMs !== mtimeMs) {
+      const text = await store.readText('metars', file);
+      if (text === null) return null;
+      held = { mtimeMs, value: parse(text) };
+    }
     return held.value;
   };
 }
 
 const numberOrNull = (s: string | undefined) => (s === undefined || s.trim() === '' || !Number.isFinite(Number(s)) ? null : Number(s));
 
-export async function airportRoutes(app: FastifyInstance, options: { dataDir: string | null }): Promise<void> {
-  const store = options.dataDir === null ? null : new ObsStore(options.dataDir);
-  const latest = cachedByMtime(() => store?.path('metars', METARS_LATEST) ?? null,
-    async (p) => JSON.parse(await readFile(p, 'utf8')) as MetarsLatestDocument);
-  const runways = cachedByMtime(() => store?.path('metars', RUNWAYS_FILE) ?? null,
-    async (p) => parseRunwaysCsv(await readFile(p, 'utf8')).byAirport);
+export async function airportRoutes(app: FastifyInstance, options: { dataDir: string | null; storage?: ObjectStore }): Promise<void> {
+  const store = options.dataDir === null ? null : new ObsStore(options.dataDir, options.storage);
+  const latest = cachedByMtime(store, METARS_LATEST, (text) => JSON.parse(text) as MetarsLatestDocument);
+  const runways = cachedByMtime(store, RUNWAYS_FILE, (text) => parseRunwaysCsv(text).byAirport);
 
-  const stations = cachedByMtime(() => store?.path('metars', METARS_STATIONS) ?? null,
-    async (p) => {
-      const doc = JSON.parse(await readFile(p, 'utf8')) as MetarStationsDocument;
-      return { attribution: doc.attribution, category: new Map(doc.icao.map((icao, i) => [icao, doc.category[i]])) };
-    });
+  const stations = cachedByMtime(store, METARS_STATIONS, (text) => {
+    const doc = JSON.parse(text) as MetarStationsDocument;
+    return { attribution: doc.attribution, category: new Map(doc.icao.map((icao, i) => [icao, doc.category[i]])) };
+  });
 
   app.get<{ Params: { lat: string; lon: string }; Querystring: { limit?: number } }>(NEAREST_AIRPORTS_ROUTE, { schema: nearestSchema }, async (request, reply): Promise<NearestAirportsAnswer> => {
     const lat = parseCoordinate(request.params.lat, 'lat');

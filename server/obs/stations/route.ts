@@ -10,7 +10,6 @@
  * (a few hundred observations, tens of kB).
  */
 
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import {
   STATION_HISTORY_ANSWER, STATION_ID_PATTERN, STATION_ROUTE, STATIONS_LIST_ANSWER, STATIONS_LIST_QUERY, STATIONS_LIST_ROUTE,
@@ -19,24 +18,25 @@ import {
 import { parseCoordinate } from '../../http/coordinates.ts';
 import { badRequest, ERROR_RESPONSE_SCHEMA, notFound } from '../../http/httpError.ts';
 import { distanceKm } from '../../geo/placeIndex.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from '../core/store.ts';
 import { historyFile, STATIONS_DOCUMENT, type StationsDocument } from './history.ts';
 
 /** Answers may be cached this long: stations are polled every 10 minutes (sources.ts). */
 const CACHE_S = 60;
 
-export async function stationRoutes(app: FastifyInstance, options: { dataDir: string | null }): Promise<void> {
-  const store = options.dataDir === null ? null : new ObsStore(options.dataDir);
+export async function stationRoutes(app: FastifyInstance, options: { dataDir: string | null; storage?: ObjectStore }): Promise<void> {
+  const store = options.dataDir === null ? null : new ObsStore(options.dataDir, options.storage);
   let loaded: { mtimeMs: number; document: StationsDocument } | null = null;
 
   async function stations(): Promise<StationsDocument | null> {
     if (store === null) return null;
-    const info = await stat(store.path('stations', STATIONS_DOCUMENT)).catch(() => null);
-    if (info === null) return null;
-    if (loaded?.mtimeMs !== info.mtimeMs) {
+    const mtimeMs = await store.modified('stations', STATIONS_DOCUMENT).catch(() => null);
+    if (mtimeMs === null) return null;
+    if (loaded?.mtimeMs !== mtimeMs) {
       const document = await store.readJson<StationsDocument>('stations', STATIONS_DOCUMENT);
       if (document === null) return null;
-      loaded = { mtimeMs: info.mtimeMs, document };
+      loaded = { mtimeMs, document };
     }
     return loaded.document;
   }

@@ -4,8 +4,8 @@
  * id ("KJFK"), rebuilt when the list changes.
  */
 
-import { stat } from 'node:fs/promises';
 import { PlaceIndex, type Place } from '../../geo/placeIndex.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from '../core/store.ts';
 import { STATIONS_DOCUMENT, type StationsDocument } from './history.ts';
 
@@ -19,17 +19,17 @@ export function stationPlaces(document: StationsDocument): Place[] {
 }
 
 /** The stations' index of a data directory, or null when none are published. */
-export function stationSearchIndex(dataDir: string | null): () => Promise<PlaceIndex | null> {
+export function stationSearchIndex(dataDir: string | null, storage?: ObjectStore): () => Promise<PlaceIndex | null> {
   if (dataDir === null) return async () => null;
-  const store = new ObsStore(dataDir);
+  const store = new ObsStore(dataDir, storage);
   let loaded: { mtimeMs: number; index: PlaceIndex } | null = null;
   return async () => {
-    const info = await stat(store.path('stations', STATIONS_DOCUMENT)).catch(() => null);
-    if (info === null) return null;
-    if (loaded?.mtimeMs !== info.mtimeMs) {
+    const mtimeMs = await store.modified('stations', STATIONS_DOCUMENT).catch(() => null);
+    if (mtimeMs === null) return null;
+    if (loaded?.mtimeMs !== mtimeMs) {
       const document = await store.readJson<StationsDocument>('stations', STATIONS_DOCUMENT).catch(() => null);
       if (document === null) return null;
-      loaded = { mtimeMs: info.mtimeMs, index: new PlaceIndex(stationPlaces(document)) };
+      loaded = { mtimeMs, index: new PlaceIndex(stationPlaces(document)) };
     }
     return loaded.index;
   };

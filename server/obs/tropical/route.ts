@@ -9,13 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import {
   STORMS_KIND, STORM_LIST, TC_ACTIVE_COUNT_ANSWER, TC_ACTIVE_COUNT_PATH, TC_STORMS_PATH, type StormList, type TcActiveCountAnswer,
 } from '../../../common/api/storms.ts';
+import type { ObjectStore } from '../../storage/objectStore.ts';
 import { ObsStore } from '../core/store.ts';
 
 /** The list changes at most every poll of the storm sources (sources.ts). */
 const CACHE_S = 60;
 
-export async function tropicalRoutes(app: FastifyInstance, options: { dataDir: string | null }): Promise<void> {
-  const store = options.dataDir === null ? null : new ObsStore(options.dataDir);
+export async function tropicalRoutes(app: FastifyInstance, options: { dataDir: string | null; storage?: ObjectStore }): Promise<void> {
+  const store = options.dataDir === null ? null : new ObsStore(options.dataDir, options.storage);
   const list = async (): Promise<StormList | null> => store === null ? null : store.readJson<StormList>(STORMS_KIND, 'storms.json');
 
   app.get(TC_ACTIVE_COUNT_PATH, { schema: { response: { 200: TC_ACTIVE_COUNT_ANSWER } } }, async (_request, reply): Promise<TcActiveCountAnswer> => {
