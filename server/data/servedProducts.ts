@@ -13,8 +13,6 @@
  * Every check throws an HttpError with the same wording for both kinds of product.
  */
 
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { PRODUCTS, type Product } from '../../common/catalogue/index.ts';
 import { LEVEL_IDENTS } from '../../common/catalogue/levels.ts';
 import type { LevelForecast, PointForecast } from '../../common/api/forecast.ts';
@@ -367,11 +365,7 @@ export class ServedProducts {
     const { stored, now } = this.options;
     if (!stored) return [];
     if (this.storedCache && now() - this.storedCache.at < SERVED_TTL_MS) return this.storedCache.directories;
-    const names = await readdir(stored.dataDir).catch(() => [] as string[]);
-    const directories: string[] = [];
-    for (const name of names) {
-      if (await stat(join(stored.dataDir, name, 'current.json')).then(() => true, () => false)) directories.push(name);
-    }
+    const directories = await stored.publishedDirectories([...new Set(Object.values(PRODUCTS).map((p) => p.directory))]);
     this.storedCache = { at: now(), directories };
     return directories;
   }

@@ -247,6 +247,12 @@ export class StoredRuns {
     };
   }
 
+  /** Which of `directories` have a published run (a current pointer) in the store, in their order. */
+  async publishedDirectories(directories: readonly string[]): Promise<string[]> {
+    const found = await Promise.all(directories.map((d) => this.store.head(currentPointerKey(d)).then((info) => info !== null, () => false)));
+    return directories.filter((_, i) => found[i]);
+  }
+
   /** Tiles kept in memory and their bytes. */
   tileCacheStats(): { entries: number; bytes: number; maxBytes: number } {
     return { entries: this.tiles.size, bytes: this.tiles.bytes, maxBytes: this.tiles.maxBytes };

@@ -1,0 +1,160 @@
+/**
+ * Isobar as several processes (issue 17 point 6), for real: PostgreSQL (ISOBAR_TEST_PG_URL, which
+ * .ci/run starts), an S3-compatible server (s3rver), two `web` processes and an `ingest` process,
+ * and HAProxy from Debian in front of the web processes (tests/cluster.ts). The ingest follows GFS
+ * on the fixture server (a whole run built from a real GFS file, server/live/fixtureRun.ts).
+ *
+ *   1. the run the ingest publishes to object storage is read through both web processes alike;
+ *   2. the ingest is killed mid-run (SIGKILL); a second ingest process takes the run's job over and
+ *      finishes it;
+ *   3. a web process is killed (SIGKILL) under load: no request through the balancer fails beyond
+ *      those in flight at the kill (HAProxy retries those, so in practice none fails).
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from '@playwright/test';
+import pg from 'pg';
+import { test } from './fixtures.ts';
+import { parseMinifest } from '../common/minifest.ts';
+import type { ProductsAnswer } from '../common/api/products.ts';
+import { FixtureServer } from '../server/live/fixtureServer.ts';
+import { GFS_STEPS, newestGfsRun, putGfsRun } from '../server/live/fixtureRun.ts';
+import {
+  haproxyPresent, killProcess, S3_CREDENTIALS, startHaproxy, startS3, startServerProcess, until,
+  type Balancer, type S3Server, type ServerProcess,
+} from './cluster.ts';
+
+const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
+const PG_URL = process.env.ISOBAR_TEST_PG_URL?.trim();
+const missing = [
+  existsSync(ANALYSIS) ? null : `GFS fixture ${ANALYSIS}`,
+  PG_URL ? null : 'PostgreSQL (ISOBAR_TEST_PG_URL)',
+  haproxyPresent() ? null : 'haproxy (Debian package haproxy)',
+].filter((m) => m !== null);
+if (missing.length > 0 && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error(`The cluster test needs ${missing.join(', ')} (ISOBAR_REQUIRE_FIXTURES=1)`);
+
+const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 20;
+const DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'cluster');
+const BUCKET = 'isobar-cluster';
+/** Steps after this one are held upstream until the first ingest process has been killed. */
+const HELD_AFTER = 6;
+/** Concurrent clients of the load while a web process is killed. */
+const CLIENTS = 16;
+
+test.describe('several processes behind a load balancer', () => {
+  test.skip(missing.length > 0, `needs ${missing.join(', ')}`);
+  test.describe.configure({ mode: 'serial' });
+
+  const schema = `cluster_${randomBytes(6).toString('hex')}`;
+  let s3: S3Server;
+  let fixture: FixtureServer;
+  let balancer: Balancer;
+  let web: ServerProcess[] = [];
+  let ingest: ServerProcess[] = [];
+  let release: () => void = () => undefined;
+  let env: Record<string, string>;
+
+  const log = (name: string) => join(DIR, `${name}.log`);
+  const startIngest = (name: string, port: number) =>
+    startServerProcess(name, port, log(name), { ...env, ISOBAR_ROLE: 'ingest', ISOBAR_DATA_DIR: join(DIR, name), ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixture.url });
+
+  /** The GFS steps the balancer's answer says are served; 0 while GFS is not served. */
+  async function servedSteps(base: string): Promise<number> {
+    const answer = await fetch(`${base}/metadata/v1.0/products.json`).catch(() => null);
+    if (!answer?.ok) return 0;
+    const { products } = await answer.json() as ProductsAnswer;
+    const gfs = products.find((p) => p.ident === 'gfs');
+    return gfs ? parseMinifest(gfs.minifest).timestamps.length : 0;
+  }
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    await rm(DIR, { recursive: true, force: true });
+    await mkdir(DIR, { recursive: true });
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    s3 = await startS3(BUCKET);
+    fixture = await FixtureServer.start();
+    putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()));
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    const late = GFS_STEPS.filter((s) => s > HELD_AFTER).map((s) => String(s).padStart(3, '0'));
+    fixture.fault({ path: new RegExp(`\\.f(${late.join('|')})$`), ranged: true, fault: { kind: 'hold', until: held }, times: Infinity });
+    env = {
+      DATABASE_URL: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      ISOBAR_STORAGE_URL: `s3://${BUCKET}/${schema}`,
+      AWS_ENDPOINT_URL: s3.endpoint, ...S3_CREDENTIALS,
+      ISOBAR_SHUTDOWN_DELAY_MS: '1000',
+    };
+    web = await Promise.all([0, 1].map((i) => startServerProcess(`web${i + 1}`, PORT + i, log(`web${i + 1}`), { ...env, ISOBAR_ROLE: 'web', ISOBAR_DATA_DIR: join(DIR, `web${i + 1}`) })));
+    ingest = [await startIngest('ingest1', PORT + 2)];
+    balancer = await startHaproxy(PORT + 3, web, DIR, log('haproxy'));
+  });
+
+  test.afterAll(async () => {
+    release();
+    for (const p of [...web, ...ingest]) await killProcess(p.child, 'SIGTERM');
+    if (balancer) await killProcess(balancer.child, 'SIGTERM');
+    await fixture?.close();
+    await s3?.close();
+    if (PG_URL) {
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
+  test('the ingest publishes to object storage; both web processes serve it', async () => {
+    test.setTimeout(180_000);
+    await until('the first GFS steps are served through the balancer', async () => (await servedSteps(balancer.base)) > 0, 150_000);
+    const [a, b] = await Promise.all(web.map((w) => fetch(`${w.base}/metadata/v1.0/products.json`).then((r) => r.json())));
+    expect(a).toEqual(b);
+  });
+
+  test('a killed ingest\'s run is finished by another ingest process', async () => {
+    test.setTimeout(240_000);
+    await killProcess(ingest[0].child);
+    ingest.push(await startIngest('ingest2', PORT + 4));
+    release();
+    await until('every GFS step is served', async () => (await servedSteps(balancer.base)) === GFS_STEPS.length, 220_000, 500);
+    for (const w of web) expect(await servedSteps(w.base)).toBe(GFS_STEPS.length);
+  });
+
+  test('a web process killed under load loses no request beyond those in flight', async () => {
+    test.setTimeout(60_000);
+    const paths = ['/metadata/v1.0/products.json', '/healthz'];
+    let stop = false;
+    let answered = 0;
+    const failures: string[] = [];
+    const client = async (i: number) => {
+      for (let n = 0; !stop; n++) {
+        const path = paths[(i + n) % paths.length];
+        try {
+          const response = await fetch(`${balancer.base}${path}`);
+          await response.arrayBuffer();
+          if (response.ok) answered++;
+          else failures.push(`${path}: ${response.status}`);
+        } catch (error) {
+          failures.push(`${path}: ${(error as Error).message}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+    await until('the load is running', async () => answered > 200, 20_000, 50);
+    await killProcess(web[0].child);
+    const afterKill = answered;
+    await until('requests go on after the kill', async () => answered > afterKill + 500, 30_000, 50);
+    stop = true;
+    await load;
+    test.info().annotations.push({ type: 'load', description: `${answered} answered, ${failures.length} failed` });
+    expect(failures.length, failures.slice(0, 5).join('; ')).toBeLessThanOrEqual(CLIENTS);
+  });
+});
