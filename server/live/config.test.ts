@@ -42,6 +42,14 @@ describe('sourcesConfigFromEnv', () => {
     expect(ecmwf.model.dataUrl(Date.UTC(2024, 0, 2), 3)).toBe('http://127.0.0.1:9/mirror/20240102/00z/ifs/0p25/oper/20240102000000-3h-oper-fc.grib2');
   });
 
+  it('takes only the steps up to ISOBAR_SOURCES_HOURS, never past the model\'s length', () => {
+    const run = Date.UTC(2024, 0, 2);
+    const steps = (env: Record<string, string>) => (sourcesConfigFromEnv({ ISOBAR_SOURCES: 'gfs,ecmwf', ...env }).sources as IndexedSource<EcmwfIndexEntry>[]).map((s) => s.model.steps(run));
+    expect(steps({ ISOBAR_SOURCES_HOURS: '12' })).toEqual([[0, 3, 6, 9, 12], [0, 3, 6, 9, 12]]);
+    const [gfsAll, ecmwfAll] = steps({});
+    expect(steps({ ISOBAR_SOURCES_HOURS: '10000' })).toEqual([gfsAll, ecmwfAll]);
+  });
+
   it('marks ICON global as not runnable, saying why', () => {
     const [icon] = sourcesConfigFromEnv({ ISOBAR_SOURCES: 'icon' }).sources;
     expect(icon.unsupportedReason).toMatch(/icosahedral/);
@@ -53,6 +61,7 @@ describe('sourcesConfigFromEnv', () => {
     [{ ISOBAR_ICON_EU_URL: 'ftp://opendata.dwd.de' }, /only http and https/],
     [{ ISOBAR_DATA_MAX_GB: 'ten' }, /ISOBAR_DATA_MAX_GB: "ten" is not a positive number of gigabytes/],
     [{ ISOBAR_DATA_MAX_GB: '0' }, /ISOBAR_DATA_MAX_GB: "0"/],
+    [{ ISOBAR_SOURCES_HOURS: '2.5' }, /ISOBAR_SOURCES_HOURS: "2.5" is not a whole number of hours above 0/],
   ])('refuses %j', (env, error) => {
     expect(() => sourcesConfigFromEnv(env)).toThrow(SourcesConfigError);
     expect(() => sourcesConfigFromEnv(env)).toThrow(error);

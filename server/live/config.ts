@@ -9,6 +9,8 @@
  *   ISOBAR_DATA_MAX_GB       cap on the data directory (dataCap.ts; default: none)
  *   ISOBAR_DATA_DIR          where the ingest writes, the server reads and downloads live
  *                            (default: var/data, as server/ingest/layout.ts)
+ *   ISOBAR_SOURCES_HOURS     fetch only the steps of each run up to this forecast hour (default: the
+ *                            model's whole length): a slow link or a small disk; tests
  *   ISOBAR_SOURCES_PREMIUM   1: follow the Premium update intervals (SPEC §9: 360 min) instead of 720
  *   ISOBAR_GFS_URL           GFS base URL: the AWS mirror by default, or
  *                            https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod (then throttled)
@@ -29,15 +31,16 @@ import type { LiveSource } from './source.ts';
 
 type Env = Record<string, string | undefined>;
 
-const FACTORIES: Record<string, (env: Env, defaultSet: boolean) => LiveSource> = {
+/** What a factory is given: the environment, whether it is the default set, and ISOBAR_SOURCES_HOURS. */
+const FACTORIES: Record<string, (env: Env, defaultSet: boolean, forecastHours: number | undefined) => LiveSource> = {
   // The default set takes GFS at 0.5°: a quarter of the 0.25° bytes, no coarser than the point
   // grid (0.5°) and about the free tile zoom's resolution; named in ISOBAR_SOURCES, 0.25°.
-  gfs: (env, defaultSet) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined, grid: defaultSet ? DEFAULT_SET_GFS_GRID : undefined }),
-  gfsWave: (env) => createGfsWaveSource({ baseUrl: env.ISOBAR_GFS_WAVE_URL || undefined }),
-  ecmwf: (env) => createEcmwfSource({ baseUrl: env.ISOBAR_ECMWF_URL || undefined }),
-  aifs: (env) => createAifsSource({ baseUrl: env.ISOBAR_AIFS_URL || undefined }),
-  icon: (env) => createIconSource({ baseUrl: env.ISOBAR_ICON_URL || undefined }),
-  iconEu: (env) => createIconEuSource({ baseUrl: env.ISOBAR_ICON_EU_URL || undefined }),
+  gfs: (env, defaultSet, forecastHours) => createGfsSource({ baseUrl: env.ISOBAR_GFS_URL || undefined, grid: defaultSet ? DEFAULT_SET_GFS_GRID : undefined, forecastHours }),
+  gfsWave: (env, _, forecastHours) => createGfsWaveSource({ baseUrl: env.ISOBAR_GFS_WAVE_URL || undefined, forecastHours }),
+  ecmwf: (env, _, forecastHours) => createEcmwfSource({ baseUrl: env.ISOBAR_ECMWF_URL || undefined, forecastHours }),
+  aifs: (env, _, forecastHours) => createAifsSource({ baseUrl: env.ISOBAR_AIFS_URL || undefined, forecastHours }),
+  icon: (env, _, forecastHours) => createIconSource({ baseUrl: env.ISOBAR_ICON_URL || undefined, forecastHours }),
+  iconEu: (env, _, forecastHours) => createIconEuSource({ baseUrl: env.ISOBAR_ICON_EU_URL || undefined, forecastHours }),
 };
 
 const URL_VARIABLES = ['ISOBAR_GFS_URL', 'ISOBAR_GFS_WAVE_URL', 'ISOBAR_ECMWF_URL', 'ISOBAR_AIFS_URL', 'ISOBAR_ICON_URL', 'ISOBAR_ICON_EU_URL'];
@@ -87,6 +90,11 @@ export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourcesConfigError(`${name}: only http and https URLs are followed`);
     }
   }
+  const hoursText = env.ISOBAR_SOURCES_HOURS?.trim();
+  const forecastHours = hoursText ? Number(hoursText) : undefined;
+  if (forecastHours !== undefined && !(Number.isInteger(forecastHours) && forecastHours > 0)) {
+    throw new SourcesConfigError(`ISOBAR_SOURCES_HOURS: "${hoursText}" is not a whole number of hours above 0`);
+  }
   let maxDataBytes: number | undefined;
   try {
     maxDataBytes = dataCapFromEnv(env.ISOBAR_DATA_MAX_GB);
@@ -95,7 +103,7 @@ export function sourcesConfigFromEnv(env: Env = process.env): SourcesConfig {
   }
   return {
     dataDir: dataDirFromEnv(env),
-    sources: [...new Set(ids)].map((id) => FACTORIES[id](env, mode === 'default')),
+    sources: [...new Set(ids)].map((id) => FACTORIES[id](env, mode === 'default', forecastHours)),
     premium: env.ISOBAR_SOURCES_PREMIUM === '1',
     mode,
     ...(maxDataBytes === undefined ? {} : { maxDataBytes }),

@@ -85,7 +85,7 @@ export interface EcmwfOptions {
 export function createEcmwfSource(options: EcmwfOptions = {}): IndexedSource<EcmwfIndexEntry> {
   const product = PRODUCTS.ecmwf;
   const base = (options.baseUrl ?? DEFAULT_ECMWF_URL).replace(/\/+$/, '');
-  const forecastHours = options.forecastHours ?? product.forecastSize;
+  const forecastHours = Math.min(options.forecastHours ?? Infinity, product.forecastSize);
   return new IndexedSource({
     id: 'ecmwf', product: product.ident, label: 'ECMWF IFS',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,
@@ -103,7 +103,7 @@ export function createEcmwfSource(options: EcmwfOptions = {}): IndexedSource<Ecm
 export function createAifsSource(options: EcmwfOptions = {}): IndexedSource<EcmwfIndexEntry> {
   const product = PRODUCTS.aifs ?? PRODUCTS.ecmwf;
   const base = (options.baseUrl ?? DEFAULT_ECMWF_URL).replace(/\/+$/, '');
-  const steps = options.steps ?? stepRange(0, Math.min(360, options.forecastHours ?? product.forecastSize), 6);
+  const steps = options.steps ?? stepRange(0, Math.min(360, Math.min(options.forecastHours ?? Infinity, product.forecastSize)), 6);
   return new IndexedSource({
     id: 'aifs', product: 'aifs', label: 'ECMWF AIFS',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,

@@ -90,7 +90,7 @@ export function createGfsSource(options: GfsOptions = {}): IndexedSource<NoaaInd
   const product = PRODUCTS.gfs;
   const base = (options.baseUrl ?? DEFAULT_GFS_URL).replace(/\/+$/, '');
   const grid = options.grid ?? '0p25';
-  const steps = options.steps ?? stepRange(0, options.forecastHours ?? product.forecastSize, options.stepHours ?? 3);
+  const steps = options.steps ?? stepRange(0, Math.min(options.forecastHours ?? Infinity, product.forecastSize), options.stepHours ?? 3);
   return new IndexedSource({
     id: 'gfs', product: product.ident, label: 'NOAA GFS',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,

@@ -36,7 +36,7 @@ export function createGfsWaveSource(options: GfsWaveOptions = {}): IndexedSource
   const product = PRODUCTS.gfsWave ?? PRODUCTS.gfs;
   const base = (options.baseUrl ?? DEFAULT_GFS_URL).replace(/\/+$/, '');
   const grid = options.grid ?? 'global.0p25';
-  const steps = options.steps ?? stepRange(0, options.forecastHours ?? product.forecastSize, options.stepHours ?? 3);
+  const steps = options.steps ?? stepRange(0, Math.min(options.forecastHours ?? Infinity, product.forecastSize), options.stepHours ?? 3);
   return new IndexedSource({
     id: 'gfsWave', product: 'gfsWave', label: 'NOAA GFS-Wave',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,

@@ -76,7 +76,7 @@ export const ICOSAHEDRAL_REASON = 'DWD publishes ICON global only on its icosahe
 export function createIconSource(options: IconOptions = {}): PerFileSource {
   const product = PRODUCTS.icon;
   const base = (options.baseUrl ?? DEFAULT_DWD_URL).replace(/\/+$/, '');
-  const forecastHours = options.forecastHours ?? product.forecastSize;
+  const forecastHours = Math.min(options.forecastHours ?? Infinity, product.forecastSize);
   return new PerFileSource({
     id: 'icon', product: product.ident, label: 'DWD ICON',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,
@@ -93,7 +93,7 @@ export function createIconSource(options: IconOptions = {}): PerFileSource {
 export function createIconEuSource(options: IconOptions = {}): PerFileSource {
   const product = PRODUCTS.iconEu;
   const base = (options.baseUrl ?? DEFAULT_DWD_URL).replace(/\/+$/, '');
-  const steps = options.steps ?? stepRange(0, Math.min(120, options.forecastHours ?? product.forecastSize), options.stepHours ?? 3);
+  const steps = options.steps ?? stepRange(0, Math.min(120, Math.min(options.forecastHours ?? Infinity, product.forecastSize)), options.stepHours ?? 3);
   return new PerFileSource({
     id: 'iconEu', product: product.ident, label: 'DWD ICON-EU',
     intervalMinutes: product.interval, premiumIntervalMinutes: product.premiumInterval,
