@@ -83,13 +83,14 @@ import { trustProxyFromEnv, type TrustProxy } from './http/trustProxy.ts';
 import { registerAccounts, type AccountsOptions } from './routes/users.ts';
 import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
 import { webPushSender } from './alerts/push.ts';
+import type { PushJob } from './alerts/alertService.ts';
 import { loggerOptions } from './auth/logRedaction.ts';
 import { registerOps, metricsTokenFromEnv, type ReadinessCheck } from './ops/routes.ts';
 import { echoRequestId, requestIdOf } from './ops/requestId.ts';
 import { Shutdown, shutdownTimingsFromEnv } from './ops/shutdown.ts';
 import { roleFromEnv, type RoleConfig } from './jobs/role.ts';
 import { inProcessJobQueue, QUEUES, type JobQueue } from './jobs/jobQueue.ts';
-import { startPgBossQueue } from './jobs/pgBossQueue.ts';
+import { jobTimingsFromEnv, startPgBossQueue } from './jobs/pgBossQueue.ts';
 import { jobsQueued, onScrape } from './ops/metrics.ts';
 
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
@@ -191,7 +192,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     genReqId: requestIdOf, requestIdHeader: false,
   };
   const role = options.role ?? roleFromEnv();
-  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl }));
+  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl, ...jobTimingsFromEnv() }));
   const app = Fastify(serverOptions);
   const shutdown = new Shutdown(shutdownTimingsFromEnv());
   app.decorate('shutdown', shutdown);
@@ -239,7 +240,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const start = (sources: readonly LiveSource[]) => {
       if (closing || scheduler || sources.length === 0) return;
       scheduler = startScheduler({
-        ...schedulerOptions, sources, logger: app.log, dataDir, storage: storage ?? undefined,
+        ...schedulerOptions, sources, logger: app.log, dataDir, storage: storage ?? undefined, jobs,
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });
@@ -308,11 +309,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (role.serves) await app.register(tideRoutes, { now });
   if (role.serves) await app.register(stationRoutes, { dataDir });
   if (role.serves) await app.register(airportRoutes, { dataDir });
+  // Pushes are jobs: web processes send them, the working ones (ingest, all) make them.
+  app.alerts.pushThrough(jobs);
   if (role.works) {
     await jobs.work<AlertJob, number>(QUEUES.alerts, async ({ product }) => {
       const triggered = await app.alerts.evaluateProduct(product);
       app.log.info({ product, triggered: triggered.length }, 'alerts evaluated');
       return triggered.length;
+    });
+    await jobs.work<PushJob, null>(QUEUES.push, async (job) => {
+      await app.alerts.deliverPush(job);
+      return null;
     });
   }
   app.decorate('runIngested', (product: string) => {

@@ -8,6 +8,7 @@ import { SourceHttp } from './http.ts';
 import { nextRoundDelay, readSourceState, startLiveSources, startScheduler, type IngestFn, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.ts';
 import { runFolderPath } from './runFolder.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { FixtureServer } from './fixtureServer.ts';
 import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
@@ -159,7 +160,7 @@ describe('startScheduler', () => {
     expect(calls).toEqual([{ files: [join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2')], product: 'fake-product', content: [`run ${R1}`] }]);
     // Next round when the 12Z run should be out: 12Z + 240 min publication delay, from 05Z.
     expect(first.ms).toBe(11 * HOUR_MS);
-    expect((await readSourceState(join(dataDir, 'downloads/fake')))?.refTime).toBe(R1);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'fake'))?.refTime).toBe(R1);
     // The run's download folder goes once ingested.
     expect(existsSync(runFolderPath(join(dataDir, 'downloads/fake'), R1))).toBe(false);
 
@@ -218,12 +219,12 @@ describe('startScheduler', () => {
     const first = await time.next();
     expect(first.ms).toBe(10 * MINUTE_MS);
     expect(log.entries.find((e) => e.level === 'error')).toMatchObject({ obj: { source: 'fake', err: 'disk full' } });
-    expect(await readSourceState(join(dataDir, 'downloads/fake'))).toBeNull();
+    expect(await readSourceState(new LocalDirectoryStore(dataDir), 'fake')).toBeNull();
     expect(existsSync(join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2'))).toBe(true);
     first.resolve();
     await time.next();
     expect(calls).toHaveLength(1);
-    expect((await readSourceState(join(dataDir, 'downloads/fake')))?.refTime).toBe(R1);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'fake'))?.refTime).toBe(R1);
   });
 
   it('runs one job at a time', async () => {
