@@ -286,7 +286,6 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (role.serves) await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir) });
   if (role.serves) await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   if (role.serves) await app.register(meteogramRoutes, { served });
-  if (role.serves) await app.register(clientReportRoutes);
   if (role.serves) await app.register(startupLocationRoutes);
   // Web Push VAPID keys: ISOBAR_VAPID_* or made on the first start into the data directory (server/alerts/push.ts).
   const push = webPushSender(join(dataDir ?? dataDirFromEnv(), 'vapid.json'));
@@ -294,6 +293,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     await push.publicKey().catch((error: unknown) => app.log.error({ err: error }, 'Web Push keys cannot be loaded or made'));
   });
   await registerAccounts(app, { now, served, push, routes: role.serves, ...options.accounts });
+  if (role.serves) await app.register(clientReportRoutes, { state: app.sharedState });
   if (role.serves) await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   // SPEC §1: radar and satellite history past the free window for Premium only (common/entitlements.ts).
   const radarAccessCheck = radarAccess(now);
