@@ -67,6 +67,7 @@ import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
 import { liveProgressRoutes } from './live/progressRoute.ts';
+import { storedProgressReader, writeProgress } from './live/sharedProgress.ts';
 import type { LiveSource } from './live/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
@@ -232,6 +233,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (live && live.sources.length > 0) {
     if (dataDir === null || stored === null) throw new Error('Live sources need a data directory to ingest into (dataDir is null)');
     let scheduler: Scheduler | null = null;
+    let stopProgress: (() => Promise<void>) | null = null;
     let closing = false;
     let probing = false;
     probingNow = () => probing;
@@ -244,6 +246,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });
+      // Web processes read what arrives from the store (live/sharedProgress.ts).
+      if (jobs.kind === 'postgres' && storage) stopProgress = writeProgress(scheduler.progress, storage, { log: (message, error) => app.log.warn({ err: error }, message) });
     };
     app.addHook('onListen', async () => {
       if (!probe) return start(live.sources);
@@ -260,6 +264,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.addHook('onClose', async () => {
       closing = true;
       await scheduler?.stop();
+      await stopProgress?.();
     });
   } else {
     app.decorate('liveSources', { getter: () => null });
@@ -278,7 +283,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Only the web side serves (`if (role.serves)` below); an ingest process answers the operations routes alone.
   if (role.serves) await app.register(metadataRoutes, { served });
   if (role.serves) await app.register(basemapRoutes, { config: basemaps });
-  if (role.serves) await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
+  if (role.serves) {
+    // A web process has no scheduler: it reads what the ingest processes write to the store.
+    const stored = !role.works && storage ? storedProgressReader(storage, now) : undefined;
+    await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow(), stored });
+  }
   if (role.serves) await app.register(tileRoutes, { served });
   if (role.serves) await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
