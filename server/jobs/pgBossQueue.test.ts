@@ -99,6 +99,26 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
     expect(runs).toBe(2);
   });
 
+  it('a job sent alone is refused while one of its key runs, and sent once it is done', async () => {
+    const [a, b] = await twoInstances();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: number[] = [];
+    await b.work<{ n: number }, number>(QUEUES.liveRound, async ({ n }) => {
+      started.push(n);
+      if (n === 1) await held;
+      return n;
+    });
+    const first = a.run(QUEUES.liveRound, { n: 1 }, { key: 'gfs', alone: true });
+    await vi.waitFor(() => expect(started).toEqual([1]), { timeout: 5000 });
+    expect(await a.run(QUEUES.liveRound, { n: 2 }, { key: 'gfs', alone: true })).toEqual({ kind: 'duplicate' });
+    release();
+    expect(await first).toEqual({ kind: 'done', output: 1 });
+    expect(await a.run(QUEUES.liveRound, { n: 3 }, { key: 'gfs', alone: true })).toEqual({ kind: 'done', output: 3 });
+  });
+
   it('the job of a worker killed mid-job (no heartbeat) is retried by another at once', async () => {
     const jobSchema = schema();
     cleanup.push(() => dropSchema(url!, jobSchema));

@@ -9,6 +9,7 @@ import { nextRoundDelay, readSourceState, startLiveSources, startScheduler, type
 import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.ts';
 import { runFolderPath } from './runFolder.ts';
 import { LocalDirectoryStore } from '../storage/localDirectory.ts';
+import { scrape } from '../ops/metrics.ts';
 import { FixtureServer } from './fixtureServer.ts';
 import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
@@ -163,6 +164,11 @@ describe('startScheduler', () => {
     expect((await readSourceState(new LocalDirectoryStore(dataDir), 'fake'))?.refTime).toBe(R1);
     // The run's download folder goes once ingested.
     expect(existsSync(runFolderPath(join(dataDir, 'downloads/fake'), R1))).toBe(false);
+    // Its metrics (server/ops/metrics.ts): the ingest's time, when the source last published, the data's age (5 h at 05Z).
+    const metrics = (await scrape()).body;
+    expect(metrics).toMatch(/^isobar_ingest_duration_seconds_count\{product="fake-product"\} [1-9]/m);
+    expect(metrics).toContain(`isobar_source_last_success_seconds{source="fake"} ${(R1 + 5 * HOUR_MS) / 1000}`);
+    expect(metrics).toContain(`isobar_source_data_age_seconds{source="fake"} ${5 * 3600}`);
 
     first.resolve();
     const second = await time.next();
