@@ -67,6 +67,7 @@ import { sourcesConfigFromEnv } from './live/config.ts';
 import { startScheduler, type Scheduler, type SchedulerOptions } from './live/scheduler.ts';
 import { reachableSources } from './live/probe.ts';
 import { liveProgressRoutes } from './live/progressRoute.ts';
+import { storedProgressReader, writeProgress } from './live/sharedProgress.ts';
 import type { LiveSource } from './live/source.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { tileRoutes } from './routes/tiles.ts';
@@ -83,13 +84,14 @@ import { trustProxyFromEnv, type TrustProxy } from './http/trustProxy.ts';
 import { registerAccounts, type AccountsOptions } from './routes/users.ts';
 import { stripeRoutes, type StripeRouteOptions } from './routes/stripe.ts';
 import { webPushSender } from './alerts/push.ts';
+import type { PushJob } from './alerts/alertService.ts';
 import { loggerOptions } from './auth/logRedaction.ts';
 import { registerOps, metricsTokenFromEnv, type ReadinessCheck } from './ops/routes.ts';
 import { echoRequestId, requestIdOf } from './ops/requestId.ts';
 import { Shutdown, shutdownTimingsFromEnv } from './ops/shutdown.ts';
 import { roleFromEnv, type RoleConfig } from './jobs/role.ts';
 import { inProcessJobQueue, QUEUES, type JobQueue } from './jobs/jobQueue.ts';
-import { startPgBossQueue } from './jobs/pgBossQueue.ts';
+import { jobTimingsFromEnv, startPgBossQueue } from './jobs/pgBossQueue.ts';
 import { jobsQueued, onScrape } from './ops/metrics.ts';
 
 /** The built app: ISOBAR_DIST_DIR (a second build side by side, e.g. for a test run), else dist/ beside the repository root. */
@@ -193,7 +195,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     genReqId: requestIdOf, requestIdHeader: false,
   };
   const role = options.role ?? roleFromEnv();
-  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl }));
+  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl, ...jobTimingsFromEnv() }));
   const app = Fastify(serverOptions);
   const shutdown = new Shutdown(shutdownTimingsFromEnv());
   app.decorate('shutdown', shutdown);
@@ -233,6 +235,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (live && live.sources.length > 0) {
     if (dataDir === null || stored === null) throw new Error('Live sources need a data directory to ingest into (dataDir is null)');
     let scheduler: Scheduler | null = null;
+    let stopProgress: (() => Promise<void>) | null = null;
     let closing = false;
     let probing = false;
     probingNow = () => probing;
@@ -241,10 +244,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const start = (sources: readonly LiveSource[]) => {
       if (closing || scheduler || sources.length === 0) return;
       scheduler = startScheduler({
-        ...schedulerOptions, sources, logger: app.log, dataDir, storage,
+        ...schedulerOptions, sources, logger: app.log, dataDir, storage, jobs,
         onIngested: ({ result }) => app.runIngested(result.product),
         onServed: ({ product }) => stored.invalidate(PRODUCTS[product]?.directory),
       });
+      // Web processes read what arrives from the store (live/sharedProgress.ts).
+      if (jobs.kind === 'postgres' && storage) stopProgress = writeProgress(scheduler.progress, storage, { log: (message, error) => app.log.warn({ err: error }, message) });
     };
     app.addHook('onListen', async () => {
       if (!probe) return start(live.sources);
@@ -261,6 +266,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.addHook('onClose', async () => {
       closing = true;
       await scheduler?.stop();
+      await stopProgress?.();
     });
   } else {
     app.decorate('liveSources', { getter: () => null });
@@ -279,7 +285,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Only the web side serves (`if (role.serves)` below); an ingest process answers the operations routes alone.
   if (role.serves) await app.register(metadataRoutes, { served });
   if (role.serves) await app.register(basemapRoutes, { config: basemaps });
-  if (role.serves) await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow() });
+  if (role.serves) {
+    // A web process has no scheduler: it reads what the ingest processes write to the store.
+    const stored = !role.works && storage ? storedProgressReader(storage, now) : undefined;
+    await app.register(liveProgressRoutes, { progress: () => app.liveSources?.progress ?? null, probing: () => probingNow(), stored });
+  }
   if (role.serves) await app.register(tileRoutes, { served });
   if (role.serves) await app.register(forecastRoutes, { served });
   // One set of places for search, reverse geocoding and the city labels, loaded on first use.
@@ -287,7 +297,6 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (role.serves) await app.register(geoRoutes, { gazetteer, stations: stationSearchIndex(dataDir, storage) });
   if (role.serves) await app.register(labelRoutes, { served, gazetteer, prewarm: options.prewarm ?? true });
   if (role.serves) await app.register(meteogramRoutes, { served });
-  if (role.serves) await app.register(clientReportRoutes);
   if (role.serves) await app.register(startupLocationRoutes);
   // Web Push VAPID keys: ISOBAR_VAPID_* or made on the first start into the data directory (server/alerts/push.ts).
   const push = webPushSender(join(dataDir ?? dataDirFromEnv(), 'vapid.json'));
@@ -295,6 +304,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     await push.publicKey().catch((error: unknown) => app.log.error({ err: error }, 'Web Push keys cannot be loaded or made'));
   });
   await registerAccounts(app, { now, served, push, routes: role.serves, ...options.accounts });
+  if (role.serves) await app.register(clientReportRoutes, { state: app.sharedState });
   if (role.serves) await app.register(stripeRoutes, { accounts: app.accounts, now, ...options.stripe });
   // SPEC §1: radar and satellite history past the free window for Premium only (common/entitlements.ts).
   const radarAccessCheck = radarAccess(now);
@@ -311,11 +321,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (role.serves) await app.register(tideRoutes, { now });
   if (role.serves) await app.register(stationRoutes, { dataDir, storage });
   if (role.serves) await app.register(airportRoutes, { dataDir, storage });
+  // Pushes are jobs: web processes send them, the working ones (ingest, all) make them.
+  app.alerts.pushThrough(jobs);
   if (role.works) {
     await jobs.work<AlertJob, number>(QUEUES.alerts, async ({ product }) => {
       const triggered = await app.alerts.evaluateProduct(product);
       app.log.info({ product, triggered: triggered.length }, 'alerts evaluated');
       return triggered.length;
+    });
+    await jobs.work<PushJob, null>(QUEUES.push, async (job) => {
+      await app.alerts.deliverPush(job);
+      return null;
     });
   }
   app.decorate('runIngested', (product: string) => {

@@ -36,6 +36,7 @@ import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, rateLimitScaleFr
 import { HttpError } from '../http/httpError.ts';
 import { isPushSubscription, type PushSender, type PushSubscriptionJson } from './push.ts';
 import { checkPushEndpoint, PushEndpointError } from './pushEndpoint.ts';
+import { QUEUES, type JobQueue } from '../jobs/jobQueue.ts';
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 
 export type { NotificationPayload, StoredNotification };
@@ -61,6 +62,13 @@ function describeTimes(name: string, times: readonly number[]): string {
   return `${name}: conditions met ${times.length} time(s) (${times.length > 1 ? `from ${first} UTC, over ${Math.round((times[times.length - 1] - times[0]) / HOUR_MS)} h` : `at ${first} UTC`})`;
 }
 
+/** A push job (QUEUES.push): a stored notification to push to its user's devices (one device, or all). */
+export interface PushJob {
+  userId: string;
+  notification: StoredNotification;
+  onlyDevice?: string;
+}
+
 export class AlertService {
   private readonly data: UserDataStore;
   private readonly notifications: NotificationStore;
@@ -68,6 +76,8 @@ export class AlertService {
   private readonly alerts: AlertStore;
   private readonly sendTestsPerUser = SEND_TESTS_PER_USER * rateLimitScaleFromEnv();
   private readonly sendTests;
+  /** The queue pushes go through; null: pushed at once in this process. */
+  private pushJobs: JobQueue | null = null;
 
   constructor(
     db: Database,
@@ -121,8 +131,17 @@ export class AlertService {
   async notify(userId: string, type: StoredNotification['type'], payload: NotificationPayload, onlyDevice?: string): Promise<StoredNotification> {
     const notification: StoredNotification = { id: newId(), type, created: this.now(), received: null, opened: null, payload };
     await this.notifications.add(userId, notification, NOTIFICATIONS_PER_USER_MAX);
-    await this.pushTo(userId, notification, onlyDevice);
+    const job: PushJob = { userId, notification, ...(onlyDevice === undefined ? {} : { onlyDevice }) };
+    if (!this.pushJobs) await this.deliverPush(job);
+    // In this process the push is made before the answer, as it always was; through PostgreSQL an ingest process makes it.
+    else if (this.pushJobs.kind === 'in-process') await this.pushJobs.run(QUEUES.push, job);
+    else await this.pushJobs.send(QUEUES.push, job);
     return notification;
+  }
+
+  /** From now on pushes are jobs of `queue` (server/app.ts): worked by deliverPush wherever the queue is worked. */
+  pushThrough(queue: JobQueue): void {
+    this.pushJobs = queue;
   }
 
   /** A test notification (POST /notif/v1/notifications/send-test); TooManyTestsError over the user's rate. */
@@ -133,7 +152,8 @@ export class AlertService {
     return this.notify(userId, 'test', payload, onlyDevice);
   }
 
-  private async pushTo(userId: string, notification: StoredNotification, onlyDevice?: string): Promise<void> {
+  /** Pushes a stored notification to the user's devices (a push job); failures are logged, never thrown. */
+  async deliverPush({ userId, notification, onlyDevice }: PushJob): Promise<void> {
     if (!this.push) return;
     // The most recently registered devices, one request per endpoint.
     const targets = new Map<string, { deviceId: string; subscription: PushSubscriptionJson }>();

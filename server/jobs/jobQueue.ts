@@ -36,9 +36,14 @@ export interface SendOptions {
    * running or done, until the queue archives done jobs after 12 h) is not sent again.
    */
   once?: boolean;
+  /**
+   * With a key: not sent while a job with the key waits or runs anywhere (a live round: a second
+   * round queued behind a running one would only find the run already ingested).
+   */
+  alone?: boolean;
 }
 
-/** How a job sent with `run` ended: its handler's answer, or another job with its key was already waiting. */
+/** How a job sent with `run` ended: its handler's answer, or another job with its key was already waiting (or, `alone`, running). */
 export type JobRun<R> = { kind: 'done'; output: R } | { kind: 'duplicate' };
 
 export interface JobQueue {

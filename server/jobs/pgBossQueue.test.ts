@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testPostgresUrl } from '../db/testing.ts';
 import { inProcessJobQueue, QUEUES, type JobQueue } from './jobQueue.ts';
-import { startPgBossQueue, type PgBossQueueOptions } from './pgBossQueue.ts';
+import { jobTimingsFromEnv, startPgBossQueue, type PgBossQueueOptions } from './pgBossQueue.ts';
+import { dropSchema, jobSchemaName, spawnWorker } from './testing.ts';
 
 const url = testPostgresUrl();
 const WORKER = fileURLToPath(new URL('./testWorker.ts', import.meta.url));
@@ -47,17 +45,7 @@ it('the in-process queue runs jobs one at a time per queue, in order, and answer
 });
 
 describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as two processes', () => {
-  const schema = () => `t_jobs_${randomBytes(6).toString('hex')}`;
-
-  async function dropSchema(name: string): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-    } finally {
-      await client.end();
-    }
-  }
+  const schema = jobSchemaName;
 
   async function instance(jobSchema: string, options: Partial<PgBossQueueOptions> = {}): Promise<JobQueue> {
     const queue = await startPgBossQueue({ url: url!, schema: jobSchema, heartbeatMs: 200, deadAfterMs: 1000, pollMs: 50, ...options });
@@ -67,14 +55,14 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
 
   async function twoInstances(): Promise<[JobQueue, JobQueue]> {
     const jobSchema = schema();
-    cleanup.push(() => dropSchema(jobSchema));
+    cleanup.push(() => dropSchema(url!, jobSchema));
     const a = await instance(jobSchema);
     return [a, await instance(jobSchema)];
   }
 
   it('instances that start at the same moment on a new schema all start (processes started together race to make the queues)', async () => {
     const jobSchema = schema();
-    cleanup.push(() => dropSchema(jobSchema));
+    cleanup.push(() => dropSchema(url!, jobSchema));
     const queues = await Promise.all([0, 1, 2].map(() => instance(jobSchema)));
     expect(await Promise.all(queues.map((q) => q.waiting(QUEUES.liveRound)))).toEqual([0, 0, 0]);
   });
@@ -85,10 +73,11 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
     const handler = (who: string) => async ({ n }: { n: number }) => {
       runs.push(`${n} on ${who}`);
     };
-    await a.work(QUEUES.liveRound, handler('a'));
-    await b.work(QUEUES.liveRound, handler('b'));
+    // Sent before anyone works the queue: a job already started would let the other wait (stately).
     const sent = await Promise.all([a.send(QUEUES.liveRound, { n: 0 }, { key: 'gfs' }), b.send(QUEUES.liveRound, { n: 0 }, { key: 'gfs' })]);
     expect(sent.filter(Boolean)).toHaveLength(1);
+    await a.work(QUEUES.liveRound, handler('a'));
+    await b.work(QUEUES.liveRound, handler('b'));
     for (let n = 1; n <= 6; n++) await (n % 2 ? a : b).send(QUEUES.liveRound, { n }, { key: `source-${n}` });
     await vi.waitFor(() => expect(runs).toHaveLength(7), { timeout: 10_000 });
     expect(runs.map((r) => Number(r.split(' ')[0])).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -117,12 +106,33 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
     expect(runs).toBe(2);
   });
 
+  it('a job sent alone is refused while one of its key runs, and sent once it is done', async () => {
+    const [a, b] = await twoInstances();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: number[] = [];
+    await b.work<{ n: number }, number>(QUEUES.liveRound, async ({ n }) => {
+      started.push(n);
+      if (n === 1) await held;
+      return n;
+    });
+    const first = a.run(QUEUES.liveRound, { n: 1 }, { key: 'gfs', alone: true });
+    await vi.waitFor(() => expect(started).toEqual([1]), { timeout: 5000 });
+    expect(await a.run(QUEUES.liveRound, { n: 2 }, { key: 'gfs', alone: true })).toEqual({ kind: 'duplicate' });
+    release();
+    expect(await first).toEqual({ kind: 'done', output: 1 });
+    expect(await a.run(QUEUES.liveRound, { n: 3 }, { key: 'gfs', alone: true })).toEqual({ kind: 'done', output: 3 });
+  });
+
   it('the job of a worker killed mid-job (no heartbeat) is retried by another at once', async () => {
     const jobSchema = schema();
-    cleanup.push(() => dropSchema(jobSchema));
+    cleanup.push(() => dropSchema(url!, jobSchema));
     // The pg-boss schema is made before the worker process starts on it.
     const survivor = await instance(jobSchema);
-    const worker = spawnWorker(jobSchema);
+    const worker = spawnWorker(WORKER, { ISOBAR_TEST_JOBS_SCHEMA: jobSchema });
+    cleanup.push(async () => worker.kill());
     await worker.line('ready');
     const done = survivor.run<{ n: number }, string>(QUEUES.liveRound, { n: 7 }, { key: 'gfs' });
     await worker.line('started 7');
@@ -135,25 +145,9 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
   });
 });
 
-function spawnWorker(jobSchema: string): { child: ChildProcess; line(text: string): Promise<void> } {
-  // node itself with tsx's loader (the tsx command would run node as its own child, which SIGKILL would not reach).
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { env: { ...process.env, ISOBAR_TEST_JOBS_SCHEMA: jobSchema }, stdio: ['ignore', 'pipe', 'inherit'] });
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  const waiters: Array<() => void> = [];
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    for (const wake of waiters.splice(0)) wake();
-  });
-  return {
-    child,
-    async line(text) {
-      while (!out.split('\n').includes(text)) {
-        if (child.exitCode !== null) throw new Error(`the worker process ended (${child.exitCode}) before saying "${text}"`);
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
-  };
-}
+it('reads the heartbeat and dead-after times from the environment, refusing bad ones with the variable', () => {
+  expect(jobTimingsFromEnv({})).toEqual({ heartbeatMs: 10_000, deadAfterMs: 60_000 });
+  expect(jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: '1000', ISOBAR_JOBS_DEAD_AFTER_MS: '5000' })).toEqual({ heartbeatMs: 1000, deadAfterMs: 5000 });
+  expect(() => jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: 'soon' })).toThrow(/ISOBAR_JOBS_HEARTBEAT_MS must be a number of milliseconds > 0/);
+  expect(() => jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: '5000', ISOBAR_JOBS_DEAD_AFTER_MS: '5000' })).toThrow(/ISOBAR_JOBS_DEAD_AFTER_MS \(5000\) must be at least twice/);
+});

@@ -45,6 +45,8 @@ export interface PgBossQueueOptions {
 
 const DEFAULT_HEARTBEAT_MS = 10 * SECOND_MS;
 const DEFAULT_DEAD_AFTER_MS = MINUTE_MS;
+/** PostgreSQL's unique_violation: a stately queue's second job of a key cannot start while the first runs. */
+const UNIQUE_VIOLATION = '23505';
 const DEFAULT_POLL_MS = SECOND_MS;
 const DEFAULT_SCHEMA = 'pgboss';
 /** Connections per instance: one fetch loop per queue, the heartbeat, and sends from requests. */
@@ -71,6 +73,25 @@ function keyOptions(queue: QueueName, options: SendOptions): PgBoss.SendOptions 
   // A UUID-shaped id (version nibble 5, variant 10xx), the same in every process for the same key.
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   return { singletonKey: options.key, id };
+}
+
+/** How fast a killed worker's jobs go to another: ISOBAR_JOBS_HEARTBEAT_MS and ISOBAR_JOBS_DEAD_AFTER_MS (defaults 10 s and 60 s). */
+export function jobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PgBossQueueOptions, 'heartbeatMs' | 'deadAfterMs'> {
+  const heartbeatMs = positiveMs(env, 'ISOBAR_JOBS_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS);
+  const deadAfterMs = positiveMs(env, 'ISOBAR_JOBS_DEAD_AFTER_MS', DEFAULT_DEAD_AFTER_MS);
+  // A live worker must be seen at least twice within the time after which it is declared dead.
+  if (deadAfterMs < 2 * heartbeatMs) {
+    throw new Error(`ISOBAR_JOBS_DEAD_AFTER_MS (${deadAfterMs}) must be at least twice ISOBAR_JOBS_HEARTBEAT_MS (${heartbeatMs})`);
+  }
+  return { heartbeatMs, deadAfterMs };
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number of milliseconds > 0, not ${JSON.stringify(text)}`);
+  return value;
 }
 
 interface Running {
@@ -178,13 +199,26 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
     }
   }
 
+  /** Sends a job; null when its key is taken (or, `alone`, busy). */
+  async function sendJob(queue: QueueName, data: unknown, sendOptions: SendOptions): Promise<string | null> {
+    if (sendOptions.alone && sendOptions.key !== undefined) {
+      // A look, then the send: two senders racing past it still make at most one waiting job (stately).
+      const { rows } = await db.executeSql(
+        `SELECT 1 FROM ${schema}.job WHERE name = $1 AND singleton_key = $2 AND state <= 'active' LIMIT 1`, [queue, sendOptions.key],
+      );
+      if (rows.length > 0) return null;
+    }
+    return boss.send(queue, data as object, keyOptions(queue, sendOptions));
+  }
+
   return {
     kind: 'postgres',
     async work<T, R>(queue: QueueName, handler: JobHandler<T, R>) {
       loops.push((async () => {
         while (!stopper.signal.aborted) {
           const [job] = await boss.fetch<T>(queue, { batchSize: 1 }).catch((error: unknown) => {
-            log(`fetching from ${queue} failed`, error);
+            // The oldest waiting job's key is running elsewhere: it starts once that one ends.
+            if ((error as { code?: string }).code !== UNIQUE_VIOLATION) log(`fetching from ${queue} failed`, error);
             return [];
           });
           if (job) await workOne(queue, handler, job).catch((error: unknown) => log(`job ${job.id} of ${queue} could not be settled`, error));
@@ -193,10 +227,10 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
       })());
     },
     async send(queue, data, sendOptions: SendOptions = {}) {
-      return (await boss.send(queue, data as object, keyOptions(queue, sendOptions))) !== null;
+      return (await sendJob(queue, data, sendOptions)) !== null;
     },
     async run<T, R>(queue: QueueName, data: T, sendOptions: SendOptions = {}): Promise<JobRun<R>> {
-      const id = await boss.send(queue, data as object, keyOptions(queue, sendOptions));
+      const id = await sendJob(queue, data, sendOptions);
       if (id === null) return { kind: 'duplicate' };
       for (;;) {
         const job = await boss.getJobById<T>(queue, id, { includeArchive: true });

@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { LIVE_PROGRESS_PATH } from '../../common/api/liveProgress.ts';
+import { LiveProgress } from '../live/progress.ts';
+import { writeProgress } from '../live/sharedProgress.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { roleFromEnv } from './role.ts';
 import { buildApp } from '../app.ts';
 import { inProcessJobQueue } from './jobQueue.ts';
@@ -51,4 +58,27 @@ describe('the role switch of buildApp', () => {
     expect(app.liveSources).toBeNull();
     await app.close();
   });
+});
+
+it('a web process says what arrives from the progress the ingest processes write to the store', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'isobar-web-progress-'));
+  const storage = new LocalDirectoryStore(join(dir, 'store'));
+  const app = await buildApp({
+    role: { role: 'web', serves: true, works: false, queueUrl: null }, jobs: inProcessJobQueue(),
+    distDir: null, prewarm: false, dataDir: join(dir, 'scratch'), storage, obs: { sources: [] },
+  });
+  try {
+    const progress = new LiveProgress();
+    progress.start({ source: 'gfs', product: 'gfs', refTime: Date.UTC(2024, 0, 2, 6), total: 4 });
+    progress.update('gfs', { downloaded: 3, built: 2, served: 1 });
+    // As an ingest process with the PostgreSQL queue writes it (live/sharedProgress.ts).
+    const stop = writeProgress(progress, storage, { log: (message) => expect.fail(message), everyMs: 10 });
+    await vi.waitFor(async () => expect(await storage.list('live/progress/')).toEqual(['gfs.json']));
+    const answer = await app.inject({ method: 'GET', url: LIVE_PROGRESS_PATH });
+    await stop();
+    expect(answer.json()).toEqual({ pending: false, runs: [{ ident: 'gfs', ref: '2024010206', done: 2, total: 4, served: 1 }] });
+  } finally {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

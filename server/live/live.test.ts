@@ -27,6 +27,7 @@ import { createEcmwfSource, ecmwfDataUrl, ecmwfField, ecmwfIndexUrl } from './ec
 import { createGfsSource, gfsDataUrl, noaaField } from './gfs.ts';
 import { SourceHttp, type Sleep } from './http.ts';
 import { readSourceState } from './scheduler.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { runFolderPath } from './runFolder.ts';
 import { FixtureServer, type RequestRecord } from './fixtureServer.ts';
 import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
@@ -174,7 +175,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
     const messages = logs.map((l) => l.msg);
     for (const msg of ['live sources started', 'downloading run', 'download progress', 'ingest progress', 'run ingested']) expect(messages).toContain(msg);
     expect(logs.filter((l) => l.msg === 'run ingested').map((l) => l.source).sort()).toEqual(['ecmwf', 'gfs']);
-    expect((await readSourceState(join(dataDir, 'downloads/gfs')))?.refTime).toBe(R12);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'gfs'))?.refTime).toBe(R12);
     expect(existsSync(runFolderPath(join(dataDir, 'downloads/gfs'), R12))).toBe(false);
   });
 
@@ -242,7 +243,7 @@ describeWithFixtures('live sources in the server, against the fixture server', (
       expect(tile.statusCode).toBe(200);
       expect(decodeDataTile(gunzipSync(tile.rawPayload)).header.channels).toBe(2);
     }
-    expect((await readSourceState(join(dataDir, 'downloads/gfs')))?.refTime).toBe(R18);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'gfs'))?.refTime).toBe(R18);
     expect(JSON.parse(await readFile(join(dataDir, 'downloads/ecmwf/state.json'), 'utf8'))).toMatchObject({ refTime: R18 });
   });
 

@@ -8,6 +8,8 @@ import { SourceHttp } from './http.ts';
 import { nextRoundDelay, readSourceState, startLiveSources, startScheduler, type IngestFn, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.ts';
 import { runFolderPath } from './runFolder.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
+import { scrape } from '../ops/metrics.ts';
 import { FixtureServer } from './fixtureServer.ts';
 import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
@@ -159,9 +161,14 @@ describe('startScheduler', () => {
     expect(calls).toEqual([{ files: [join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2')], product: 'fake-product', content: [`run ${R1}`] }]);
     // Next round when the 12Z run should be out: 12Z + 240 min publication delay, from 05Z.
     expect(first.ms).toBe(11 * HOUR_MS);
-    expect((await readSourceState(join(dataDir, 'downloads/fake')))?.refTime).toBe(R1);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'fake'))?.refTime).toBe(R1);
     // The run's download folder goes once ingested.
     expect(existsSync(runFolderPath(join(dataDir, 'downloads/fake'), R1))).toBe(false);
+    // Its metrics (server/ops/metrics.ts): the ingest's time, when the source last published, the data's age (5 h at 05Z).
+    const metrics = (await scrape()).body;
+    expect(metrics).toMatch(/^isobar_ingest_duration_seconds_count\{product="fake-product"\} [1-9]/m);
+    expect(metrics).toContain(`isobar_source_last_success_seconds{source="fake"} ${(R1 + 5 * HOUR_MS) / 1000}`);
+    expect(metrics).toContain(`isobar_source_data_age_seconds{source="fake"} ${5 * 3600}`);
 
     first.resolve();
     const second = await time.next();
@@ -218,12 +225,12 @@ describe('startScheduler', () => {
     const first = await time.next();
     expect(first.ms).toBe(10 * MINUTE_MS);
     expect(log.entries.find((e) => e.level === 'error')).toMatchObject({ obj: { source: 'fake', err: 'disk full' } });
-    expect(await readSourceState(join(dataDir, 'downloads/fake'))).toBeNull();
+    expect(await readSourceState(new LocalDirectoryStore(dataDir), 'fake')).toBeNull();
     expect(existsSync(join(runFolderPath(join(dataDir, 'downloads/fake'), R1), 'f000.grib2'))).toBe(true);
     first.resolve();
     await time.next();
     expect(calls).toHaveLength(1);
-    expect((await readSourceState(join(dataDir, 'downloads/fake')))?.refTime).toBe(R1);
+    expect((await readSourceState(new LocalDirectoryStore(dataDir), 'fake'))?.refTime).toBe(R1);
   });
 
   it('runs one job at a time', async () => {

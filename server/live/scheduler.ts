@@ -1,7 +1,7 @@
 /**
- * The in-process scheduler of the live sources (DESIGN.md "Data flow" 1). Per source, at start and
- * then once per update interval: find the newest complete run upstream; when it is newer than the
- * last one ingested, download it (resuming what is on disk) and hand its step files to the ingest.
+ * The scheduler of the live sources (DESIGN.md "Data flow" 1). Per source, at start and then once
+ * per update interval: find the newest complete run upstream; when it is newer than the last one
+ * ingested, download it (resuming what is on disk) and hand its step files to the ingest.
  *
  *   round  ──>  findLatestRun(newer than state.json)  ──>  download  ──>  ingestFiles  ──>  state.json
  *
@@ -11,19 +11,33 @@
  * published step by step (snapshots): something real is served minutes after the first start.
  * Later runs replace the served one only when complete. `progress` (progress.ts) tells the UI.
  *
- * One job at a time on the machine: rounds of all sources queue in this process, and a lock file
- * (`{dataDir}/downloads/.lock`, holding the pid) keeps a second server process out. A failed round
- * is logged and tried again after `retryDelayMs`. After a run is ingested, the next round is due
+ * A round is a job of the job queue (server/jobs/jobQueue.ts, QUEUES.liveRound, keyed by source):
+ *
+ *   in process  (role all, the default) rounds of all sources run one at a time in this process,
+ *               and a lock file (`{dataDir}/downloads/.lock`, holding the pid) keeps a second
+ *               server process on the same data directory out
+ *   postgres    (role ingest) every ingest process runs this timing loop; a round is sent only
+ *               while no round of its source waits or runs anywhere (`alone`), and any ingest
+ *               process works it in its own scratch data directory. A killed process's round is
+ *               handed to another (pgBossQueue.ts), which resumes the run from what is published
+ *               and ingests it into its own scratch directory
+ *
+ * The last run ingested (state.json) is kept where runs are published (`storage`), so that every
+ * process reads it, at the key that was always its path in the data directory. A failed round
+ * is logged and tried again after `retryDelayMs`; so is a round whose source was busy elsewhere. After a run is ingested, the next round is due
  * when the following run should be complete: its reference time (last + interval) plus the
  * model's publication delay, plus jitter so that many servers do not ask at the same second.
  * `signal` (the server's close) stops the waits, the downloads and the ingest.
  */
 
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { hourStamp } from '../../common/minifest.ts';
-import { acquirePidLock, readCurrentRunId, writeFileAtomic } from '../ingest/layout.ts';
+import { acquirePidLock, readCurrentRunId } from '../ingest/layout.ts';
+import { inProcessJobQueue, QUEUES, type JobQueue } from '../jobs/jobQueue.ts';
+import { ingestDuration, onScrape, sourceDataAge, sourceLastSuccess } from '../ops/metrics.ts';
+import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { sourcesConfigFromEnv } from './config.ts';
 import { DataCapError, enforceDataCap } from './dataCap.ts';
@@ -87,6 +101,13 @@ export interface SchedulerOptions {
   progress?: LiveProgress;
   /** Cap on the data directory, bytes (ISOBAR_DATA_MAX_GB): older runs and downloads are pruned to stay under it. */
   maxDataBytes?: number;
+  /** The queue rounds go through (default: one in this process, stopped with the scheduler). */
+  jobs?: JobQueue;
+}
+
+/** A live round job: the source whose round it is. */
+interface RoundJob {
+  source: string;
 }
 
 export type RoundOutcome =
@@ -133,17 +154,23 @@ export function nextRoundDelay(p: {
   return due - p.now > 0 ? Math.round(due - p.now + p.random() * p.jitter * p.intervalMs) : jittered(p.retryDelayMs);
 }
 
-export async function readSourceState(downloadDir: string): Promise<SourceState | null> {
+/** Where a source's state is kept in the store: in the data directory, its path as before. */
+function sourceStateKey(sourceId: string): string {
+  return `downloads/${sourceId}/state.json`;
+}
+
+/** The last run a source ingested, as recorded where runs are published; null when none (or unreadable). */
+export async function readSourceState(store: ObjectStore, sourceId: string): Promise<SourceState | null> {
   try {
-    const state = JSON.parse(await readFile(join(downloadDir, 'state.json'), 'utf8')) as SourceState;
-    return Number.isFinite(state.refTime) ? state : null;
+    const state = JSON.parse((await store.get(sourceStateKey(sourceId)))?.toString('utf8') ?? 'null') as SourceState | null;
+    return Number.isFinite(state?.refTime) ? state : null;
   } catch {
     return null;
   }
 }
 
-async function writeSourceState(downloadDir: string, state: SourceState): Promise<void> {
-  await writeFileAtomic(join(downloadDir, 'state.json'), JSON.stringify(state));
+async function writeSourceState(store: ObjectStore, sourceId: string, state: SourceState): Promise<void> {
+  await store.put(sourceStateKey(sourceId), JSON.stringify(state));
 }
 
 /** Logs a long task's progress at each phase change and every tenth of it, no more. */
@@ -173,31 +200,36 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const downloadsRoot = join(dataDir, 'downloads');
   const lockPath = join(downloadsRoot, '.lock');
   const progress = options.progress ?? new LiveProgress();
-  let queue: Promise<unknown> = Promise.resolve();
+  const jobs = options.jobs ?? inProcessJobQueue();
+  const stateStore = storage ?? new LocalDirectoryStore(dataDir);
+  /** Reference time of the run each source last published here, for the data age metric. */
+  const published = new Map<string, number>();
 
   const runnable = options.sources.filter((source) => {
     if (source.unsupportedReason) log.warn({ source: source.id, reason: source.unsupportedReason }, 'live source not started');
     return !source.unsupportedReason;
   });
 
-  /** One job at a time: rounds wait for the one before. */
-  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
-    const result = queue.then(job, job);
-    queue = result.catch(() => undefined);
-    return result;
-  };
+  /** The pid lock of the data directory, where this process's queue is its own; with the shared queue, the source's key. */
+  async function lockDataDir(): Promise<{ release(): Promise<void> } | null> {
+    if (jobs.kind !== 'in-process') return { release: async () => {} };
+    const lock = await acquirePidLock(lockPath);
+    return 'release' in lock ? lock : null;
+  }
 
-  async function round(source: LiveSource): Promise<RoundOutcome> {
+  async function round(source: LiveSource, jobSignal: AbortSignal): Promise<RoundOutcome> {
+    // The scheduler's stop, or the job's: this process stops or was declared dead.
+    const roundSignal = AbortSignal.any([signal, jobSignal]);
     const downloadDir = join(downloadsRoot, source.id);
     await mkdir(downloadDir, { recursive: true });
-    const lock = await acquirePidLock(lockPath);
-    if (!('release' in lock)) {
+    const lock = await lockDataDir();
+    if (!lock) {
       log.info({ source: source.id }, 'another Isobar process is downloading; trying later');
       return { kind: 'busy' };
     }
     try {
-      const state = await readSourceState(downloadDir);
-      const ctx: SourceContext = { http, log, downloadDir, now, signal };
+      const state = await readSourceState(stateStore, source.id);
+      const ctx: SourceContext = { http, log, downloadDir, now, signal: roundSignal };
       const plan = await source.findLatestRun(ctx, state?.refTime).finally(() => progress.setLooking(source.id, false));
       if (!plan) {
         log.info({ source: source.id, last: state ? runLabel(state.refTime) : null }, 'no newer complete run upstream');
@@ -214,8 +246,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       if (options.maxDataBytes !== undefined) await enforceDataCap({ dataDir, maxBytes: options.maxDataBytes, log, keep: { source: source.id, refTime: plan.refTime } });
       progress.start({ source: source.id, product: source.product, refTime: plan.refTime, total: plan.steps.length });
       try {
-        const result = await downloadAndIngest(source, plan, ctx, stepByStep);
-        await writeSourceState(downloadDir, { refTime: plan.refTime, ingestedAt: new Date(now()).toISOString() });
+        const result = await downloadAndIngest(source, plan, { ...ctx, signal: roundSignal }, stepByStep);
+        await writeSourceState(stateStore, source.id, { refTime: plan.refTime, ingestedAt: new Date(now()).toISOString() });
+        recordPublished(source, plan.refTime, result);
         log.info({ source: source.id, run, tiles: result.tiles, variables: result.variables, ms: result.ms }, 'run ingested');
         try {
           options.onIngested?.({ source: source.id, result });
@@ -237,7 +270,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
    * the steps before it are on disk. A failed download fails the ingest (the staged steps stay for
    * the next round) and a failed ingest stops the download.
    */
-  async function downloadAndIngest(source: LiveSource, plan: RunPlan, ctx: SourceContext, stepByStep: boolean): Promise<IngestResult> {
+  async function downloadAndIngest(source: LiveSource, plan: RunPlan, ctx: SourceContext & { signal: AbortSignal }, stepByStep: boolean): Promise<IngestResult> {
+    const { signal } = ctx;
     const run = runLabel(plan.refTime);
     const started = now();
     const stop = new AbortController();
@@ -287,9 +321,31 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
+  function recordPublished(source: LiveSource, refTime: number, result: IngestResult): void {
+    ingestDuration.observe({ product: source.product }, result.ms / SECOND_MS);
+    sourceLastSuccess.set({ source: source.id }, now() / SECOND_MS);
+    published.set(source.id, refTime);
+  }
+
+  const stopDataAge = onScrape(() => {
+    for (const [source, refTime] of published) sourceDataAge.set({ source }, (now() - refTime) / SECOND_MS);
+  });
+
+  const working = jobs.work<RoundJob, RoundOutcome>(QUEUES.liveRound, async (job, jobSignal) => {
+    const source = runnable.find((s) => s.id === job.source);
+    if (!source) throw new Error(`The live source "${job.source}" is not followed by this process`);
+    return round(source, jobSignal);
+  });
+
   async function guardedRound(source: LiveSource): Promise<RoundOutcome> {
     try {
-      return await enqueue(() => round(source));
+      await working;
+      const ran = await jobs.run<RoundJob, RoundOutcome>(QUEUES.liveRound, { source: source.id }, { key: source.id, alone: true });
+      if (ran.kind === 'duplicate') {
+        log.info({ source: source.id }, 'a round of this source waits or runs in another ingest process; trying later');
+        return { kind: 'busy' };
+      }
+      return ran.output;
     } catch (error) {
       if (signal.aborted) throw error;
       log.error({ source: source.id, err: error instanceof Error ? error.message : String(error) }, 'live source round failed; retrying next round');
@@ -299,7 +355,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 
   async function loop(source: LiveSource): Promise<void> {
     const intervalMs = (options.premium ? source.premiumIntervalMinutes : source.intervalMinutes) * MINUTE_MS;
-    let lastRefTime = (await readSourceState(join(downloadsRoot, source.id)))?.refTime;
+    let lastRefTime = (await readSourceState(stateStore, source.id))?.refTime;
     progress.setLooking(source.id, true);
     while (!signal.aborted) {
       const outcome = await guardedRound(source);
@@ -330,6 +386,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     async stop() {
       stopper.abort(new Error('scheduler stopped'));
       await done;
+      stopDataAge();
+      if (!options.jobs) await jobs.stop();
     },
     done,
   };

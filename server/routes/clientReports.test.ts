@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorReport } from '../../common/errorReport.ts';
 import { buildApp } from '../app.ts';
 import { clientReportRoutes } from './clientReports.ts';
+import { databaseSharedState, type SharedState } from '../auth/sharedState.ts';
+import { openDatabase } from '../db/database.ts';
+import { testDatabases } from '../db/testing.ts';
 
 const REPORT: ErrorReport = {
   errorID: 'abc123', overlay: 'wind', runningPhase: '3_redrawFinished', timestamp: 1_700_000_000_000, runningMinutes: 2.5,
@@ -11,7 +14,7 @@ const REPORT: ErrorReport = {
   script: 'https://isobar.test/assets/index.js', line: 10, col: 4, stack: 'ReferenceError: x is not defined\n  Authorization: Bearer abc.def',
 };
 
-async function app(options: { reportsPerMinute?: number; now?: () => number } = {}) {
+async function app(options: { reportsPerMinute?: number; now?: () => number; state?: SharedState } = {}) {
   const logged: ErrorReport[] = [];
   const server = Fastify();
   await server.register(clientReportRoutes, { logReport: (r: ErrorReport) => logged.push(r), ...options });
@@ -92,6 +95,30 @@ describe('POST /sedlina/errors (SPEC §7)', () => {
     now += 60_000;
     expect((await post(server, REPORT)).statusCode).toBe(204);
     expect(logged).toHaveLength(5);
+  });
+});
+
+// Two handles on one database (two pools on PostgreSQL) stand for two web processes.
+describe.each(testDatabases())('the error report limit across two processes on $name', ({ make }) => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  it('reports through one process count in the other', async () => {
+    const test = await make();
+    cleanup.push(() => test.cleanup());
+    const servers: FastifyInstance[] = [];
+    for (let i = 0; i < 2; i++) {
+      const db = await openDatabase(test.config);
+      cleanup.push(() => db.close());
+      const { server } = await app({ reportsPerMinute: 3, state: databaseSharedState(db) });
+      cleanup.push(() => server.close());
+      servers.push(server);
+    }
+    for (let i = 0; i < 3; i++) expect((await post(servers[i % 2], REPORT)).statusCode).toBe(204);
+    expect((await post(servers[1], REPORT)).statusCode).toBe(429);
+    expect((await post(servers[0], REPORT)).statusCode).toBe(429);
   });
 });
 

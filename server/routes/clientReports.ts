@@ -3,7 +3,9 @@
  *
  *   POST /sedlina/errors        a client error report (common/errorReport.ts): validated by its
  *                               JSON schema (unknown fields dropped), at most 16 KB (else 413),
- *                               at most 60 a minute per address (else 429 with Retry-After);
+ *                               at most 60 a minute per address (else 429 with Retry-After),
+ *                               counted where the other request limits are (auth/sharedState.ts:
+ *                               in memory, or in PostgreSQL across web processes);
  *                               written as one structured log line with secrets redacted (tokens
  *                               in URLs, bearer headers); 204
  *   HEAD /sedlina/ga/{code}?... a page-view beacon (sent only with analytics consent): 204. This
@@ -14,8 +16,8 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_REPORT_SCHEMA, ERRORS_PATH, redactSecrets, type ErrorReport } from '../../common/errorReport.ts';
 import { ERROR_REPORT_MAX_BYTES, ERROR_REPORTS_PER_IP_PER_MINUTE } from '../../common/limits.ts';
 import { ERROR_RESPONSE_SCHEMA, HttpError } from '../http/httpError.ts';
-import { createRateLimiter } from '../http/rateLimit.ts';
-import { MINUTE_MS } from '../../common/time.ts';
+import { memorySharedState, type SharedState } from '../auth/sharedState.ts';
+import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 
 /** The fields of a report as logged: the report with every text redacted once more (a client may be old or hostile). */
 export type LoggedErrorReport = ErrorReport;
@@ -25,6 +27,8 @@ export interface ClientReportRouteOptions {
   logReport?: (report: LoggedErrorReport) => void;
   now?: () => number;
   reportsPerMinute?: number;
+  /** Where the counts per address live (default: in this process). */
+  state?: SharedState;
 }
 
 function redactReport(report: ErrorReport): LoggedErrorReport {
@@ -35,7 +39,8 @@ function redactReport(report: ErrorReport): LoggedErrorReport {
 }
 
 export async function clientReportRoutes(app: FastifyInstance, options: ClientReportRouteOptions = {}): Promise<void> {
-  const limiter = createRateLimiter(options.reportsPerMinute ?? ERROR_REPORTS_PER_IP_PER_MINUTE, MINUTE_MS, options.now);
+  const reportsPerMinute = options.reportsPerMinute ?? ERROR_REPORTS_PER_IP_PER_MINUTE;
+  const limiter = (options.state ?? memorySharedState(options.now)).limiter('error-report', reportsPerMinute, MINUTE_MS);
   const logReport = options.logReport ?? ((report: LoggedErrorReport) => app.log.warn({ clientError: report }, 'client error report'));
 
   app.post<{ Body: ErrorReport }>(ERRORS_PATH, {
@@ -43,10 +48,12 @@ export async function clientReportRoutes(app: FastifyInstance, options: ClientRe
     schema: { body: ERROR_REPORT_SCHEMA, response: { '4xx': ERROR_RESPONSE_SCHEMA } },
     // Over the limit before the body is read or validated.
     onRequest: async (request, reply) => {
-      if (!limiter.take(request.ip)) {
-        reply.header('retry-after', String(Math.ceil(limiter.retryAfterMs() / 1000)));
-        throw new HttpError(429, `Too many error reports: at most ${options.reportsPerMinute ?? ERROR_REPORTS_PER_IP_PER_MINUTE} a minute`);
+      const wait = await limiter.blockedFor(request.ip);
+      if (wait > 0) {
+        reply.header('retry-after', String(Math.ceil(wait / SECOND_MS)));
+        throw new HttpError(429, `Too many error reports: at most ${reportsPerMinute} a minute`);
       }
+      await limiter.hit(request.ip);
     },
   }, async (request, reply) => {
     logReport(redactReport(request.body));

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Alert } from '../../common/alerts.ts';
 import { FREE_STEP_HOURS, premiumFrom } from '../../common/entitlements.ts';
 import { webPushSender } from '../alerts/push.ts';
@@ -13,7 +13,11 @@ import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, SEND_TEST_WINDOW
 import { ServedProducts } from '../data/servedProducts.ts';
 import { DeviceStore } from '../db/deviceStore.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
-import { testDatabases } from '../db/testing.ts';
+import { testDatabases, testPostgresUrl } from '../db/testing.ts';
+import type { PushJob } from '../alerts/alertService.ts';
+import { QUEUES } from '../jobs/jobQueue.ts';
+import { startPgBossQueue } from '../jobs/pgBossQueue.ts';
+import { dropSchema, jobSchemaName } from '../jobs/testing.ts';
 import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './testing.ts';
 
 interface PushHit { url: string; headers: IncomingHttpHeaders; body: Buffer }
@@ -120,6 +124,33 @@ describe.each(testDatabases())('alerts and notifications on $name', (backend) =>
     await api(user, 'POST', '/users/v1/data/alerts', { lat: 50, lon: 14, name: 'Never', product: 'demo', state: 'normal', conditions: [{ type: 'temperature', min: 349 }] });
     expect(await t.app.alerts.evaluateProduct('demo')).toEqual([]);
     expect((await api(user, 'GET', '/notif/v1/notifications')).json()).toEqual({ newCount: 0, notifications: [] });
+  });
+
+  it.runIf(backend.name === 'postgres')('through the PostgreSQL queue, a test notification is a push job another instance makes', async () => {
+    await start();
+    const url = testPostgresUrl()!;
+    const schema = jobSchemaName();
+    // This app as a web process sends; another queue instance (an ingest process's) works the pushes.
+    const web = await startPgBossQueue({ url, schema, pollMs: 50 });
+    const ingest = await startPgBossQueue({ url, schema, pollMs: 50 });
+    try {
+      t.app.alerts.pushThrough(web);
+      const user = await registerUser(t.app, 'jobs@example.test');
+      await api(user, 'PUT', '/users/v3/devices/laptop', { platform: 'web', pushSubscription: browserSubscription(`${push.url}/push/job`) });
+      expect((await api(user, 'POST', '/notif/v1/notifications/send-test', {})).statusCode).toBe(201);
+      // Stored at once; pushed once a worker takes the job.
+      expect(push.hits).toHaveLength(0);
+      expect(await web.waiting(QUEUES.push)).toBe(1);
+      await ingest.work<PushJob, null>(QUEUES.push, async (job) => {
+        await t.app.alerts.deliverPush(job);
+        return null;
+      });
+      await vi.waitFor(() => expect(push.hits.map((hit) => hit.url)).toEqual(['/push/job']), { timeout: 5000 });
+    } finally {
+      await web.stop();
+      await ingest.stop();
+      await dropSchema(url, schema);
+    }
   });
 
   it('interactions, removal, the test notification pushed through Web Push, and user isolation', async () => {

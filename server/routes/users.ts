@@ -87,7 +87,7 @@ import { randomInt } from 'node:crypto';
 import { settingDef } from '../../common/settings.ts';
 import { AccountStore, type Principal } from '../auth/accounts.ts';
 import { principal, requireUser } from '../auth/bearer.ts';
-import { databaseSharedState, memorySharedState } from '../auth/sharedState.ts';
+import { databaseSharedState, memorySharedState, type SharedState } from '../auth/sharedState.ts';
 import { createLoginThrottle } from '../auth/loginThrottle.ts';
 import {
   AUTH_RATE_WINDOW_MS, ITEM_BODY_MAX_BYTES, ITEMS_PER_COLLECTION_MAX, JSON_MAX_DEPTH, LOGIN_ATTEMPTS_PER_IP, LOGIN_FAILURES_PER_ACCOUNT_ADDRESS, LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES, LOGIN_KNOWN_ADDRESS_MS,
@@ -134,6 +134,8 @@ declare module 'fastify' {
     readonly alerts: AlertService;
     /** The accounts database (opened on first use), for the readiness check of /readyz. */
     readonly database: Database;
+    /** Where request limits count (server/auth/sharedState.ts): in memory, or the PostgreSQL database shared by every process. */
+    readonly sharedState: SharedState;
   }
 }
 
@@ -387,6 +389,7 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
   }, state);
   app.decorate('accounts', accounts);
   app.decorate('database', db);
+  app.decorate('sharedState', state);
   const alerts = new AlertService(db, options.served ?? null, options.push ?? null, now, (message, error) => app.log.warn({ err: error }, message), state);
   app.decorate('alerts', alerts);
   if (options.routes === false) return;
