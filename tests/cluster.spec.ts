@@ -40,8 +40,11 @@ if (missing.length > 0 && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 20;
 const DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'cluster');
 const BUCKET = 'isobar-cluster';
+/** The run's length the ingest takes (ISOBAR_SOURCES_HOURS): 5 steps, so that the test sees a whole run arrive. */
+const FORECAST_HOURS = 12;
+const STEPS = GFS_STEPS.filter((s) => s <= FORECAST_HOURS);
 /** Steps after this one are held upstream until the first ingest process has been killed. */
-const HELD_AFTER = 6;
+const HELD_AFTER = 3;
 /** Concurrent clients of the load while a web process is killed. */
 const CLIENTS = 16;
 
@@ -53,8 +56,8 @@ test.describe('several processes behind a load balancer', () => {
   let s3: S3Server;
   let fixture: FixtureServer;
   let balancer: Balancer;
-  let web: ServerProcess[] = [];
-  let ingest: ServerProcess[] = [];
+  const web: ServerProcess[] = [];
+  const ingest: ServerProcess[] = [];
   let release: () => void = () => undefined;
   let env: Record<string, string>;
 
@@ -81,33 +84,42 @@ test.describe('several processes behind a load balancer', () => {
     await admin.end();
     s3 = await startS3(BUCKET);
     fixture = await FixtureServer.start();
-    putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()));
+    putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()), STEPS);
     const held = new Promise<void>((done) => {
       release = done;
     });
-    const late = GFS_STEPS.filter((s) => s > HELD_AFTER).map((s) => String(s).padStart(3, '0'));
+    const late = STEPS.filter((s) => s > HELD_AFTER).map((s) => String(s).padStart(3, '0'));
     fixture.fault({ path: new RegExp(`\\.f(${late.join('|')})$`), ranged: true, fault: { kind: 'hold', until: held }, times: Infinity });
     env = {
       DATABASE_URL: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       ISOBAR_STORAGE_URL: `s3://${BUCKET}/${schema}`,
       AWS_ENDPOINT_URL: s3.endpoint, ...S3_CREDENTIALS,
       ISOBAR_SHUTDOWN_DELAY_MS: '1000',
+      // No observation sources: they would ask the internet, which the tests never do.
+      ISOBAR_OBS: 'none',
+      ISOBAR_SOURCES_HOURS: String(FORECAST_HOURS),
+      // A dead worker's jobs go to another after 2 s (production: 60 s); the queue in a schema of this run's own.
+      ISOBAR_JOBS_HEARTBEAT_MS: '500', ISOBAR_JOBS_DEAD_AFTER_MS: '2000', ISOBAR_JOBS_SCHEMA: `${schema}_jobs`,
     };
-    web = await Promise.all([0, 1].map((i) => startServerProcess(`web${i + 1}`, PORT + i, log(`web${i + 1}`), { ...env, ISOBAR_ROLE: 'web', ISOBAR_DATA_DIR: join(DIR, `web${i + 1}`) })));
-    ingest = [await startIngest('ingest1', PORT + 2)];
+    // Each process is listed as soon as it runs, so that afterAll ends it whatever fails after.
+    await Promise.all([0, 1].map(async (i) => {
+      const name = `web${i + 1}`;
+      web[i] = await startServerProcess(name, PORT + i, log(name), { ...env, ISOBAR_ROLE: 'web', ISOBAR_DATA_DIR: join(DIR, name) });
+    }));
+    ingest.push(await startIngest('ingest1', PORT + 2));
     balancer = await startHaproxy(PORT + 3, web, DIR, log('haproxy'));
   });
 
   test.afterAll(async () => {
     release();
-    for (const p of [...web, ...ingest]) await killProcess(p.child, 'SIGTERM');
+    await Promise.all([...web, ...ingest].filter(Boolean).map((p) => killProcess(p.child, 'SIGTERM')));
     if (balancer) await killProcess(balancer.child, 'SIGTERM');
     await fixture?.close();
     await s3?.close();
     if (PG_URL) {
       const admin = new pg.Client({ connectionString: PG_URL });
       await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
       await admin.end();
     }
   });
@@ -115,17 +127,26 @@ test.describe('several processes behind a load balancer', () => {
   test('the ingest publishes to object storage; both web processes serve it', async () => {
     test.setTimeout(180_000);
     await until('the first GFS steps are served through the balancer', async () => (await servedSteps(balancer.base)) > 0, 150_000);
-    const [a, b] = await Promise.all(web.map((w) => fetch(`${w.base}/metadata/v1.0/products.json`).then((r) => r.json())));
+    // Each web process reads the store on its own (the list is cached a few seconds): both come to serve the run.
+    await until('both web processes serve GFS', async () => (await Promise.all(web.map((w) => servedSteps(w.base)))).every((n) => n > 0), 20_000);
+    const answers = await Promise.all(web.map((w) => fetch(`${w.base}/metadata/v1.0/products.json`).then((r) => r.json() as Promise<ProductsAnswer>)));
+    const [a, b] = answers.map(({ products }) => products.map((p) => `${p.ident} ${p.ref}`));
     expect(a).toEqual(b);
+    expect(a).toContain(`gfs ${answers[0].products.find((p) => p.ident === 'gfs')?.ref}`);
   });
 
   test('a killed ingest\'s run is finished by another ingest process', async () => {
     test.setTimeout(240_000);
-    await killProcess(ingest[0].child);
+    // A second ingest process beside the first, which holds the run's job (the rest of the run is held upstream).
     ingest.push(await startIngest('ingest2', PORT + 4));
+    await killProcess(ingest[0].child);
     release();
-    await until('every GFS step is served', async () => (await servedSteps(balancer.base)) === GFS_STEPS.length, 220_000, 500);
-    for (const w of web) expect(await servedSteps(w.base)).toBe(GFS_STEPS.length);
+    await until('every GFS step is served', async () => (await servedSteps(balancer.base)) === STEPS.length, 220_000, 500);
+    // Each web process reads the pointer again within seconds (it caches it briefly).
+    for (const w of web) await until(`${w.name} serves every step`, async () => (await servedSteps(w.base)) === STEPS.length, 15_000);
+    // The second process took the run over: it fetched the held steps.
+    const taken = (await readFile(log('ingest2'), 'utf8')).split('\n').filter((l) => l.includes('"run downloaded"') || l.includes('"run ingested"'));
+    expect(taken.length).toBeGreaterThan(0);
   });
 
   test('a web process killed under load loses no request beyond those in flight', async () => {
@@ -154,7 +175,8 @@ test.describe('several processes behind a load balancer', () => {
     await until('requests go on after the kill', async () => answered > afterKill + 500, 30_000, 50);
     stop = true;
     await load;
-    test.info().annotations.push({ type: 'load', description: `${answered} answered, ${failures.length} failed` });
+    // In the test's output: what the balancer made of the kill.
+    console.log(`load through the balancer while web1 was killed: ${answered} answered, ${failures.length} failed${failures.length ? ` (${failures.slice(0, 3).join('; ')})` : ''}`);
     expect(failures.length, failures.slice(0, 5).join('; ')).toBeLessThanOrEqual(CLIENTS);
   });
 });

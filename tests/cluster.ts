@@ -55,13 +55,15 @@ export interface ServerProcess {
 
 /** Starts server/main.ts with `env` on top of this process's; resolves once /healthz answers. */
 export async function startServerProcess(name: string, port: number, log: string, env: Record<string, string>): Promise<ServerProcess> {
+  const base = `http://127.0.0.1:${port}`;
+  // A process left over from an earlier run would answer in this one's place.
+  if (await fetch(`${base}/healthz`).then(() => true, () => false)) throw new Error(`Port ${port} is taken (a server left over?): cannot start ${name}`);
   const out = await open(log, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ISOBAR_SAMPLES_DIR: 'none', STRIPE_SECRET_KEY: '', ...env },
     stdio: ['ignore', out.fd, out.fd],
   });
   await out.close();
-  const base = `http://127.0.0.1:${port}`;
   await until(`${name} answers /healthz`, async () => {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${log}`);
     return (await fetch(`${base}/healthz`).catch(() => null))?.ok === true;

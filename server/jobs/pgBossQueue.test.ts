@@ -145,9 +145,10 @@ describe.skipIf(!url)('the job queue in PostgreSQL (pg-boss), two instances as t
   });
 });
 
-it('reads the heartbeat and dead-after times from the environment, refusing bad ones with the variable', () => {
-  expect(jobTimingsFromEnv({})).toEqual({ heartbeatMs: 10_000, deadAfterMs: 60_000 });
-  expect(jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: '1000', ISOBAR_JOBS_DEAD_AFTER_MS: '5000' })).toEqual({ heartbeatMs: 1000, deadAfterMs: 5000 });
+it('reads the heartbeat and dead-after times and the schema from the environment, refusing bad ones with the variable', () => {
+  expect(jobTimingsFromEnv({})).toEqual({ heartbeatMs: 10_000, deadAfterMs: 60_000, schema: 'pgboss' });
+  expect(jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: '1000', ISOBAR_JOBS_DEAD_AFTER_MS: '5000', ISOBAR_JOBS_SCHEMA: 'jobs_b' })).toEqual({ heartbeatMs: 1000, deadAfterMs: 5000, schema: 'jobs_b' });
+  expect(() => jobTimingsFromEnv({ ISOBAR_JOBS_SCHEMA: 'jobs; DROP TABLE x' })).toThrow(/ISOBAR_JOBS_SCHEMA must be a plain SQL name/);
   expect(() => jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: 'soon' })).toThrow(/ISOBAR_JOBS_HEARTBEAT_MS must be a number of milliseconds > 0/);
   expect(() => jobTimingsFromEnv({ ISOBAR_JOBS_HEARTBEAT_MS: '5000', ISOBAR_JOBS_DEAD_AFTER_MS: '5000' })).toThrow(/ISOBAR_JOBS_DEAD_AFTER_MS \(5000\) must be at least twice/);
 });

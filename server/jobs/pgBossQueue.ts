@@ -75,15 +75,22 @@ function keyOptions(queue: QueueName, options: SendOptions): PgBoss.SendOptions 
   return { singletonKey: options.key, id };
 }
 
-/** How fast a killed worker's jobs go to another: ISOBAR_JOBS_HEARTBEAT_MS and ISOBAR_JOBS_DEAD_AFTER_MS (defaults 10 s and 60 s). */
-export function jobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PgBossQueueOptions, 'heartbeatMs' | 'deadAfterMs'> {
+/**
+ * The queue's settings from the environment: how fast a killed worker's jobs go to another
+ * (ISOBAR_JOBS_HEARTBEAT_MS and ISOBAR_JOBS_DEAD_AFTER_MS, defaults 10 s and 60 s) and the schema
+ * the queue lives in (ISOBAR_JOBS_SCHEMA, default pgboss: another keeps two installations, or a
+ * test's cluster, apart in one database).
+ */
+export function jobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PgBossQueueOptions, 'heartbeatMs' | 'deadAfterMs' | 'schema'> {
+  const schema = env.ISOBAR_JOBS_SCHEMA?.trim() || DEFAULT_SCHEMA;
+  if (!IDENTIFIER.test(schema)) throw new Error(`ISOBAR_JOBS_SCHEMA must be a plain SQL name (letters, digits, _), not ${JSON.stringify(schema)}`);
   const heartbeatMs = positiveMs(env, 'ISOBAR_JOBS_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS);
   const deadAfterMs = positiveMs(env, 'ISOBAR_JOBS_DEAD_AFTER_MS', DEFAULT_DEAD_AFTER_MS);
   // A live worker must be seen at least twice within the time after which it is declared dead.
   if (deadAfterMs < 2 * heartbeatMs) {
     throw new Error(`ISOBAR_JOBS_DEAD_AFTER_MS (${deadAfterMs}) must be at least twice ISOBAR_JOBS_HEARTBEAT_MS (${heartbeatMs})`);
   }
-  return { heartbeatMs, deadAfterMs };
+  return { heartbeatMs, deadAfterMs, schema };
 }
 
 function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
