@@ -99,7 +99,7 @@ export interface LoadBenchResult {
   uncachedTiles: LatencyRow;
 }
 
-interface Call {
+export interface Call {
   method?: 'GET' | 'POST' | 'PUT';
   path: string;
   headers?: Record<string, string>;
@@ -118,7 +118,7 @@ interface Sample {
   status: number;
 }
 
-function client(port: number) {
+export function client(port: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   /** Reads the answer's body only when `keepBody` (the account rows): the generator must stay cheap. */
   const call = ({ method = 'GET', path, headers = {}, body }: Call, keepBody = true): Promise<Answer> => new Promise((resolve) => {
@@ -144,7 +144,7 @@ function client(port: number) {
 type Caller = ReturnType<typeof client>['call'];
 
 /** Open loop: call i leaves at start + i / rate, answered or not; latency from that time. */
-async function openLoop(call: Caller, rate: number, seconds: number, next: (i: number) => Call): Promise<{ samples: Sample[]; elapsedS: number }> {
+export async function openLoop(call: Caller, rate: number, seconds: number, next: (i: number) => Call): Promise<{ samples: Sample[]; elapsedS: number }> {
   const count = Math.round(rate * seconds);
   const interval = SECOND_MS / rate;
   const pending: Promise<Sample>[] = [];
@@ -165,7 +165,7 @@ async function openLoop(call: Caller, rate: number, seconds: number, next: (i: n
   return { samples: await Promise.all(pending), elapsedS: Math.max(sentS, seconds - 1 / rate) };
 }
 
-function percentile(sorted: number[], q: number): number {
+export function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }
 

@@ -17,6 +17,8 @@
  *   7. Load (bench/load.ts): the whole server in its own process at fixed request rates on loopback
  *      (open loop): point forecasts, cached tiles with and without gzip, account sync, and the point
  *      forecast beside uncached demo tiles; each row with the load average and steal while it ran.
+ *      Several processes (bench/cluster.ts): cached tiles over S3 against the local data directory,
+ *      and through two web processes behind HAProxy (PostgreSQL from ISOBAR_TEST_PG_URL).
  *   8. Location search on the real places (bench/search.ts): PlaceIndex against a scan of every place;
  *      tide prediction of a week for a station (bench/tides.ts) against the bare harmonic sum.
  *   9. Live data (bench/liveFirstStep.ts): the first real step served after a cold start against the
@@ -45,6 +47,7 @@ import { runGribBench, type GribBenchResult } from './grib.ts';
 import { benchIngestStep, type IngestBenchResult } from './ingest.ts';
 import { accountsSection, benchAccounts, SYNC_P99_BUDGET_MS, type AccountsBenchResult } from './accounts.ts';
 import { benchLoad, loadChecks, loadSection } from './load.ts';
+import { benchCluster, clusterChecks, clusterSection } from './cluster.ts';
 import { formatResults, type SuiteResult } from './kernels.ts';
 import { runNodeKernelBenches } from './node-kernels.ts';
 import { benchSearch, searchSection, type SearchBenchResult } from './search.ts';
@@ -370,6 +373,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[...checks(node.results, browserReport, frames), ...phoneChecks(phone), ...globeChecks(globe), ...initialJsChecks(initial), ...gribChecks(grib), ...accountChecks(accounts), ...searchChecks(search)]
       .map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     ...loadChecks(load).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...clusterChecks(cluster).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[radarFrameCheck(radar), radarAnimationCheck(radarAnimation)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
@@ -381,6 +385,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...gribSection(grib),
     ...accountsSection(accounts),
     ...loadSection(load),
+    ...clusterSection(cluster),
     ...searchSection(search),
     ...tidesSection(tides),
     ...isolinesSection(isolines),
@@ -411,6 +416,8 @@ const accounts = await benchAccounts();
 console.log(accountsSection(accounts).join('\n'));
 const load = await benchLoad();
 console.log(loadSection(load).join('\n'));
+const cluster = await benchCluster();
+console.log(clusterSection(cluster).join('\n'));
 const search = benchSearch();
 console.log(searchSection(search).join('\n'));
 const tides = benchTides();

@@ -24,9 +24,9 @@ import type { ProductsAnswer } from '../common/api/products.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { GFS_STEPS, newestGfsRun, putGfsRun } from '../server/live/fixtureRun.ts';
 import {
-  haproxyPresent, killProcess, S3_CREDENTIALS, startHaproxy, startS3, startServerProcess, until,
-  type Balancer, type S3Server, type ServerProcess,
+  haproxyPresent, killProcess, startHaproxy, startServerProcess, until, type Balancer, type ServerProcess,
 } from './cluster.ts';
+import { startTestS3, type TestS3 } from '../server/storage/testing.ts';
 
 const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
 const PG_URL = process.env.ISOBAR_TEST_PG_URL?.trim();
@@ -39,7 +39,6 @@ if (missing.length > 0 && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new
 
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 20;
 const DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'cluster');
-const BUCKET = 'isobar-cluster';
 /** The run's length the ingest takes (ISOBAR_SOURCES_HOURS): 5 steps, so that the test sees a whole run arrive. */
 const FORECAST_HOURS = 12;
 const STEPS = GFS_STEPS.filter((s) => s <= FORECAST_HOURS);
@@ -53,7 +52,7 @@ test.describe('several processes behind a load balancer', () => {
   test.describe.configure({ mode: 'serial' });
 
   const schema = `cluster_${randomBytes(6).toString('hex')}`;
-  let s3: S3Server;
+  let s3: TestS3;
   let fixture: FixtureServer;
   let balancer: Balancer;
   const web: ServerProcess[] = [];
@@ -82,7 +81,7 @@ test.describe('several processes behind a load balancer', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
-    s3 = await startS3(BUCKET);
+    s3 = await startTestS3();
     fixture = await FixtureServer.start();
     putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()), STEPS);
     const held = new Promise<void>((done) => {
@@ -92,8 +91,7 @@ test.describe('several processes behind a load balancer', () => {
     fixture.fault({ path: new RegExp(`\\.f(${late.join('|')})$`), ranged: true, fault: { kind: 'hold', until: held }, times: Infinity });
     env = {
       DATABASE_URL: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      ISOBAR_STORAGE_URL: `s3://${BUCKET}/${schema}`,
-      AWS_ENDPOINT_URL: s3.endpoint, ...S3_CREDENTIALS,
+      ...s3.env(schema) as Record<string, string>,
       ISOBAR_SHUTDOWN_DELAY_MS: '1000',
       // No observation sources: they would ask the internet, which the tests never do.
       ISOBAR_OBS: 'none',

@@ -1,7 +1,7 @@
 /**
  * The parts of a several-process Isobar (issue 17 point 6) for tests/cluster.spec.ts and the
- * cluster bench: an S3-compatible server (s3rver, in this process), server processes of each role
- * (server/main.ts with ISOBAR_ROLE), and HAProxy from Debian in front of the web processes.
+ * cluster bench: server processes of each role (server/main.ts with ISOBAR_ROLE) and HAProxy from
+ * Debian in front of the web processes (the S3-compatible server is server/storage/testing.ts).
  *
  * HAProxy is configured as one would in production: health checks on /readyz (a draining or
  * unready process leaves the pool), and idempotent requests that fail on a dead server (connection
@@ -9,11 +9,8 @@
  */
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 
 /** The HAProxy program: ISOBAR_HAPROXY, else haproxy on the PATH (.ci/run installs Debian's). */
 export const HAPROXY = process.env.ISOBAR_HAPROXY ?? 'haproxy';
@@ -21,29 +18,6 @@ export const HAPROXY = process.env.ISOBAR_HAPROXY ?? 'haproxy';
 /** Whether HAProxy can be run here. */
 export function haproxyPresent(): boolean {
   return spawnSync(HAPROXY, ['-v'], { stdio: 'ignore' }).status === 0;
-}
-
-/** s3rver's fixed credentials. */
-export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' } as const;
-
-export interface S3Server {
-  endpoint: string;
-  close(): Promise<void>;
-}
-
-/** s3rver on a free loopback port with `bucket` made, its objects in a temporary directory. */
-export async function startS3(bucket: string): Promise<S3Server> {
-  const directory = await mkdtemp(join(tmpdir(), 'isobar-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-  const { port } = await server.run() as { port: number };
-  const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint, region: S3_CREDENTIALS.AWS_REGION, forcePathStyle: true,
-    credentials: { accessKeyId: S3_CREDENTIALS.AWS_ACCESS_KEY_ID, secretAccessKey: S3_CREDENTIALS.AWS_SECRET_ACCESS_KEY },
-  });
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  client.destroy();
-  return { endpoint, close: () => server.close() };
 }
 
 export interface ServerProcess {
