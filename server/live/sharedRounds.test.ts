@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { testPostgresUrl } from '../db/testing.ts';
+import { dropSchema, testPostgresUrl } from '../db/testing.ts';
 import { startPgBossQueue } from '../jobs/pgBossQueue.ts';
-import { dropSchema, jobSchemaName, spawnWorker } from '../jobs/testing.ts';
+import { jobSchemaName, spawnWorker } from '../jobs/testing.ts';
 import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { FixtureServer } from './fixtureServer.ts';
 import { gfsDataUrl } from './gfs.ts';
@@ -79,8 +79,9 @@ describeWithFixtures('live rounds as jobs in PostgreSQL, two ingest processes', 
     await vi.waitFor(async () => expect((await readSourceState(store, 'gfs'))?.refTime).toBe(FIXTURE_RUN), { timeout: 10_000 });
     expect(calls).toHaveLength(1);
     expect(calls[0].steps).toBe(FIXTURE_STEPS.length);
-    // A round asked now, on either, finds the run ingested (the state is in the shared store).
-    expect(await a.runRound('gfs')).toEqual({ kind: 'none', lastRefTime: FIXTURE_RUN });
+    // A round asked once the first round's job has ended (it writes the state just before), on
+    // either, finds the run ingested (the state is in the shared store).
+    await vi.waitFor(async () => expect(await a.runRound('gfs')).toEqual({ kind: 'none', lastRefTime: FIXTURE_RUN }), { timeout: 5_000 });
     expect(await b.runRound('gfs')).toEqual({ kind: 'none', lastRefTime: FIXTURE_RUN });
     expect(calls).toHaveLength(1);
   });
