@@ -28,6 +28,7 @@ import { tileColumns, tileRows } from '../common/tiling.ts';
 import { ingestFiles } from '../server/ingest/ingest.ts';
 import { SAMPLE, tempDir } from '../server/ingest/testing.ts';
 import { startTestS3 } from '../server/storage/testing.ts';
+import { dropSchema } from '../server/db/testing.ts';
 import { haproxyPresent, killProcess, startHaproxy, startServerProcess, type ServerProcess } from '../tests/cluster.ts';
 import { client, openLoop, percentile, type Call } from './load.ts';
 
@@ -159,12 +160,7 @@ export async function benchCluster(log: (line: string) => void = () => {}): Prom
     if (balancer) await killProcess(balancer.child, 'SIGTERM');
     await Promise.all(processes.map((p) => killProcess(p.child, 'SIGTERM')));
     await s3.close();
-    if (pgUrl) {
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${prefix} CASCADE; DROP SCHEMA IF EXISTS ${prefix}_jobs CASCADE`);
-      await admin.end();
-    }
+    if (pgUrl) await dropSchema(pgUrl, prefix, `${prefix}_jobs`);
     await work.remove();
   }
 }

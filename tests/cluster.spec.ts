@@ -27,6 +27,7 @@ import {
   haproxyPresent, killProcess, startHaproxy, startServerProcess, until, type Balancer, type ServerProcess,
 } from './cluster.ts';
 import { startTestS3, type TestS3 } from '../server/storage/testing.ts';
+import { dropSchema } from '../server/db/testing.ts';
 
 const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
 const PG_URL = process.env.ISOBAR_TEST_PG_URL?.trim();
@@ -114,12 +115,7 @@ test.describe('several processes behind a load balancer', () => {
     if (balancer) await killProcess(balancer.child, 'SIGTERM');
     await fixture?.close();
     await s3?.close();
-    if (PG_URL) {
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await admin.end();
-    }
+    if (PG_URL) await dropSchema(PG_URL, schema, `${schema}_jobs`);
   });
 
   test('the ingest publishes to object storage; both web processes serve it', async () => {

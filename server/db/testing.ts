@@ -32,19 +32,22 @@ export async function makeSqliteTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** Drops the schemas and everything in them (a test's tables, a job queue's). */
+export async function dropSchema(url: string, ...names: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const name of names) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function makePostgresTestDatabase(url: string): Promise<TestDatabase> {
   const schema = `t_${randomBytes(8).toString('hex')}`;
   return {
     config: { kind: 'postgres', url, schema, max: 4 },
-    async cleanup() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
+    cleanup: () => dropSchema(url, schema),
   };
 }
 

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { testPostgresUrl } from '../db/testing.ts';
+import { dropSchema, testPostgresUrl } from '../db/testing.ts';
 import { inProcessJobQueue, QUEUES, type JobQueue } from './jobQueue.ts';
 import { jobTimingsFromEnv, startPgBossQueue, type PgBossQueueOptions } from './pgBossQueue.ts';
-import { dropSchema, jobSchemaName, spawnWorker } from './testing.ts';
+import { jobSchemaName, spawnWorker } from './testing.ts';
 
 const url = testPostgresUrl();
 const WORKER = fileURLToPath(new URL('./testWorker.ts', import.meta.url));

@@ -6,21 +6,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 
 /** A fresh pg-boss schema name. */
 export function jobSchemaName(): string {
   return `t_jobs_${randomBytes(6).toString('hex')}`;
-}
-
-export async function dropSchema(url: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface WorkerProcess {

@@ -13,11 +13,11 @@ import { NOTIFICATIONS_PER_USER_MAX, PUSH_DEVICES_PER_USER_MAX, SEND_TEST_WINDOW
 import { ServedProducts } from '../data/servedProducts.ts';
 import { DeviceStore } from '../db/deviceStore.ts';
 import { DemoTileStore } from '../demo/demoTiles.ts';
-import { testDatabases, testPostgresUrl } from '../db/testing.ts';
+import { dropSchema, testDatabases, testPostgresUrl } from '../db/testing.ts';
 import type { PushJob } from '../alerts/alertService.ts';
 import { QUEUES } from '../jobs/jobQueue.ts';
 import { startPgBossQueue } from '../jobs/pgBossQueue.ts';
-import { dropSchema, jobSchemaName } from '../jobs/testing.ts';
+import { jobSchemaName } from '../jobs/testing.ts';
 import { accountsTestApp, bearer, registerUser, type AccountsTestApp, type TestUser } from './testing.ts';
 
 interface PushHit { url: string; headers: IncomingHttpHeaders; body: Buffer }
