@@ -37,6 +37,12 @@ export const CAP_SEVERITY_COLOURS: Readonly<Record<CapSeverity, readonly [number
   Unknown: [128, 128, 128], // grey
 };
 
+/**
+ * Severity as a number, the capAlerts render layer's value (common/catalogue RENDER_LAYERS.capAlerts,
+ * whose colour scale gives each level its colour above): Unknown 0, Minor 1 .. Extreme 4.
+ */
+export const CAP_SEVERITY_LEVEL: Readonly<Record<CapSeverity, number>> = { Unknown: 0, Minor: 1, Moderate: 2, Severe: 3, Extreme: 4 };
+
 /** SPEC §9 "Cap alerts max count 6": alerts a point answer lists. */
 export const CAP_ALERTS_MAX_COUNT = 6;
 

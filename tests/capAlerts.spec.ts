@@ -92,6 +92,28 @@ test.describe('weather warnings', () => {
     await expect(page.getByTestId('cap-alert-panel')).toContainText('Environment Canada');
   });
 
+  test('the warnings overlay: chosen in the layer menu, the areas alone over the base map, their legend, the picker', async ({ page }) => {
+    await openMap(page, `${server.origin}/?${KENTVILLE.lat.toFixed(3)},${KENTVILLE.lon.toFixed(3)},7`);
+    const clip = mapClip(page);
+    const before = yellowPixels(await screenshotPixels(page, clip));
+    await page.getByTestId('overlay-more').click();
+    await page.getByTestId('overlay-all').locator('[data-overlay="capAlerts"]').first().click();
+    await expect(page).toHaveURL(/\?capAlerts,/);
+    // The legend is the warnings' (the toggle steps aside), with the areas drawn.
+    await expect(page.getByTestId('legend')).toHaveAttribute('data-areas', '23');
+    await expect(page.getByTestId('cap-alerts-overlay-legend')).toContainText('Extreme');
+    await expect(page.getByTestId('cap-alerts-toggle')).toHaveCount(0);
+    await expect.poll(async () => yellowPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeGreaterThan(before + 500);
+    await page.screenshot({ path: test.info().outputPath('warnings-overlay.png') });
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2 + 60, box.y + box.height / 2 + 30);
+    await expect(page.getByTestId('picker-cap-alert')).toContainText(/frost/i);
+    // Back to wind: the toggle is there again and off, so the areas go.
+    await page.getByTestId('overlay-all').locator('[data-overlay="wind"]').first().click();
+    await expect(page.getByTestId('cap-alerts-toggle')).toHaveAttribute('aria-pressed', 'false');
+    await expect.poll(async () => yellowPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeLessThan(before + 500);
+  });
+
   test('the window shows the alert in French where the alert carries it', async ({ browser }) => {
     const context = await newContext(browser, { locale: 'fr-CA', timezoneId: 'America/Halifax' });
     try {

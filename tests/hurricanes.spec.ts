@@ -78,4 +78,31 @@ test.describe('hurricane tracker', () => {
     await expect.poll(async () => trackPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeLessThan(shown / 2);
     await page.screenshot({ path: test.info().outputPath('storms-closed.png') });
   });
+
+  test('the hurricanes overlay draws the active storms over the wind, with the classes\' legend and the tracker a click away', async ({ page }) => {
+    // Marked active, as the NHC source marks a storm CurrentStorms.json lists (server/obs/tropical/sources.ts).
+    const storm = await deckStorm(resolve(FIXTURES_DIR, TROPICAL_FIXTURE.vongfong), Date.now());
+    await publishStorms(store, 'e2e', [{ ...storm, storm: { ...storm.storm, active: true } }], Date.now());
+    try {
+      const last = storm.storm.last;
+      await page.goto(`/?${last.lat.toFixed(3)},${last.lon.toFixed(3)},4`);
+      await settled(page);
+      const clip = mapClip(page);
+      // The wind alone may have a few pixels of the classes' colours.
+      const before = trackPixels(await screenshotPixels(page, clip));
+      await page.getByTestId('overlay-more').click();
+      await page.getByTestId('overlay-all').locator('[data-overlay="hurricanes"]').first().click();
+      await expect(page).toHaveURL(/\?hurricanes,/);
+      await expect(page.getByTestId('storms-legend')).toHaveAttribute('data-storms', '1');
+      // Over the product's wind: its legend is there too.
+      await expect(page.getByTestId('legend')).toHaveAttribute('data-unit', /.+/);
+      await expect.poll(async () => trackPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeGreaterThan(before + 200);
+      await page.screenshot({ path: test.info().outputPath('storms-overlay.png') });
+      await page.getByTestId('storms-open-tracker').click();
+      await expect(page).toHaveURL(/\/hurricanes/);
+      await expect(page.locator('[data-storm="wp192014"]')).toContainText('VONGFONG');
+    } finally {
+      await publishStorms(store, 'e2e', [storm], Date.now());
+    }
+  });
 });

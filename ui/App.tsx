@@ -126,7 +126,7 @@ export function App({ app }: { app: AppState }) {
       <GlobeControl app={app} />
       <div className="map-controls-right">
         <IsolinesControl app={app} />
-        <CapAlertsControl />
+        <CapAlertsControl app={app} />
         <ObsLayersControl app={app} />
         <LevelSelector app={app} />
         <AccumulationRange app={app} />

@@ -242,6 +242,8 @@ export interface RenderApi {
   /** Shows the radar composite instead of a product's layer (setLayer goes back to a product). */
   setRadar(params: RadarParams): void;
   setSatellite(params: SatelliteParams): void;
+  /** No weather layer (the capAlerts overlay: the warnings alone over the base map). */
+  clearLayer(): void;
   setTime(params: { time: number }): void;
   setParticles(params: ParticleParams): void;
   /** Isolines over the colour layer; null: none. */

@@ -390,6 +390,16 @@ export class Renderer implements RenderApi {
     }, params.time);
   }
 
+  /** No weather layer: the base map alone, under what the overlay draws itself (warnings). */
+  clearLayer(): void {
+    this.layer = null;
+    this.plan = null;
+    this.shownStep = null;
+    this.trailsCleared = true;
+    this.staticDirty = this.fieldDirty = true;
+    this.wake();
+  }
+
   setSatellite(params: SatelliteParams): void {
     const overlay = overlayByIdent('satellite');
     const timestamps = params.steps.map((s) => s.time);
@@ -397,12 +407,7 @@ export class Renderer implements RenderApi {
     if (!timestamps.length) {
       // No frame (no satellite source, or none yet): the map shows no weather rather than the
       // forecast layer under the satellite overlay's name (the timeline says why).
-      this.layer = null;
-      this.plan = null;
-      this.shownStep = null;
-      this.trailsCleared = true;
-      this.staticDirty = this.fieldDirty = true;
-      this.wake();
+      this.clearLayer();
       return;
     }
     this.milestone('layer');

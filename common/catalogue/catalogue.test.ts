@@ -1,4 +1,6 @@
-import { isRadarOverlay } from './overlays.ts';
+import { isObservationOverlay, isRadarOverlay } from './overlays.ts';
+import { drawsProductRun } from './layerRules.ts';
+import { CAP_SEVERITIES, CAP_SEVERITY_COLOURS, CAP_SEVERITY_LEVEL } from '../capAlerts.ts';
 import { describe, expect, it } from 'vitest';
 import {
   AIR_QUALITY_COLORS, AIR_QUALITY_TIERS, COLOR_SCALES, ColorScaleError, DEFAULT_OVERLAY, LEVELS, OVERLAYS, PM10_BREAKPOINTS,
@@ -16,13 +18,14 @@ describe('catalogue', () => {
       'cloudtop', 'gtco3',
       'pm2p5', 'pm10', 'aod550',
       'wetbulbtemp', 'solarpower', 'turbulence', 'icing', 'fog', 'thunder', 'ccl', 'fwi', 'dfm10h', 'aqi', 'dustsm', 'no2', 'go3', 'cosc', 'tcso2',
-      'soilMoisture40', 'soilMoisture100', 'radar', 'radarPlus', 'satellite',
+      'soilMoisture40', 'soilMoisture100', 'radar', 'radarPlus', 'satellite', 'capAlerts', 'hurricanes',
     ]);
     expect(DEFAULT_OVERLAY).toBe('wind');
     for (const overlay of OVERLAYS) {
       const color = colorLayerOf(overlay);
       // SPEC §3 renderer kinds: an accumulation overlay's colour layer is drawn by the accumulations renderer.
-      expect(color.renderer).toBe(overlay.accumulation ? 'accumulations' : isRadarOverlay(overlay.ident) ? 'radar' : 'tiles');
+      const kind = overlay.accumulation ? 'accumulations' : isRadarOverlay(overlay.ident) ? 'radar' : overlay.ident === 'capAlerts' ? 'capAlerts' : 'tiles';
+      expect(color.renderer, overlay.ident).toBe(kind);
       expect(color.metric.units.length).toBeGreaterThan(0);
       expect(color.colorScale.stops.length).toBeGreaterThan(1);
       for (const l of overlay.layers) expect(RENDER_LAYERS[l], l).toBeDefined();
@@ -63,9 +66,9 @@ describe('catalogue', () => {
     for (let code = 0; code < 12; code++) expect([...ramp.slice(code * 4, code * 4 + 4)].join(), String(code)).toBe(colours[code]);
   });
 
-  it('class fields (codes, not quantities) are ptype and aqi only, each with a qualitative colour scale', () => {
+  it('class fields (codes, not quantities) are ptype, aqi and the warnings\' severity only, each with a qualitative colour scale', () => {
     const classLayers = Object.values(RENDER_LAYERS).filter((l) => l.metric.classes).map((l) => l.ident).sort();
-    expect(classLayers).toEqual(['aqi', 'ptype']);
+    expect(classLayers).toEqual(['aqi', 'capAlerts', 'ptype']);
     for (const ident of classLayers) {
       expect(RENDER_LAYERS[ident].colorScale.qualitative, ident).toBe(true);
       expect(samplingOf(RENDER_LAYERS[ident].metric)).toBe('nearest');
@@ -186,5 +189,27 @@ describe('colour scales (SPEC §3, §5)', () => {
     expect(parseColor('rgba(10,20,30,0.5)')).toEqual([10, 20, 30, 128]);
     expect(() => parseColor('#ff0000')).toThrow(/not rgb/);
     expect(() => parseColor('rgb(300, 0, 0)')).toThrow(/out of range/);
+  });
+});
+
+describe('the warnings and storms overlays (SPEC §3 capAlerts, hurricanes)', () => {
+  it('capAlerts draws the severities in the warning areas\' colours, one class each', () => {
+    const scale = RENDER_LAYERS.capAlerts.colorScale;
+    for (const severity of CAP_SEVERITIES) {
+      expect(colorAt(scale, CAP_SEVERITY_LEVEL[severity]).slice(0, 3), severity).toEqual([...CAP_SEVERITY_COLOURS[severity]]);
+    }
+  });
+
+  it('both are shown over any product: the warnings alone, the storms over the product\'s wind where it has wind', () => {
+    const capAlerts = OVERLAYS.find((o) => o.ident === 'capAlerts')!;
+    const hurricanes = OVERLAYS.find((o) => o.ident === 'hurricanes')!;
+    expect(isObservationOverlay('capAlerts') && isObservationOverlay('hurricanes')).toBe(true);
+    expect(particleLayerOf(capAlerts)).toBeUndefined();
+    expect(drawsProductRun(capAlerts, PRODUCTS.gfs)).toBe(false);
+    expect(drawsProductRun(hurricanes, PRODUCTS.gfs)).toBe(true);
+    expect(colorLayerOf(hurricanes).ident).toBe('wind');
+    const waveOnly = Object.values(PRODUCTS).find((p) => !p.overlays.includes('wind'))!;
+    expect(drawsProductRun(hurricanes, waveOnly)).toBe(false);
+    expect(drawsProductRun(OVERLAYS[0], PRODUCTS.gfs)).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
  */
 
 import { EAQI_TIERS } from './classes.ts';
+import { CAP_SEVERITIES, CAP_SEVERITY_COLOURS, CAP_SEVERITY_LEVEL } from '../capAlerts.ts';
 
 export type Rgba = readonly [number, number, number, number];
 export type ColorStop = readonly [number, Rgba];
@@ -194,6 +195,12 @@ export const COLOR_SCALES: Readonly<Record<string, ColorScale>> = {
     [45, [253, 149, 0, A]], [50, [253, 0, 0, A]], [55, [212, 0, 0, A]], [60, [188, 0, 0, A]], [65, [248, 0, 253, A]],
     [70, [152, 84, 198, A]], [75, [253, 253, 253, A]],
   ], { steps: 750, qualitative: true }),
+  /**
+   * Weather warnings by CAP severity level (1 Minor .. 4 Extreme, common/capAlerts.ts): the colours
+   * the warning areas are drawn in (CAP_SEVERITY_COLOURS), one class each.
+   */
+  capAlerts: scale('capAlerts', CAP_SEVERITIES.map((s) => [CAP_SEVERITY_LEVEL[s], [...CAP_SEVERITY_COLOURS[s], A]] as ColorStop).reverse(),
+    { qualitative: true, steps: 5 }),
   rainAccu: scale('rainAccu', [
     [0, [111, 111, 111, 0]], [1, [60, 116, 160, 150]], [5, [59, 161, 161, 220]], [10, [59, 161, 61, A]],
     [20, [130, 161, 59, A]], [40, [161, 161, 59, A]], [70, [161, 59, 59, A]], [120, [161, 59, 161, A]],

@@ -54,3 +54,14 @@ export function overlaysOf(idents: readonly string[]): string[] {
   const set = new Set(idents.flatMap((i) => PRODUCTS[i]?.overlays ?? []));
   return OVERLAY_IDENTS.filter((o) => set.has(o));
 }
+
+/**
+ * Whether the map draws the product's run under an overlay that is not the product's own: the
+ * warnings (capAlerts) show alone over the base map; the storms (hurricanes) over the product's
+ * wind, where it has wind. Radar and satellite draw their own frames instead (never the run).
+ */
+export function drawsProductRun(overlay: Overlay, product: Product): boolean {
+  if (overlay.ident === 'capAlerts') return false;
+  if (overlay.ident === 'hurricanes') return product.overlays.includes('wind');
+  return true;
+}

@@ -308,6 +308,11 @@ export const METRICS: Readonly<Record<string, Metric>> = {
   aqi: { ident: 'aqi', base: '1', units: ['EAQI'], conv: { EAQI: linear(1, 0, '', [1, 2, 3, 4, 5, 6]) }, classes: true },
   /** Ellrod & Knapp (1992) TI1 in 1e-7 s⁻². */
   turbulence: { ident: 'turbulence', base: '1e-7/s²', units: ['TI1'], conv: { TI1: linear(1, 1, '', [0, 2, 4, 8, 12, 16]) } },
+  /**
+   * CAP §3.2.2 severity as a number, the capAlerts layer's one value (common/capAlerts.ts
+   * CAP_SEVERITY_LEVEL: 1 Minor .. 4 Extreme); its legend names the classes.
+   */
+  capSeverity: { ident: 'capSeverity', base: '1', units: ['CAP'], conv: { CAP: linear(1, 0, '', [1, 2, 3, 4]) }, classes: true },
   /** Column amount of a trace gas in Dobson units (2.6867e20 molecules per m²). */
   column: { ident: 'column', base: 'DU', units: ['DU'], conv: { DU: linear(1, 1, 'DU', [0, 0.5, 1, 2, 5, 10]) } },
 };

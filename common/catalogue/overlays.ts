@@ -160,6 +160,12 @@ export const RENDER_LAYERS: Readonly<Record<string, RenderLayer>> = {
    * temperature (K), which the picker shows.
    */
   satellite: tiles('satellite', COLOR_SCALES.satellite, METRICS.temp, { channels: 2, pickChannel: 1 }),
+  /**
+   * SPEC §3 renderer kind "cap alerts": the warning areas (server/obs/capAlerts), drawn by the
+   * render worker's capAlerts layer from the published GeoJSON, not from tiles; its scale and
+   * metric are the severity classes the legend names.
+   */
+  capAlerts: tiles('capAlerts', COLOR_SCALES.capAlerts, METRICS.capSeverity, { renderer: 'capAlerts' }),
   soilMoisture40: tiles('soilMoisture40', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
   soilMoisture100: tiles('soilMoisture100', COLOR_SCALES.soilMoisture, METRICS.soilMoisture, { landOnly: true }),
 };
@@ -222,13 +228,19 @@ export const OVERLAYS: readonly Overlay[] = [
   { ident: 'radarPlus', trans: 'overlay.radarPlus', icon: 'rain', layers: ['radar'], hideParticles: true, partOf: 'radar' },
   // SPEC §1 satellite: geostationary imagery (server/obs/satellite), whatever the product.
   { ident: 'satellite', trans: 'overlay.satellite', icon: 'clouds', layers: ['satellite'], hideParticles: true },
+  // SPEC §3 capAlerts: the weather warnings' areas alone, no weather under them (server/obs/capAlerts).
+  { ident: 'capAlerts', trans: 'overlay.capAlerts', icon: 'warning', layers: ['capAlerts'], hideParticles: true },
+  // SPEC §3 hurricanes: the active storms (server/obs/tropical) drawn over the product's wind.
+  { ident: 'hurricanes', trans: 'overlay.hurricanes', icon: 'hurricane', layers: ['wind', 'windParticles'] },
 ];
 
 /**
- * Overlays drawn from observations (SPEC §1), not from a product's run: every product shows them,
- * and choosing one keeps the product (its point forecast and the picker's model stay).
+ * Overlays drawn from observations and bulletins (SPEC §1: radar, satellite, warnings, storms), not
+ * from a product's run: every product shows them, and choosing one keeps the product (its point
+ * forecast and the picker's model stay). The hurricanes overlay draws its storms over the product's
+ * wind where the product has wind.
  */
-export const OBSERVATION_OVERLAYS: readonly string[] = ['radar', 'radarPlus', 'satellite'];
+export const OBSERVATION_OVERLAYS: readonly string[] = ['radar', 'radarPlus', 'satellite', 'capAlerts', 'hurricanes'];
 
 export function isObservationOverlay(ident: string): boolean {
   return OBSERVATION_OVERLAYS.includes(ident);

@@ -14,6 +14,11 @@ import { IR_COLD_K, IR_WARM_K } from '../../common/satellite.ts';
 import type { AppState } from '../state/appState.ts';
 import { loadBundle } from '../i18n.ts';
 import { rangeLabel } from './AccumulationRange.tsx';
+import { CapAlertsLegend } from './CapAlertsControl.tsx';
+import { capAlertsDrawn } from '../map/capAlerts.ts';
+import { overlayStorms } from '../map/stormsLayer.ts';
+import { drawsProductRun } from '../../common/catalogue/layerRules.ts';
+import { CATEGORY_COLORS, hurricaneNumber, STORM_CATEGORIES, type StormCategory } from '../../common/tropical/category.ts';
 
 /**
  * The satellite overlay's legend: the grey of the image from dark to bright, with the infrared
@@ -52,10 +57,66 @@ function SatelliteLegend({ app }: { app: AppState }) {
   );
 }
 
+/** The capAlerts overlay's legend: the severity colours, and how many warning areas are drawn. */
+function CapAlertsOverlayLegend() {
+  useSignals();
+  return (
+    <div className="legend cap-alerts-overlay-legend" data-testid="legend" data-areas={capAlertsDrawn.value ?? ''}>
+      <CapAlertsLegend testId="cap-alerts-overlay-legend" />
+    </div>
+  );
+}
+
+/**
+ * The hurricanes overlay's legend under the wind's: the storm classes' colours (Saffir-Simpson,
+ * common/tropical/category.ts), and the tracker's list one click away; "no storms" when none is
+ * active. Strings: hurricanes bundle.
+ */
+function StormsLegend({ app }: { app: AppState }) {
+  useSignals();
+  const { t } = useTranslation('hurricanes');
+  const [, setBundle] = useState(false);
+  useEffect(() => {
+    void loadBundle('hurricanes').then(() => setBundle(true));
+  }, []);
+  const storms = overlayStorms.value;
+  const label = (c: StormCategory) => (hurricaneNumber(c) ? String(hurricaneNumber(c)) : c);
+  return (
+    <div className="storms-legend" data-testid="storms-legend" data-storms={storms?.length ?? ''}>
+      <span className="storms-legend-classes" title={t('title')}>
+        {STORM_CATEGORIES.map((c) => (
+          <span key={c} className="storms-legend-class" title={c === 'TD' ? t('depression') : c === 'TS' ? t('tropicalStorm') : t('category', { n: hurricaneNumber(c) })}
+            style={{ background: `rgb(${CATEGORY_COLORS[c].join(',')})` }}>{label(c)}</span>
+        ))}
+      </span>
+      {storms && storms.length === 0 && <small data-testid="storms-none">{t('none')}</small>}
+      <button type="button" className="storms-legend-open" data-testid="storms-open-tracker" onClick={() => void app.router.navigate('/hurricanes')}>
+        {t('all')}
+      </button>
+    </div>
+  );
+}
+
 export function Legend({ app }: { app: AppState }) {
   useSignals();
+  const overlay = app.layer.overlay.value;
+  if (overlay === 'satellite') return <SatelliteLegend app={app} />;
+  if (overlay === 'capAlerts') return <CapAlertsOverlayLegend />;
+  if (overlay === 'hurricanes') {
+    return (
+      <>
+        {drawsProductRun(app.layer.overlayDef.value, app.layer.productDef.value) && <ScaleLegend app={app} />}
+        <StormsLegend app={app} />
+      </>
+    );
+  }
+  return <ScaleLegend app={app} />;
+}
+
+/** The legend of the colour layer's scale in the user's unit (a click cycles the unit). */
+function ScaleLegend({ app }: { app: AppState }) {
+  useSignals();
   const { t } = useTranslation();
-  if (app.layer.overlay.value === 'satellite') return <SatelliteLegend app={app} />;
   const layer = colorLayerOf(app.layer.overlayDef.value);
   const { metric, colorScale } = layer;
   // An accumulation's values are over the range shown (SPEC §3 acRange): the legend says which.

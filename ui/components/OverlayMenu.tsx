@@ -5,7 +5,9 @@
  * the favourites. Choosing an overlay the model lacks switches to a model that has it (SPEC §4);
  * where no model has it here, the menu says so and offers the nearest one that has it. The SPEC §3
  * overlays no source fills yet (UNSOURCED_OVERLAYS) are listed disabled with what would fill them
- * and the setting that would enable it.
+ * and the setting that would enable it. On a phone the expanded list opens with the topic filters
+ * of SPEC §3 mobileMenuFilter (wind, rain, sea, air quality, drought, temperature, warnings, clouds,
+ * or a search by name), the choice kept in that setting.
  */
 
 import { useEffect, useRef, useState } from 'react';
@@ -18,6 +20,7 @@ import { PRODUCTS } from '../../common/catalogue/products.ts';
 import { acceptOverlayOffer, chooseOverlay, dismissOverlayOffer, overlayOffer } from '../state/layerActions.ts';
 import type { AppState } from '../state/appState.ts';
 import { OverlayIcon } from './icons.tsx';
+import { MENU_FILTERS, filterLists, type MenuFilter } from '../../common/catalogue/menuFilters.ts';
 import { shownOnGlobe } from '../map/globeMode.ts';
 
 export function OverlayMenu({ app }: { app: AppState }) {
@@ -25,7 +28,11 @@ export function OverlayMenu({ app }: { app: AppState }) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
   const mobile = app.mobile();
+  // SPEC §3 mobileMenuFilter: the phone's topic filter; the desktop lists everything.
+  const filter: MenuFilter = mobile ? app.settings.get('mobileMenuFilter') as MenuFilter : 'all';
+  const listed = (ident: string, trans: string) => filterLists(filter, ident, t(trans), query);
   const key = mobile ? 'favOverlaysMobile' : 'favOverlaysDesktop';
   const favourites = app.settings.get(key) as string[];
   const active = app.layer.overlay.value;
@@ -84,9 +91,23 @@ export function OverlayMenu({ app }: { app: AppState }) {
       <button type="button" className="overlay-more" aria-expanded={expanded} data-testid="overlay-more" onClick={() => setExpanded(!expanded)}>
         {expanded ? t('overlay.fewer') : t('overlay.more')}
       </button>
+      {expanded && mobile && (
+        <div className="overlay-filters" role="tablist" aria-label={t('menuFilter.title')} data-testid="overlay-filters">
+          {MENU_FILTERS.map((f) => (
+            <button key={f} type="button" role="tab" aria-selected={f === filter} className={f === filter ? 'overlay-filter active' : 'overlay-filter'}
+              data-filter={f} onClick={() => app.settings.set('mobileMenuFilter', f as never)}>
+              {t(`menuFilter.${f}`)}
+            </button>
+          ))}
+          {filter === 'search' && (
+            <input type="search" className="overlay-filter-search" data-testid="overlay-filter-search" autoFocus value={query}
+              placeholder={t('menuFilter.searchPlaceholder')} aria-label={t('menuFilter.searchPlaceholder')} onChange={(e) => setQuery(e.target.value)} />
+          )}
+        </div>
+      )}
       {expanded && (
-        <ul className="overlay-all" data-testid="overlay-all">
-          {available.map((ident) => {
+        <ul className="overlay-all" data-testid="overlay-all" data-filter={filter}>
+          {available.filter((ident) => listed(ident, overlayByIdent(ident)!.trans)).map((ident) => {
             const o = overlayByIdent(ident)!;
             const fav = favourites.includes(ident);
             return (
@@ -100,7 +121,7 @@ export function OverlayMenu({ app }: { app: AppState }) {
               </li>
             );
           })}
-          {UNSOURCED_OVERLAYS.map((o) => {
+          {UNSOURCED_OVERLAYS.filter((o) => listed(o.ident, o.trans)).map((o) => {
             const note = t('overlay.needsSource', { source: o.source });
             return (
               <li key={o.ident}>

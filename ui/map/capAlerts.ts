@@ -10,18 +10,24 @@ import type { CapAlertAreaInfo } from '../../workers/api.ts';
 import type { AppState } from '../state/appState.ts';
 import { renderClient } from './renderClient.ts';
 
+/** The warnings toggle: the areas drawn over whatever overlay shows. */
 export const capAlertsShown = signal(false);
 /** Areas drawn (null while loading or off). */
 export const capAlertsDrawn = signal<number | null>(null);
 /** The warning areas under the picker, most severe first. */
 export const capAlertsPicked = signal<CapAlertAreaInfo[]>([]);
 
+/** The areas are drawn: toggled on, or the capAlerts overlay (the warnings alone) is chosen. */
+export function capAlertsOn(app: Pick<AppState, 'layer'>): boolean {
+  return capAlertsShown.value || app.layer.overlay.value === 'capAlerts';
+}
+
 export function startCapAlertsSync(app: AppState): () => void {
   const api = renderClient.api();
   let request = 0;
   const disposers = [
     effect(() => {
-      const shown = capAlertsShown.value;
+      const shown = capAlertsOn(app);
       const mine = ++request;
       capAlertsDrawn.value = null;
       void api.setCapAlerts(shown ? { url: CAP_ALERTS_GEOJSON_PATH } : null).then(({ areas }) => {
@@ -31,7 +37,7 @@ export function startCapAlertsSync(app: AppState): () => void {
     effect(() => {
       const p = app.picker.position.value;
       void capAlertsDrawn.value;
-      if (!p || !capAlertsShown.value) {
+      if (!p || !capAlertsOn(app)) {
         capAlertsPicked.value = [];
         return;
       }

@@ -8,12 +8,14 @@ import { effect } from '@preact/signals-core';
 import { transfer } from 'comlink';
 import type { ParticleSettings } from '../../common/settings.ts';
 import { isolineMetric } from '../../common/isolines.ts';
+import { drawsProductRun } from '../../common/catalogue/layerRules.ts';
 import type { AppState } from '../state/appState.ts';
 import { coverageShapes } from '../state/radarModel.ts';
 import { renderClient } from './renderClient.ts';
 import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
 import { startWebcamsLayer } from './webcamsLayer.ts';
+import { startStormsLayer } from './stormsLayer.ts';
 import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS, METARS_REFRESH_MS } from '../state/obsLayersModel.ts';
 
 /** Runs `load` now and every `everyMs` while `on` says so; returns the effect's disposer. */
@@ -78,6 +80,11 @@ export function startRenderSync(app: AppState): () => void {
     }),
     effect(() => {
       if (app.radar.active.value || app.satellite.active.value) return;
+      if (!drawsProductRun(app.layer.overlayDef.value, app.layer.productDef.value)) {
+        // The warnings alone, or storms over a product without wind: no weather layer under them.
+        void api.clearLayer();
+        return;
+      }
       const calendar = app.timeline.calendar.value;
       const product = app.layer.product.value;
       // Until the new product's calendar is in, the map keeps showing the previous layer.
@@ -148,6 +155,7 @@ export function startRenderSync(app: AppState): () => void {
     }),
     // Webcams (pois 'cams'): near the map's centre, drawn by the worker.
     startWebcamsLayer(app, api),
+    startStormsLayer(app, api),
     whileOn(() => app.obs.metarsOn.value, () => app.obs.loadMetars(), METARS_REFRESH_MS),
     effect(() => {
       const data = app.obs.lightningOn.value ? app.obs.lightning.value : null;
