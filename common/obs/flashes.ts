@@ -135,6 +135,11 @@ export interface FlashesManifest {
   newest: string;
   /** Flashes in the file. */
   flashes: number;
+  /**
+   * Flashes two satellites both saw (GOES-East and GOES-West over the eastern Pacific and the
+   * Americas), counted once in `flashes`: how many second copies were left out.
+   */
+  merged: number;
   /** Path of the flash file under /obs/v1.0/lightning/. */
   file: string;
 }
@@ -142,7 +147,7 @@ export interface FlashesManifest {
 export function isFlashesManifest(value: unknown): value is FlashesManifest {
   const m = value as Partial<FlashesManifest> | null;
   return !!m && typeof m.source === 'string' && typeof m.label === 'string' && typeof m.attribution === 'string' && typeof m.file === 'string'
-    && typeof m.flashes === 'number' && Number.isFinite(Date.parse(String(m.newest))) && Number.isFinite(Date.parse(String(m.updated)));
+    && typeof m.flashes === 'number' && typeof m.merged === 'number' && Number.isFinite(Date.parse(String(m.newest))) && Number.isFinite(Date.parse(String(m.updated)));
 }
 
 /** Lightning sources the map shows, each publishing `{id}.json` (GOES GLM for the Americas). */

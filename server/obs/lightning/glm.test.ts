@@ -1,14 +1,21 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { expect, it } from 'vitest';
 import h5wasm from 'h5wasm/node';
 import { describeWithFixtures, readFixture } from '../../live/testing.ts';
 import { GlmFormatError, readGlmFlashes } from './glm.ts';
 import { GLM_FIXTURES } from './testing.ts';
 
+// h5wasm/node opens real files (glm.ts): these go to the temporary folder, one name per worker thread.
+const GROUPS_PATH = join(tmpdir(), `isobar-glm-groups-${process.pid}-${threadId}.nc`);
+const IDS_PATH = join(tmpdir(), `isobar-glm-ids-${process.pid}-${threadId}.nc`);
+
 /** The group level of the same file, read straight from h5wasm (raw packed values). */
 async function groups(bytes: Uint8Array): Promise<{ parent: Int16Array; energy: Int16Array; time: Int16Array; energyScale: number; timeScale: number }> {
   const m = await h5wasm.ready;
-  m.FS.writeFile('/groups.nc', bytes);
-  const file = new h5wasm.File('/groups.nc', 'r');
+  m.FS.writeFile(GROUPS_PATH, bytes);
+  const file = new h5wasm.File(GROUPS_PATH, 'r');
   try {
     const get = (name: string) => file.get(name) as InstanceType<typeof h5wasm.Dataset>;
     const scale = (name: string) => Number((get(name).attrs.scale_factor.value as Float32Array)[0]);
@@ -21,7 +28,7 @@ async function groups(bytes: Uint8Array): Promise<{ parent: Int16Array; energy: 
     };
   } finally {
     file.close();
-    m.FS.unlink('/groups.nc');
+    m.FS.unlink(GROUPS_PATH);
   }
 }
 
@@ -33,6 +40,8 @@ describeWithFixtures('GLM L2 LCFA flashes (three GOES-16 files, 2018-07-02 04:33
       expect(glm.lat.length).toBe(fixture.flashes);
       expect(glm.datasetName).toBe(fixture.name);
       expect(glm.platform).toBe('G16');
+      // GOES-16's view as the file states it (nominal subpoint 75° W on the equator).
+      expect(glm.view).toEqual({ subpointLon: -75, subpointLat: 0, west: expect.closeTo(-141.56, 4), east: expect.closeTo(-8.44, 4), south: expect.closeTo(-66.56, 4), north: expect.closeTo(66.56, 4) });
       expect(glm.end - glm.start).toBe(20_000);
       // The field of view of GOES-East (lat_field_of_view_bounds ±66.56, lon -141.56..-8.44).
       for (let i = 0; i < glm.lat.length; i++) {
@@ -54,11 +63,11 @@ describeWithFixtures('GLM L2 LCFA flashes (three GOES-16 files, 2018-07-02 04:33
     const glm = await readGlmFlashes(bytes);
     const g = await groups(bytes);
     const m = await h5wasm.ready;
-    m.FS.writeFile('/ids.nc', bytes);
-    const file = new h5wasm.File('/ids.nc', 'r');
+    m.FS.writeFile(IDS_PATH, bytes);
+    const file = new h5wasm.File(IDS_PATH, 'r');
     const ids = (file.get('flash_id') as InstanceType<typeof h5wasm.Dataset>).value as Int16Array;
     file.close();
-    m.FS.unlink('/ids.nc');
+    m.FS.unlink(IDS_PATH);
     const sum = new Map<number, number>();
     const count = new Map<number, number>();
     const earliest = new Map<number, number>();

@@ -8,14 +8,33 @@
  * packed integer), and value = packed * scale_factor + add_offset. The flash time is
  * `flash_time_offset_of_first_event` in the unit its `units` attribute names ("milliseconds since
  * 2018-07-02 04:33:00.000" in the v01r00 files of 2018; "seconds since ..." in later versions).
+ * The satellite's view comes with the flashes: nominal_satellite_subpoint_lon/_lat (the nadir) and
+ * lon/lat_field_of_view_bounds (GOES-16 at 75.2° W: -141.56..-8.44, ±66.56), which the merge of
+ * GOES-East and GOES-West (mergeSatellites.ts) needs.
  * Reference: GOES-R Series Product Definition and Users' Guide (PUG) vol. 3 L1b/L2+ §5.26.3 (GLM L2+
  * Lightning Detection data fields).
  */
 
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
 
 export class GlmFormatError extends Error {
   override name = 'GlmFormatError';
+}
+
+/** Where a GLM looks from and what it sees, as its file states them (degrees). */
+export interface GlmView {
+  /** nominal_satellite_subpoint_lon / _lat: the point below the satellite. */
+  subpointLon: number;
+  subpointLat: number;
+  /** lon_field_of_view_bounds: west, then east; the box may cross the antimeridian (west > east). */
+  west: number;
+  east: number;
+  /** lat_field_of_view_bounds, sorted. */
+  south: number;
+  north: number;
 }
 
 export interface GlmFile {
@@ -23,6 +42,7 @@ export interface GlmFile {
   datasetName: string;
   /** platform_ID, e.g. "G16". */
   platform: string;
+  view: GlmView;
   /** time_coverage_start / _end, ms since the epoch. */
   start: number;
   end: number;
@@ -44,7 +64,6 @@ export interface GlmFile {
 type H5 = typeof h5wasm;
 type H5Module = Awaited<H5['ready']>;
 let module: Promise<H5Module> | null = null;
-let fileCounter = 0;
 
 async function hdf5(): Promise<H5Module> {
   module ??= h5wasm.ready.then((m) => {
@@ -97,6 +116,26 @@ function unpacked(file: Group, name: string, n: number): Float64Array {
   return out;
 }
 
+/** The values of a small variable (a scalar or a bounds pair), each required to be a number. */
+function numbers(file: Group, name: string, n: number): number[] {
+  const raw = dataset(file, name).value;
+  const values = ArrayBuffer.isView(raw) ? Array.from(raw as unknown as ArrayLike<number>, Number) : [Number(raw)];
+  if (values.length !== n || !values.every(Number.isFinite)) throw new GlmFormatError(`variable ${name} should hold ${n} number${n > 1 ? 's' : ''}, has ${JSON.stringify(raw)}`);
+  return values;
+}
+
+function readView(file: Group): GlmView {
+  const [west, east] = numbers(file, 'lon_field_of_view_bounds', 2);
+  const [lat0, lat1] = numbers(file, 'lat_field_of_view_bounds', 2);
+  const [subpointLon] = numbers(file, 'nominal_satellite_subpoint_lon', 1);
+  const [subpointLat] = numbers(file, 'nominal_satellite_subpoint_lat', 1);
+  // A _FillValue (-999) or anything off the globe is no view.
+  if (![west, east, subpointLon].every((lon) => Math.abs(lon) <= 180) || ![lat0, lat1, subpointLat].every((lat) => Math.abs(lat) <= 90)) {
+    throw new GlmFormatError(`satellite view off the globe (subpoint ${subpointLon}, ${subpointLat}; bounds ${west}..${east}, ${lat0}..${lat1})`);
+  }
+  return { subpointLon, subpointLat, west, east, south: Math.min(lat0, lat1), north: Math.max(lat0, lat1) };
+}
+
 /** "milliseconds since 2018-07-02 04:33:00.000" -> [ms per unit, epoch ms]. */
 function timeUnits(units: unknown): [number, number] {
   const match = typeof units === 'string' ? /^(milliseconds|seconds)\s+since\s+(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d(?:\.\d+)?)\s*Z?$/.exec(units.trim()) : null;
@@ -119,10 +158,12 @@ function isoTime(file: Group, name: string): number {
  * flash_count.
  */
 export async function readGlmFlashes(bytes: Uint8Array): Promise<GlmFile> {
-  const m = await hdf5();
-  // h5wasm reads from its in-memory file system: one uniquely named file for the read, removed after.
-  const path = `/glm-${process.pid}-${++fileCounter}.nc`;
-  m.FS.writeFile(path, bytes);
+  await hdf5();
+  // h5wasm/node opens real files (NODERAWFS): one in a folder of its own under the system's temporary
+  // folder, so that readers in several worker threads of one process never share a name, removed after.
+  const dir = await mkdtemp(join(tmpdir(), 'isobar-glm-'));
+  const path = join(dir, 'lcfa.nc');
+  await writeFile(path, bytes);
   let file: Group | null = null;
   try {
     try {
@@ -139,7 +180,7 @@ export async function readGlmFlashes(bytes: Uint8Array): Promise<GlmFile> {
     try {
       file?.close();
     } finally {
-      m.FS.unlink(path);
+      await rm(dir, { recursive: true, force: true });
     }
   }
 }
@@ -173,6 +214,7 @@ function readOpen(file: Group): GlmFile {
   return {
     datasetName,
     platform: String(attr(file, 'platform_ID') ?? ''),
+    view: readView(file),
     start,
     end,
     flashCount,

@@ -67,7 +67,7 @@ describeWithFixtures('GLM source against the fixture server (noaa-goes16 layout)
     const out = await published(new ObsStore(dataDir));
     expect(out).not.toBeNull();
     const { manifest, flashes } = out!;
-    expect(manifest).toMatchObject({ source: 'glm', flashes: 302 + 277 + 274, file: 'glm/20180702T0433400Z/flashes.bin' });
+    expect(manifest).toMatchObject({ source: 'glm', flashes: 302 + 277 + 274, merged: 0, file: 'glm/20180702T0433400Z/flashes.bin' });
     expect(flashes.lon.length).toBe(853);
     const reads = await Promise.all(files.map((b) => readGlmFlashes(b)));
     const newest = Math.max(...reads.flatMap((r) => [...r.time]));

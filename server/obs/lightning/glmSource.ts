@@ -13,8 +13,9 @@
  *
  * GOES-East has been GOES-19 since 7 April 2025 (bucket noaa-goes19; GOES-16 before, noaa-goes16,
  * the fixtures' satellite); GOES-West is GOES-18 (noaa-goes18). ISOBAR_GLM_URLS lists the buckets
- * (comma list of base URLs). With both, the western Americas are seen twice and a flash seen by both
- * is drawn twice: the default is GOES-East alone.
+ * (comma list of base URLs). With both, the eastern Pacific and the western Americas are seen twice:
+ * a flash both saw is published once (mergeSatellites.ts) and the manifest counts those merged. The
+ * default is GOES-East alone (half the files to fetch).
  */
 
 import { encodeFlashes, FLASH_WINDOW_MS, type FlashesManifest } from '../../../common/obs/flashes.ts';
@@ -23,6 +24,7 @@ import { listBucket } from '../core/s3Listing.ts';
 import { REMOVE_GRACE_MS } from '../core/store.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { GlmFormatError, readGlmFlashes, type GlmFile } from './glm.ts';
+import { mergeSatellites, type SatelliteFlash } from './mergeSatellites.ts';
 
 export const GLM_DEFAULT_BUCKETS = ['https://noaa-goes19.s3.amazonaws.com'];
 /** Length of one GLM L2 file (PUG vol. 3 §5.26: 20-second products). */
@@ -115,13 +117,17 @@ export class GlmSource implements ObsSource {
   }
 
   private async publish(ctx: ObsContext, from: number, now: number, stamp: string): Promise<void> {
-    const rows: { lon: number; lat: number; time: number; energy: number; area: number; quality: number }[] = [];
+    const all: (SatelliteFlash & { energy: number; area: number })[] = [];
     for (const { glm } of this.files.values()) {
       for (let i = 0; i < glm.lat.length; i++) {
         if (glm.time[i] < from || glm.time[i] > now) continue;
-        rows.push({ lon: glm.lon[i], lat: glm.lat[i], time: glm.time[i], energy: glm.energyJ[i] * 1e15, area: glm.areaKm2[i], quality: glm.quality[i] });
+        all.push({
+          lon: glm.lon[i], lat: glm.lat[i], time: glm.time[i], energy: glm.energyJ[i] * 1e15, area: glm.areaKm2[i], quality: glm.quality[i],
+          platform: glm.platform, view: glm.view,
+        });
       }
     }
+    const { kept: rows, merged } = mergeSatellites(all);
     rows.sort((a, b) => a.time - b.time);
     const baseTime = rows.length > 0 ? rows[rows.length - 1].time : now;
     const bytes = encodeFlashes({
@@ -140,7 +146,7 @@ export class GlmSource implements ObsSource {
     });
     const manifest: FlashesManifest = {
       source: this.id, label: this.label, attribution: this.attribution,
-      updated: new Date(now).toISOString(), newest: new Date(baseTime).toISOString(), flashes: rows.length, file: `${item}/flashes.bin`,
+      updated: new Date(now).toISOString(), newest: new Date(baseTime).toISOString(), flashes: rows.length, merged, file: `${item}/flashes.bin`,
     };
     await ctx.store.writeJson('lightning', `${this.id}.json`, manifest);
     this.publishedStamp = stamp;
