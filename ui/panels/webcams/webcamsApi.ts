@@ -18,10 +18,15 @@ export function fetchWebcam(id: number, options: { lang: string; token: string |
   return fetchAnswer(WEBCAM, webcamDetailPath(id, options.lang), { signal: options.signal, token: options.token });
 }
 
-/** A webcam's image through the server's relay, with the caller's token (a user's own webcam); throws HttpError when it is not relayed. */
+/**
+ * A user's own webcam image through the server's relay, with their token; throws HttpError when it
+ * is not relayed. Asked again each time (no-cache): its address can change under the same id, and
+ * the browser would show the old image for the answer's max-age (the server's cache keeps it cheap).
+ */
 export async function fetchWebcamImage(id: number, options: { token: string | null; signal?: AbortSignal }): Promise<Blob> {
   const path = webcamImagePath(id);
-  const response = await fetch(path, { signal: options.signal, headers: options.token ? { Authorization: `Bearer ${options.token}` } : {} });
+  const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+  const response = await fetch(path, { signal: options.signal, headers, cache: 'no-cache' });
   if (!response.ok) throw new HttpError(response.status, `Request failed for URL ${path}: HTTP ${response.status}`, await response.text().catch(() => ''));
   return response.blob();
 }
