@@ -1,6 +1,6 @@
 /**
  * Webcams (SPEC §1 "webcams", §2 routes /webcams..., §3 Favourite type webcam with a numeric
- * webcamId): the webcams of a configured directory (server/webcams/windyProvider.ts) and the ones
+ * webcamId): the webcams of a configured directory (server/webcams/windyDirectory.ts) and the ones
  * users add to their account, kept as the synced collection 'webcams' (SPEC §7
  * /users/v1/data/{collection}, server/routes/users.ts).
  *
