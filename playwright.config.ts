@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 /** End-to-end tests drive Debian Chromium (no browser download) against the built app. */
@@ -20,6 +21,15 @@ export const E2E_PUSH_SERVICE_ORIGIN = `http://127.0.0.1:${Number(process.env.IS
  */
 export const E2E_BASEMAP_PORT = Number(process.env.ISOBAR_E2E_BASEMAP_PORT ?? PORT + 2000);
 export const E2E_BASEMAP_URL = `http://127.0.0.1:${E2E_BASEMAP_PORT}/outdoor.pmtiles`;
+
+/**
+ * tests/pointTools.spec.ts serves a webcam image over HTTPS on this origin (the certificate of
+ * server/webcams/testdata, which the server trusts through NODE_EXTRA_CA_CERTS); the server lets it
+ * through the webcam address check (ISOBAR_WEBCAMS_ALLOW_ORIGINS, server/webcams/imageRelay.ts).
+ */
+export const E2E_WEBCAM_PORT = Number(process.env.ISOBAR_E2E_WEBCAM_PORT ?? PORT + 3000);
+export const E2E_WEBCAM_ORIGIN = `https://127.0.0.1:${E2E_WEBCAM_PORT}`;
+export const E2E_WEBCAM_CERT = fileURLToPath(new URL('server/webcams/testdata/host.crt', import.meta.url));
 
 /** The webhook secret of the end-to-end server (not a real one). */
 export const E2E_STRIPE_WEBHOOK_SECRET = 'whsec_isobar_end_to_end';
@@ -64,6 +74,8 @@ export default defineConfig({
       STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
       STRIPE_SECRET_KEY: '',
       ISOBAR_PUSH_ALLOW_ORIGINS: E2E_PUSH_SERVICE_ORIGIN,
+      ISOBAR_WEBCAMS_ALLOW_ORIGINS: E2E_WEBCAM_ORIGIN,
+      NODE_EXTRA_CA_CERTS: E2E_WEBCAM_CERT,
       // Rate limits x25 (server/auth/limits.ts): tests/alertsEdit.spec.ts sends 100 test
       // notifications for one user (5 per 15 min by default).
       ISOBAR_AUTH_RATE_LIMIT_SCALE: '25',

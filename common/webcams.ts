@@ -1,15 +1,17 @@
 /**
  * Webcams (SPEC §1 "webcams", §2 routes /webcams..., §3 Favourite type webcam with a numeric
- * webcamId): the webcams of a configured directory (server/webcams/windyProvider.ts) and the ones
+ * webcamId): the webcams of a configured directory (server/webcams/windyDirectory.ts) and the ones
  * users add to their account, kept as the synced collection 'webcams' (SPEC §7
  * /users/v1/data/{collection}, server/routes/users.ts).
  *
  *   user webcam   title (required), lat, lon, imageUrl (https), pageUrl (https, optional),
  *                 webcamId (assigned by the server when it is created, kept on every change)
  *
- * The browser shows the image straight from its address; the server never fetches it. An address
- * must be https (a page served over TLS shows no mixed content), carry no user name or password
- * (they would show in every request the browser makes) and stay under URL_MAX_LENGTH.
+ * The browser shows every webcam's image through the server's image relay (common/api/webcams.ts
+ * /webcams/v1.0/image/{id}, server/webcams/imageRelay.ts): the app is served with COEP require-corp
+ * and most webcam hosts send neither CORP nor CORS, so their images would not load straight into
+ * the page. An address must be https, carry no user name or password and stay under
+ * WEBCAM_URL_MAX_LENGTH; the server fetches it only under the push endpoints' public-address rules.
  * userWebcamProblem is the one check of the browser's form and the server.
  */
 
@@ -32,6 +34,16 @@ export const WEBCAMS_LIST_DEFAULT = 10;
 /** How far "nearby" reaches, km (the directory's largest radius, Windy API v3 nearby: 250 km). */
 export const WEBCAMS_NEARBY_MAX_KM = 250;
 export const WEBCAMS_NEARBY_DEFAULT_KM = 50;
+
+/**
+ * The image relay (server/webcams/imageRelay.ts). Not in the SPEC. The largest image relayed: a
+ * webcam's full-size JPEG is rarely over 1 MB; a larger body is cut off and answered 502.
+ */
+export const WEBCAM_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** How long the relay reuses an image and the browser may keep it (Cache-Control max-age), s: webcams refresh every minute or more. */
+export const WEBCAM_IMAGE_CACHE_S = 60;
+/** The image types relayed (the upstream's Content-Type, without parameters); anything else is answered 502. */
+export const WEBCAM_IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 export interface UserWebcam {
   title: string;

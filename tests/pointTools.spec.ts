@@ -3,12 +3,16 @@
  * contextmenu) leading to the multi-model window (SPEC §2 /multimodel), its pane rule, copying
  * coordinates; and a user's own webcams (SPEC §2 /webcams/add, edit, remove) while logged in.
  * The e2e server has no webcam directory key (ISOBAR_WEBCAMS_KEY): the list holds the user's own
- * webcams only, and says so. The webcam's image address is a public IP written in the URL (no name
- * to resolve without network); its requests are made to fail, so the window shows its line that the
- * image cannot be shown.
+ * webcams only, and says so. The webcam's image is served over HTTPS by a local stand-in for a
+ * webcam's host (E2E_WEBCAM_ORIGIN, let through the server's address check) with neither CORP nor
+ * CORS headers, so it loads in the cross-origin isolated page only through the server's image relay;
+ * an address on it that answers 404 shows the line that the image cannot be shown.
  */
 
-import { expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { expect, type Locator } from '@playwright/test';
+import { E2E_WEBCAM_CERT, E2E_WEBCAM_ORIGIN, E2E_WEBCAM_PORT } from '../playwright.config.ts';
 import { test } from './fixtures.ts';
 import { loginAs, mapClip, newUser, openMap } from './testing.ts';
 
@@ -98,10 +102,34 @@ test('right-click menu: keyboard, Escape, copy coordinates, then the multi-model
   await expect(page.getByTestId('nearest-stations-none')).toHaveText('No weather station within 300 km');
 });
 
+/** The webcam's host: /garden.jpg is the image, anything else 404. */
+function serveWebcamHost(): Promise<() => Promise<void>> {
+  const testdata = (name: string) => readFileSync(new URL(`../server/webcams/testdata/${name}`, import.meta.url));
+  const jpeg = testdata('cam.jpg');
+  const host = createServer({ cert: readFileSync(E2E_WEBCAM_CERT), key: testdata('host.key') }, (req, res) => {
+    if (req.url === '/garden.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  });
+  return new Promise((resolve) => host.listen(E2E_WEBCAM_PORT, '127.0.0.1', () => resolve(() => new Promise((done) => {
+    host.closeAllConnections();
+    host.close(() => done());
+  }))));
+}
+
+/** The image has loaded (decoded, with its width), through the server's relay. */
+async function expectImageLoaded(image: Locator): Promise<void> {
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+}
+
+let closeWebcamHost: () => Promise<void>;
+test.beforeAll(async () => {
+  closeWebcamHost = await serveWebcamHost();
+});
+test.afterAll(() => closeWebcamHost());
+
 test('a user\'s own webcam: added, shown with the webcams nearby and on its page, edited, made a favourite, removed; screenshots', async ({ page, request }) => {
   test.setTimeout(120_000);
-  // The image's host is out of reach here: its requests fail at once (no network, no waiting on a connection).
-  await page.route('https://93.184.215.14/**', (route) => route.abort());
   const user = await newUser(request, 'webcams');
   await loginAs(page, user.email);
   // The list is of the map's centre: the search part puts it at Prague, where the webcam will be.
@@ -125,7 +153,7 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   await form.getByTestId('webcam-imageUrl').fill('https://192.168.1.20/garden.jpg');
   await form.getByTestId('webcam-save').click();
   await expect(form.getByTestId('webcam-save-error')).toContainText('not public (private)');
-  await form.getByTestId('webcam-imageUrl').fill('https://93.184.215.14/garden.jpg');
+  await form.getByTestId('webcam-imageUrl').fill(`${E2E_WEBCAM_ORIGIN}/garden.jpg`);
   await form.getByTestId('webcam-pageUrl').fill('https://93.184.215.14/');
   await page.screenshot({ path: 'test-results/webcams-add-1280x720.png' });
   await form.getByTestId('webcam-save').click();
@@ -136,7 +164,8 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   const detail = page.getByTestId('webcam-detail');
   await expect(detail.getByTestId('webcam-title')).toHaveText('Garden cam');
   await expect(detail.getByTestId('webcam-time')).toHaveText("Live image from the webcam's own address");
-  await expect(detail.getByTestId('webcam-image-failed')).toHaveText('The image cannot be shown here: its host does not allow it or does not answer');
+  // The image, from a host without CORP or CORS, through the relay.
+  await expectImageLoaded(detail.getByTestId('webcam-image'));
   await detail.getByTestId('webcam-fav').click();
   await expect(detail.getByTestId('webcam-fav')).toHaveAttribute('aria-pressed', 'true');
   await page.screenshot({ path: 'test-results/webcams-detail-1280x720.png' });
@@ -145,15 +174,18 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   await page.goto(`/webcams${AT}`);
   const item = page.getByTestId('webcams-item').filter({ hasText: 'Garden cam' });
   await expect(item).toContainText('Yours');
+  await expectImageLoaded(item.getByTestId('webcam-image'));
   await page.screenshot({ path: 'test-results/webcams-list-1280x720.png' });
 
-  // Edit: the same id, the new title.
+  // Edit: the same id, the new title, an image address its host answers 404 to: the line that says so.
   await page.goto(`/webcams/edit/${id}${AT}`);
   await expect(page.getByTestId('webcam-title')).toHaveValue('Garden cam');
   await page.getByTestId('webcam-title').fill('Garden cam, north');
+  await page.getByTestId('webcam-imageUrl').fill(`${E2E_WEBCAM_ORIGIN}/north.jpg`);
   await page.getByTestId('webcam-save').click();
   await expect(page).toHaveURL(new RegExp(`/webcams/${id}(\\?|$)`));
   await expect(page.getByTestId('webcam-detail').getByTestId('webcam-title')).toHaveText('Garden cam, north');
+  await expect(page.getByTestId('webcam-detail').getByTestId('webcam-image-failed')).toHaveText('The image cannot be shown here: its host does not allow it or does not answer');
 
   // Remove, after the question; then it is not found.
   await page.getByTestId('webcam-remove').click();

@@ -6,6 +6,12 @@
  *        the place, nearest first: the configured directory's (ISOBAR_WEBCAMS_KEY) and, with a
  *        bearer token, the caller's own (collection 'webcams', common/webcams.ts)
  *   GET /webcams/v1.0/detail/{id}?lang                           -> Webcam; 404 "Webcam {id} not found"
+ *   GET /webcams/v1.0/image/{id}      -> the webcam's current image, relayed by the server (a user's
+ *        own webcam with their bearer token only): the upstream's image/jpeg, png, webp or gif
+ *        bytes, Cache-Control max-age WEBCAM_IMAGE_CACHE_S (private for a user's webcam), CORP
+ *        same-origin so the page loads it under COEP; 404 as detail; 502 with a JSON message when
+ *        the upstream cannot be fetched, is refused (a non-public address), answers anything but an
+ *        image or one over WEBCAM_IMAGE_MAX_BYTES (common/webcams.ts)
  *
  * A user's own webcams are added, changed and removed through /users/v1/data/webcams (SPEC §7
  * collections, server/routes/users.ts). Times are ms since the epoch.
@@ -15,6 +21,7 @@ import type { Infer } from './schema.ts';
 
 export const WEBCAMS_LIST_ROUTE = '/webcams/v1.0/list';
 export const WEBCAM_DETAIL_ROUTE = '/webcams/v1.0/detail/:id';
+export const WEBCAM_IMAGE_ROUTE = '/webcams/v1.0/image/:id';
 /** The collection of a user's own webcams (SPEC §7 /users/v1/data/{collection}). */
 export const USER_WEBCAMS_COLLECTION = 'webcams';
 
@@ -27,6 +34,9 @@ export function webcamsListPath(lat: number, lon: number, options: { radiusKm?: 
 
 export const webcamDetailPath = (id: number, lang?: string): string => `/webcams/v1.0/detail/${id}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
 
+/** The relayed image of a webcam (the address every webcam image is shown from in the app). */
+export const webcamImagePath = (id: number): string => `/webcams/v1.0/image/${id}`;
+
 export const WEBCAM = {
   type: 'object',
   required: ['id', 'title', 'lat', 'lon', 'source', 'imageUrl'],
@@ -37,7 +47,7 @@ export const WEBCAM = {
     lon: { type: 'number', minimum: -180, maximum: 180 },
     /** 'directory': the configured webcam directory; 'user': one the caller added. */
     source: { type: 'string', enum: ['directory', 'user'] },
-    /** The image the browser shows (a directory's address may hold a token valid for minutes). */
+    /** The image's own address (a directory's may hold a token valid for minutes); the app shows it through webcamImagePath. */
     imageUrl: { type: 'string' },
     /** When the image was taken (the directory's last update); absent for a user's webcam, whose image is live. */
     imageTime: { type: 'number' },

@@ -117,6 +117,10 @@ describe('push endpoint check (issue 12 §1.3: no server-side request forgery th
     for (const bad of ['http://127.0.0.1:9093/push', '127.0.0.1:9093', 'http://127.0.0.1:9093/', 'file:///tmp', '*']) {
       expect(() => allowedOriginsFromEnv({ ISOBAR_PUSH_ALLOW_ORIGINS: bad }), bad).toThrow(/ISOBAR_PUSH_ALLOW_ORIGINS: .* is not an origin/);
     }
+    // The webcams' allow-list is read the same way, from its own variable.
+    const webcams = { ISOBAR_PUSH_ALLOW_ORIGINS: 'https://push.test', ISOBAR_WEBCAMS_ALLOW_ORIGINS: 'https://127.0.0.1:9443' };
+    expect(allowedOriginsFromEnv(webcams, 'ISOBAR_WEBCAMS_ALLOW_ORIGINS')).toEqual(['https://127.0.0.1:9443']);
+    expect(() => allowedOriginsFromEnv({ ISOBAR_WEBCAMS_ALLOW_ORIGINS: '*' }, 'ISOBAR_WEBCAMS_ALLOW_ORIGINS')).toThrow(/ISOBAR_WEBCAMS_ALLOW_ORIGINS: "\*" is not an origin/);
   });
 
   it('classifies addresses as written by a resolver', () => {

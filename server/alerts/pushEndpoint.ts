@@ -20,6 +20,9 @@
  * Origins listed in `allowedOrigins` (ISOBAR_PUSH_ALLOW_ORIGINS, exact origins such as
  * http://127.0.0.1:9093) are accepted without these checks: for a test run that stands in a local
  * HTTP server for the browser vendor's push service. Unset (the default), there are none.
+ *
+ * The same rules guard the webcam addresses the server stores and fetches (server/routes/users.ts,
+ * server/webcams/imageRelay.ts), with their own allow-list, ISOBAR_WEBCAMS_ALLOW_ORIGINS.
  */
 
 import { lookup } from 'node:dns/promises';
@@ -63,15 +66,18 @@ export function nonPublicRange(address: string): string | null {
   return null;
 }
 
-/** `ISOBAR_PUSH_ALLOW_ORIGINS` parsed: comma-separated exact origins; anything else is an error at start-up. */
-export function allowedOriginsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const text = env[PUSH_ALLOW_ORIGINS_ENV]?.trim();
+/**
+ * An allow-list variable parsed (default `ISOBAR_PUSH_ALLOW_ORIGINS`): comma-separated exact
+ * origins; anything else is an error at start-up.
+ */
+export function allowedOriginsFromEnv(env: NodeJS.ProcessEnv = process.env, variable = PUSH_ALLOW_ORIGINS_ENV): string[] {
+  const text = env[variable]?.trim();
   if (!text) return [];
   return text.split(',').map((part) => {
     const origin = part.trim();
     const url = URL.canParse(origin) ? new URL(origin) : null;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
-      throw new Error(`${PUSH_ALLOW_ORIGINS_ENV}: "${origin}" is not an origin such as http://127.0.0.1:9093 (scheme, host and port only)`);
+      throw new Error(`${variable}: "${origin}" is not an origin such as http://127.0.0.1:9093 (scheme, host and port only)`);
     }
     return origin;
   });

@@ -5,7 +5,8 @@
  * COEP. The Content-Security-Policy allows only our origin, plus what the engine needs:
  * 'wasm-unsafe-eval' to compile the WASM module, 'unsafe-eval' because regl builds its draw
  * commands with new Function (TOOLCHAIN.md), blob: workers, data: and blob: images, and https
- * images: a webcam's image is shown from its own host (common/webcams.ts), never through this server.
+ * images (an account's avatar). A webcam's image comes through this server's relay
+ * (server/webcams/imageRelay.ts): under COEP the page cannot load one from a host without CORP.
  *
  * Strict-Transport-Security goes with answers to requests that came over TLS: directly (the socket
  * is encrypted) or through a trusted reverse proxy that says so in X-Forwarded-Proto (Fastify's

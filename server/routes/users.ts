@@ -1,6 +1,6 @@
 /**
  * Accounts and their cloud data (SPEC §3, §4 "Login", "Stored data sync", "Settings sync", §5, §6,
- * §7). Every answer is JSON with `cache-control: no-store`; every error is
+ * §7). Every answer is JSON with `cache-control: no-store` (but a relayed webcam image); every error is
  * `{statusCode, error, message}` (form errors add `errors: {field: {code, message}}`, message being
  * the SPEC §5 text of the first). Times are ms since the epoch.
  *
@@ -51,11 +51,13 @@
  * alert: <reason>"), notams any object; 32 KB each (413), at most
  *   1000 per collection (400), nesting at most 16 deep. webcams per common/webcams.ts (400 "Invalid
  *   webcam: <reason>"): image and page addresses https on public addresses (the push endpoints'
- *   rules, server/alerts/pushEndpoint.ts; the server never fetches them); the server gives each a
+ *   rules, server/alerts/pushEndpoint.ts; ISOBAR_WEBCAMS_ALLOW_ORIGINS lets a test's local host
+ *   through); the server gives each a
  *   numeric webcamId when it is created and keeps it on every change.
  *
- * Webcams (server/webcams/routes.ts; SPEC §7 /webcams/v1.0/list, /webcams/v1.0/detail/{id}): the
- *   configured directory's (ISOBAR_WEBCAMS_KEY) and, with a token, the caller's own.
+ * Webcams (server/webcams/routes.ts; SPEC §7 /webcams/v1.0/list, /webcams/v1.0/detail/{id}, and
+ *   /webcams/v1.0/image/{id}, the image relayed under COEP): the configured directory's
+ *   (ISOBAR_WEBCAMS_KEY) and, with a token, the caller's own.
  *
  * Devices (server/routes/devices.ts; SPEC §3 "Device")
  *   PUT or POST /users/v3/devices/{deviceID}   {platform?, target?, version?, cc?, subscription?, pushSubscription?,
@@ -80,7 +82,8 @@ import { validateStops } from '../../common/catalogue/colors.ts';
 import { alertProblem } from '../../common/alerts.ts';
 import { favouriteProblem, validateFavourite } from '../../common/favourites.ts';
 import { normalUserWebcam, USER_WEBCAM_ID_MAX, USER_WEBCAM_ID_MIN, userWebcamProblem, type UserWebcam } from '../../common/webcams.ts';
-import { checkPushEndpoint, PushEndpointError, type HostResolver } from '../alerts/pushEndpoint.ts';
+import { allowedOriginsFromEnv, checkPushEndpoint, PushEndpointError, type HostResolver } from '../alerts/pushEndpoint.ts';
+import { createImageRelay, WEBCAMS_ALLOW_ORIGINS_ENV, type WebcamImageRelay } from '../webcams/imageRelay.ts';
 import { webcamRoutes } from '../webcams/routes.ts';
 import { windyDirectoryFromEnv, type WebcamDirectory } from '../webcams/windyDirectory.ts';
 import { randomInt } from 'node:crypto';
@@ -98,7 +101,7 @@ import { AlertService } from '../alerts/alertService.ts';
 import type { PushSender } from '../alerts/push.ts';
 import type { ServedProducts } from '../data/servedProducts.ts';
 import { databaseConfigFromEnv, lazyDatabase, openDatabase, type Database, type DatabaseConfig } from '../db/database.ts';
-import { badRequest, notFound } from '../http/httpError.ts';
+import { badRequest, HttpError, notFound } from '../http/httpError.ts';
 import { accountRoutes } from './account.ts';
 import { notificationRoutes } from './notifications.ts';
 import { deviceRoutes } from './devices.ts';
@@ -124,6 +127,10 @@ export interface AccountsOptions {
   webcams?: WebcamDirectory | null;
   /** Resolves the hosts of webcam addresses for the public-address check (default: the system's resolver). */
   webcamResolve?: HostResolver;
+  /** Origins of webcam addresses accepted without that check (default: ISOBAR_WEBCAMS_ALLOW_ORIGINS, for tests; none). */
+  webcamAllowedOrigins?: readonly string[];
+  /** The webcam image relay (server/webcams/imageRelay.ts); default: one with webcamResolve and webcamAllowedOrigins. */
+  webcamImages?: WebcamImageRelay;
 }
 
 declare module 'fastify' {
@@ -237,15 +244,21 @@ const SETTINGS_BODY_SCHEMA = {
 
 const setStoreTs = (reply: FastifyReply, storeTs: number) => reply.header(STORE_TS_HEADER, String(storeTs));
 
+interface WebcamAddressOptions {
+  resolve?: HostResolver;
+  allowedOrigins: readonly string[];
+}
+
 /**
- * A webcam's addresses must stand for public hosts (the push endpoints' rules): the browser of
- * whoever opens the webcam fetches them. The server only resolves the names, it never fetches them.
+ * A webcam's addresses must stand for public hosts (the push endpoints' rules): the server fetches
+ * the image (server/webcams/imageRelay.ts, which checks it again each time) and the browser of
+ * whoever opens the webcam follows the page's link.
  */
-async function checkWebcamAddresses(webcam: UserWebcam, resolve: HostResolver | undefined): Promise<void> {
+async function checkWebcamAddresses(webcam: UserWebcam, options: WebcamAddressOptions): Promise<void> {
   for (const [url, what] of [[webcam.imageUrl, 'webcam image address'], [webcam.pageUrl, 'webcam page address']] as const) {
     if (!url) continue;
     try {
-      await checkPushEndpoint(url, { resolve, what });
+      await checkPushEndpoint(url, { ...options, what });
     } catch (error) {
       if (error instanceof PushEndpointError) throw badRequest(`Invalid webcam: ${error.message}`);
       throw error;
@@ -257,7 +270,7 @@ async function checkWebcamAddresses(webcam: UserWebcam, resolve: HostResolver | 
 const newUserWebcamId = () => USER_WEBCAM_ID_MIN + randomInt(Math.min(2 ** 48 - 1, USER_WEBCAM_ID_MAX - USER_WEBCAM_ID_MIN));
 
 /** The user-data routes: settings and collections. */
-async function userDataRoutes(app: FastifyInstance, options: { accounts: AccountStore; data: UserDataStore; now: () => number; webcamResolve?: HostResolver }): Promise<void> {
+async function userDataRoutes(app: FastifyInstance, options: { accounts: AccountStore; data: UserDataStore; now: () => number; webcamAddresses: WebcamAddressOptions }): Promise<void> {
   const { data, now } = options;
   const onRequest = requireUser(options.accounts);
 
@@ -305,7 +318,7 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     const { collection } = request.params;
     const value = checkedItem(collection, request.body);
     if (collection === 'webcams') {
-      await checkWebcamAddresses(value as UserWebcam, options.webcamResolve);
+      await checkWebcamAddresses(value as UserWebcam, options.webcamAddresses);
       (value as UserWebcam).webcamId = newUserWebcamId();
     }
     try {
@@ -327,7 +340,7 @@ async function userDataRoutes(app: FastifyInstance, options: { accounts: Account
     const { collection, id } = request.params;
     const value = checkedItem(collection, request.body);
     if (collection === 'webcams') {
-      await checkWebcamAddresses(value as UserWebcam, options.webcamResolve);
+      await checkWebcamAddresses(value as UserWebcam, options.webcamAddresses);
       // The id stays the one given at creation, whatever the body says.
       const stored = await data.itemJson(p.user.id, collection, id);
       if (stored === null) throw notFound(`No item ${id} in ${collection}`);
@@ -396,14 +409,16 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
 
   await app.register(async (scope) => {
     scope.decorateRequest('principal', null);
+    // no-store unless the route says otherwise (a relayed webcam image, server/webcams/routes.ts).
     scope.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('cache-control', 'no-store');
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
-    // A database failure answers a plain 500: its message (SQL, paths) stays in the log.
+    // A database failure answers a plain 500: its message (SQL, paths) stays in the log. An
+    // HttpError of 5xx is an upstream's failure said on purpose (a webcam's host, the directory).
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500;
-      if (status >= 500) {
+      if (status >= 500 && !(error instanceof HttpError)) {
         request.log.error({ err: error }, 'account request failed');
         return reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'The request failed on the server; try again later' });
       }
@@ -411,10 +426,12 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
       return reply.code(status).send({ statusCode: status, code: error.code, error: STATUS_CODES[status] ?? 'Error', message: error.message });
     });
     await scope.register(accountRoutes, { accounts, limiters, loginThrottle, onLogout: (p: Principal) => devices.deactivateSession(p) });
-    await scope.register(userDataRoutes, { accounts, data, now, webcamResolve: options.webcamResolve });
+    const webcamAddresses = { resolve: options.webcamResolve, allowedOrigins: options.webcamAllowedOrigins ?? allowedOriginsFromEnv(process.env, WEBCAMS_ALLOW_ORIGINS_ENV) };
+    await scope.register(userDataRoutes, { accounts, data, now, webcamAddresses });
     await scope.register(webcamRoutes, {
       accounts, data,
       directory: options.webcams === undefined ? windyDirectoryFromEnv(process.env, (message, raw) => app.log.warn({ raw }, message)) : options.webcams,
+      images: options.webcamImages ?? createImageRelay(webcamAddresses),
     });
     await scope.register(deviceRoutes, { accounts, devices });
     await scope.register(notificationRoutes, { accounts, alerts, push: options.push ?? null });

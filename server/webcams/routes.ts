@@ -3,27 +3,35 @@
  * one webcam's detail, from the configured directory (windyDirectory.ts) and the caller's own
  * (the collection 'webcams' of server/routes/users.ts, read with the caller's bearer token).
  * Registered by registerAccounts inside its scope (its error handler, no-store answers: a list may
- * hold the caller's own webcams).
+ * hold the caller's own webcams). The image route relays a known webcam's image
+ * (imageRelay.ts) with its own Cache-Control: private for a user's webcam.
  */
 
-import type { FastifyInstance } from 'fastify';
-import { WEBCAM, WEBCAM_DETAIL_ROUTE, WEBCAM_LIST, WEBCAMS_LIST_ROUTE, USER_WEBCAMS_COLLECTION, type Webcam } from '../../common/api/webcams.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  distanceKm, isUserWebcamId, WEBCAMS_LIST_DEFAULT, WEBCAMS_LIST_MAX, WEBCAMS_NEARBY_DEFAULT_KM, WEBCAMS_NEARBY_MAX_KM, type UserWebcam,
+  WEBCAM, WEBCAM_DETAIL_ROUTE, WEBCAM_IMAGE_ROUTE, WEBCAM_LIST, WEBCAMS_LIST_ROUTE, USER_WEBCAMS_COLLECTION, type Webcam,
+} from '../../common/api/webcams.ts';
+import {
+  distanceKm, isUserWebcamId, WEBCAM_IMAGE_CACHE_S, WEBCAMS_LIST_DEFAULT, WEBCAMS_LIST_MAX, WEBCAMS_NEARBY_DEFAULT_KM, WEBCAMS_NEARBY_MAX_KM, type UserWebcam,
 } from '../../common/webcams.ts';
 import type { AccountStore } from '../auth/accounts.ts';
 import { principalOf } from '../auth/bearer.ts';
 import type { UserDataStore } from '../db/userDataStore.ts';
 import { badRequest, HttpError, notFound } from '../http/httpError.ts';
+import { WebcamImageError, type WebcamImageRelay } from './imageRelay.ts';
 import type { WebcamDirectory } from './windyDirectory.ts';
 
 export interface WebcamRouteOptions {
   accounts: AccountStore;
   data: UserDataStore;
   directory: WebcamDirectory | null;
+  images: WebcamImageRelay;
 }
 
 const LANG_SCHEMA = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z]{2})?$' } as const;
+const ID_PARAMS = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,16}$' } } } as const;
+/** The directory's language for the image route (its image address is the same in every language). */
+const IMAGE_LANG = 'en';
 
 /** "lat,lon[,radiusKm]" of the nearby query. */
 export function parseNearby(text: string): { lat: number; lon: number; radiusKm: number } {
@@ -46,11 +54,31 @@ export function userWebcamOf(itemId: string, value: UserWebcam): Webcam | null {
 }
 
 export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOptions): Promise<void> {
-  const { accounts, data, directory } = options;
+  const { accounts, data, directory, images } = options;
 
   const ownWebcams = async (userId: string): Promise<Webcam[]> => {
     const { items } = await data.items(userId, USER_WEBCAMS_COLLECTION);
     return items.map((item) => userWebcamOf(item.id, item.value as UserWebcam)).filter((w): w is Webcam => w !== null);
+  };
+
+  /** The webcam of an id: the caller's own (never another user's) or the directory's; 404 otherwise. */
+  const webcamOf = async (request: FastifyRequest, idText: string, lang: string): Promise<Webcam> => {
+    const id = Number(idText);
+    const missing = () => notFound(`Webcam ${idText} not found`);
+    if (!Number.isSafeInteger(id)) throw missing();
+    if (isUserWebcamId(id)) {
+      const who = await principalOf(request, accounts);
+      const found = who ? (await ownWebcams(who.user.id)).find((w) => w.id === id) : undefined;
+      if (!found) throw missing();
+      return found;
+    }
+    if (!directory) throw missing();
+    const webcam = await directory.detail(id, lang).catch((error: Error) => {
+      request.log.warn({ err: error }, 'webcam directory failed');
+      throw new HttpError(502, error.message);
+    });
+    if (!webcam) throw missing();
+    return webcam;
   };
 
   app.get<{ Querystring: { nearby: string; lang?: string; limit?: number } }>(WEBCAMS_LIST_ROUTE, {
@@ -85,26 +113,24 @@ export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOpt
 
   app.get<{ Params: { id: string }; Querystring: { lang?: string } }>(WEBCAM_DETAIL_ROUTE, {
     schema: {
-      params: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,16}$' } } },
+      params: ID_PARAMS,
       querystring: { type: 'object', properties: { lang: LANG_SCHEMA } },
       response: { 200: WEBCAM },
     },
-  }, async (request) => {
-    const id = Number(request.params.id);
-    const missing = () => notFound(`Webcam ${request.params.id} not found`);
-    if (!Number.isSafeInteger(id)) throw missing();
-    if (isUserWebcamId(id)) {
-      const who = await principalOf(request, accounts);
-      const found = who ? (await ownWebcams(who.user.id)).find((w) => w.id === id) : undefined;
-      if (!found) throw missing();
-      return found;
-    }
-    if (!directory) throw missing();
-    const webcam = await directory.detail(id, request.query.lang ?? 'en').catch((error: Error) => {
-      request.log.warn({ err: error }, 'webcam directory failed');
+  }, async (request) => webcamOf(request, request.params.id, request.query.lang ?? 'en'));
+
+  app.get<{ Params: { id: string } }>(WEBCAM_IMAGE_ROUTE, { schema: { params: ID_PARAMS } }, async (request, reply) => {
+    const webcam = await webcamOf(request, request.params.id, IMAGE_LANG);
+    const image = await images.image(webcam.imageUrl).catch((error: Error) => {
+      if (!(error instanceof WebcamImageError)) throw error;
+      request.log.info({ webcamId: webcam.id, reason: error.message }, 'webcam image not relayed');
       throw new HttpError(502, error.message);
     });
-    if (!webcam) throw missing();
-    return webcam;
+    // The page embeds it under COEP require-corp: CORP same-origin (as on every answer of securityHeaders.ts) lets it.
+    return reply
+      .header('content-type', image.contentType)
+      .header('cross-origin-resource-policy', 'same-origin')
+      .header('cache-control', `${webcam.source === 'user' ? 'private' : 'public'}, max-age=${WEBCAM_IMAGE_CACHE_S}`)
+      .send(image.body);
   });
 }

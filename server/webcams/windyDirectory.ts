@@ -1,7 +1,7 @@
 /**
  * The webcam directory (SPEC §1 "webcams", §7 /webcams/v1.0/...): the Windy Webcams API v3, read
  * when ISOBAR_WEBCAMS_KEY holds a key (free at https://api.windy.com/keys, product "Webcams API").
- * The server asks it; the browser shows the images it names straight from Windy's image host.
+ * The server asks it, and relays the images it names (imageRelay.ts) for the page to show.
  *
  *   GET {base}/webcams?nearby={lat},{lon},{radiusKm}&limit={n}&lang={lang}&include=images,location,urls
  *        -> { total, webcams: [WindyWebcam] }

@@ -36,7 +36,7 @@ export function WebcamsNearby({ app, lat, lon }: { app: AppState; lat: number; l
       <div className="webcams-strip">
         {list.map((w) => (
           <button key={w.id} type="button" className="webcams-item" data-testid="detail-webcam" onClick={() => void app.router.navigate(`/webcams/${w.id}`)}>
-            <WebcamImage webcam={w} small />
+            <WebcamImage webcam={w} token={token} small />
             <span className="webcams-item-text"><strong>{w.title}</strong><small>{t('distance', { km: (w.distanceKm ?? 0).toFixed(1) })}</small></span>
           </button>
         ))}

@@ -3,15 +3,17 @@
  * lat/lon parameters, else the map's centre), nearest first, and one webcam with its image, the
  * time the image was taken, its page and who it is from. The user's own webcams (common/webcams.ts)
  * carry edit and remove; any webcam can be a favourite (SPEC §3 type webcam with its webcamId).
- * The image comes straight from its host into the browser; where the host does not let this page
- * show it (or is down), the window says so and links to it.
+ * Every image comes through the server's relay (common/api/webcams.ts webcamImagePath: the page is
+ * cross-origin isolated and most webcam hosts do not allow embedding); a user's own one is fetched
+ * with their token and shown from a blob: address. Where it cannot be relayed (the host is down,
+ * answers no image), the window says so and links to the image's own address.
  */
 
 import './webcams.css';
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import type { Webcam, WebcamList } from '../../../common/api/webcams.ts';
+import { webcamImagePath, type Webcam, type WebcamList } from '../../../common/api/webcams.ts';
 import { WEBCAMS_NEARBY_DEFAULT_KM } from '../../../common/webcams.ts';
 import { COORD_DECIMALS } from '../../../common/url.ts';
 import { HttpError } from '../../http/httpError.ts';
@@ -19,7 +21,7 @@ import { relativeAge } from '../../components/relativeAge.ts';
 import { useAccount } from '../../services/ServicesContext.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
-import { fetchWebcam, fetchWebcamsNearby } from './webcamsApi.ts';
+import { fetchWebcam, fetchWebcamImage, fetchWebcamsNearby } from './webcamsApi.ts';
 
 type Load<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: Error };
 /** Webcams the list shows at most. */
@@ -79,7 +81,7 @@ function WebcamsList({ app, lat, lon, token, lang, openCount }: { app: PanelProp
                 {load.data.webcams.map((w) => (
                   <li key={w.id}>
                     <button type="button" className="webcams-item" data-testid="webcams-item" data-id={w.id} onClick={() => void app.router.navigate(`/webcams/${w.id}`)}>
-                      <WebcamImage webcam={w} small />
+                      <WebcamImage webcam={w} token={token} small />
                       <span className="webcams-item-text">
                         <strong>{w.title}</strong>
                         <small>
@@ -98,21 +100,40 @@ function WebcamsList({ app, lat, lon, token, lang, openCount }: { app: PanelProp
   );
 }
 
-/** The image, or where it cannot be shown here, a line that says so. */
-export function WebcamImage({ webcam, small }: { webcam: Webcam; small?: boolean }) {
+/** The image through the relay, or where it cannot be shown here, a line that says so. */
+export function WebcamImage({ webcam, token, small }: { webcam: Webcam; token: string | null; small?: boolean }) {
   const { t } = useTranslation('webcams');
+  const path = webcamImagePath(webcam.id);
+  const own = webcam.source === 'user';
   const [failed, setFailed] = useState<string | null>(null);
-  if (failed === webcam.imageUrl) {
+  // A user's own image: fetched with the token, shown from a blob: address (revoked with it).
+  const [blob, setBlob] = useState<{ path: string; url: string } | null>(null);
+  useEffect(() => {
+    if (!own) return;
+    const abort = new AbortController();
+    let url: string | null = null;
+    fetchWebcamImage(webcam.id, { token, signal: abort.signal }).then(
+      (image) => {
+        url = URL.createObjectURL(image);
+        setBlob({ path, url });
+      },
+      () => !abort.signal.aborted && setFailed(path),
+    );
+    return () => {
+      abort.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [own, path, token, webcam.id]);
+  const className = small ? 'webcams-thumb' : 'webcams-image';
+  if (failed === path) {
     // A thumbnail has no room for the sentence: a camera sign, the sentence as its title.
     return small
       ? <span className="webcams-thumb failed" role="img" aria-label={t('imageFailed')} title={t('imageFailed')} data-testid="webcam-image-failed">📷</span>
       : <span className="webcams-image failed" data-testid="webcam-image-failed">{t('imageFailed')}</span>;
   }
-  // No referrer: the webcam's host learns nothing of the page that shows it.
-  return (
-    <img className={small ? 'webcams-thumb' : 'webcams-image'} src={webcam.imageUrl} alt={webcam.title} loading="lazy" referrerPolicy="no-referrer"
-      data-testid="webcam-image" onError={() => setFailed(webcam.imageUrl)} />
-  );
+  const src = own ? (blob?.path === path ? blob.url : null) : path;
+  if (src === null) return <span className={className} role="img" aria-label={t('loading')} aria-busy="true" data-testid="webcam-image-loading" />;
+  return <img className={className} src={src} alt={webcam.title} loading="lazy" data-testid="webcam-image" onError={() => setFailed(path)} />;
 }
 
 function WebcamDetail({ app, id, token, lang }: { app: PanelProps['app']; id: number; token: string | null; lang: string }) {
@@ -159,7 +180,7 @@ function WebcamDetail({ app, id, token, lang }: { app: PanelProps['app']; id: nu
   return (
     <div className="webcams-detail" data-testid="webcam-detail" data-id={w.id}>
       <h3 data-testid="webcam-title">{w.title}</h3>
-      <WebcamImage webcam={w} />
+      <WebcamImage webcam={w} token={token} />
       <p className="webcams-facts">
         <span data-testid="webcam-time">
           {w.imageTime !== undefined

@@ -1,12 +1,14 @@
 /**
  * The webcams window's requests (common/api/webcams.ts): the list near a place and one webcam,
- * with the caller's token so their own webcams come too; and the form's check, the one the server
- * makes (common/webcams.ts userWebcamProblem), turned into the field it is about.
+ * with the caller's token so their own webcams come too; a user's own webcam image, which needs
+ * the token too (an <img> cannot send it); and the form's check, the one the server makes
+ * (common/webcams.ts userWebcamProblem), turned into the field it is about.
  */
 
-import { WEBCAM, WEBCAM_LIST, webcamDetailPath, webcamsListPath, type Webcam, type WebcamList } from '../../../common/api/webcams.ts';
+import { WEBCAM, WEBCAM_LIST, webcamDetailPath, webcamImagePath, webcamsListPath, type Webcam, type WebcamList } from '../../../common/api/webcams.ts';
 import { userWebcamProblem, type UserWebcam } from '../../../common/webcams.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
+import { HttpError } from '../../http/httpError.ts';
 
 export function fetchWebcamsNearby(lat: number, lon: number, options: { limit?: number; lang: string; token: string | null; radiusKm?: number; signal?: AbortSignal }): Promise<WebcamList> {
   return fetchAnswer(WEBCAM_LIST, webcamsListPath(lat, lon, { limit: options.limit, lang: options.lang, radiusKm: options.radiusKm }), { signal: options.signal, token: options.token });
@@ -14,6 +16,19 @@ export function fetchWebcamsNearby(lat: number, lon: number, options: { limit?: 
 
 export function fetchWebcam(id: number, options: { lang: string; token: string | null; signal?: AbortSignal }): Promise<Webcam> {
   return fetchAnswer(WEBCAM, webcamDetailPath(id, options.lang), { signal: options.signal, token: options.token });
+}
+
+/**
+ * A user's own webcam image through the server's relay, with their token; throws HttpError when it
+ * is not relayed. Asked again each time (no-cache): its address can change under the same id, and
+ * the browser would show the old image for the answer's max-age (the server's cache keeps it cheap).
+ */
+export async function fetchWebcamImage(id: number, options: { token: string | null; signal?: AbortSignal }): Promise<Blob> {
+  const path = webcamImagePath(id);
+  const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+  const response = await fetch(path, { signal: options.signal, headers, cache: 'no-cache' });
+  if (!response.ok) throw new HttpError(response.status, `Request failed for URL ${path}: HTTP ${response.status}`, await response.text().catch(() => ''));
+  return response.blob();
 }
 
 export type WebcamField = 'title' | 'lat' | 'lon' | 'imageUrl' | 'pageUrl';
