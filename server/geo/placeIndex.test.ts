@@ -96,6 +96,35 @@ describe('PlaceIndex.search', () => {
   });
 });
 
+describe('PlaceIndex.search by alternate names', () => {
+  const alternates = new PlaceIndex([
+    city('Munich', 'DE', 48.137, 11.575, 1_260_391, { alternateKeys: ['munchen', 'monaco di baviera', 'мюнхен'] }),
+    city('Münchenstein', 'CH', 47.518, 7.617, 12_000),
+    city('Garching bei München', 'DE', 48.249, 11.651, 17_000),
+    city('Prague', 'CZ', 50.088, 14.421, 1_165_581),
+    city('Pretoria', 'ZA', -25.745, 28.188, 1_619_438, { alternateKeys: ['praetoria'] }),
+    city('Hof', 'AT', 47.35, 13.33, 1_300),
+    city('Dvorce', 'CZ', 49.83, 17.55, 1_500, { alternateKeys: ['hof'] }),
+  ]);
+  const found = (text: string) => alternates.search(text, { limit: 10 }).map((r) => `${r.place.name} ${r.tier}`);
+
+  it('ranks an exact alternate name first, above names that start with the query', () => {
+    expect(found('München')).toEqual(['Munich 0', 'Garching bei München 1', 'Münchenstein 1']);
+    expect(found('Мюнхен')).toEqual(['Munich 0']);
+  });
+
+  it('ranks a big place\'s alternate prefix with the names that start with the query, as a smaller place', () => {
+    // Munich by "münch": above a Swiss town of 12 000, for Munich counts as a place 30x smaller.
+    expect(found('münch')).toEqual(['Munich 1', 'Münchenstein 1', 'Garching bei München 2']);
+    // Prague by its name above Pretoria by "Praetoria", though Pretoria is bigger.
+    expect(found('pra')).toEqual(['Prague 1', 'Pretoria 1']);
+  });
+
+  it('ranks a small place\'s own name above a place of its size known by it too', () => {
+    expect(found('hof')).toEqual(['Hof 0', 'Dvorce 0']);
+  });
+});
+
 describe('PlaceIndex.nearest', () => {
   it('finds the nearest place within the radius that passes the filter', () => {
     expect(index.nearest(48.853, 2.349, 10)?.place.name).toBe('Paris');

@@ -3,16 +3,17 @@
  * geocoding (server/routes/geo.ts).
  *
  *   names   every place's folded name (fold.ts) and its names in other languages (aliases) as
- *           primary keys; each later word of it ("york"
- *           of "new york") and each other name (an airport's town, its keywords) with its later
- *           words as a secondary key; all keys in one sorted array, so a prefix is a binary search and a scan of the
- *           run of keys that start with it
+ *           primary keys; GeoNames' alternate names as alternate keys; each later word of the name
+ *           ("york" of "new york") and each other name (an airport's town, its keywords) with its
+ *           later words as a secondary key; all keys in one sorted array, so a prefix is a binary
+ *           search and a scan of the run of keys that start with it
  *   codes   airports by ICAO and IATA code
  *   grid    places by 1° cell, for the nearest place within a radius
  *
- * Ranking (common/api/search.ts): tier first — 0 an exact name or airport code, 1 a name that starts
- * with the query (or an exact other name), 2 a later word or other name that starts with it —
- * then the place's size (log10 of the population; airports by kind) plus a bonus for nearness to
+ * Ranking (common/api/search.ts): tier first — 0 an exact name, alternate name or airport code, 1 a
+ * name or alternate name that starts with the query (or an exact other name), 2 a later word or
+ * other name that starts with it — then the place's size (log10 of the population; airports by
+ * kind), less ALTERNATE_PENALTY where only an alternate name matched, plus a bonus for nearness to
  * where the client's map is.
  */
 
@@ -39,8 +40,15 @@ export interface Place {
   otherNames?: readonly string[];
   /** A weather station's id (kind station). */
   stationId?: string;
-  /** The place's name in other languages ("Praha", "München"): matched as the name itself is. */
+  /** The place's name in the app's languages ("Praha", "Wien": CLDR): matched as the name itself is. */
   aliases?: readonly string[];
+  /**
+   * GeoNames' other names of the place ("munchen" of Munich, "firenze" of Florence), already folded
+   * (fold.ts): matched as the name is, for a place ALTERNATE_PENALTY smaller.
+   */
+  alternateKeys?: readonly string[];
+  /** A GeoNames place's geonameid: the key its other names are joined by (gazetteer.ts addAlternateNames). */
+  geonameId?: number;
 }
 
 export interface Ranked {
@@ -55,6 +63,17 @@ export interface SearchOptions {
   near?: { lat: number; lon: number };
 }
 
+/**
+ * What a match by an alternate name only takes off the place's size (log10 of the population): a
+ * name's prefix ranks above a 30x bigger place's alternate prefix ("pra": Prague above Pretoria,
+ * "Pretoria" being "Praetoria" too), and a small place's own name above a bigger place's
+ * alternate ("hof": Hof, Austria above Dvorce, Czechia, "Hof" in German).
+ */
+const ALTERNATE_PENALTY = 1.5;
+/** What a key is to its place (keyKind). */
+const PRIMARY = 0;
+const ALTERNATE = 1;
+const SECONDARY = 2;
 const EARTH_RADIUS_KM = 6371;
 /** Nearness adds up to this much weight (x100 in population) ... */
 const PROXIMITY_WEIGHT = 2;
@@ -76,28 +95,38 @@ const wrapLon = (lon: number) => ((((lon + 180) % 360) + 360) % 360) - 180;
 
 export class PlaceIndex {
   readonly places: readonly Place[];
-  /** Sorted folded keys and, at the same index, the place and whether the key is its primary name. */
+  /** Sorted folded keys and, at the same index, the place and what the key is to it (PRIMARY ...). */
   private readonly keys: string[];
   private readonly keyPlace: Int32Array;
-  private readonly keyPrimary: Uint8Array;
+  private readonly keyKind: Uint8Array;
   private readonly codes = new Map<string, number[]>();
   /** Place indexes grouped by grid cell (row-major, 1° cells from -90/-180): cell c holds
    *  cellItems[cellStart[c] .. cellStart[c + 1]). */
   private readonly cellStart: Int32Array;
   private readonly cellItems: Int32Array;
-  /** Per-query scratch: the query that last touched a place, and the place's best tier in it. */
+  /** Per-query scratch: the query that last touched a place, the place's best tier in it and
+   *  whether that tier came of an alternate name only. */
   private readonly weights: Float64Array;
   private readonly stamp: Int32Array;
   private readonly bestTier: Uint8Array;
+  private readonly bestByAlternate: Uint8Array;
   private query = 0;
 
   constructor(places: readonly Place[]) {
     this.places = places;
-    const entries: { key: string; place: number; primary: boolean }[] = [];
+    const entries: { key: string; place: number; kind: number }[] = [];
     places.forEach((p, i) => {
       const name = foldName(p.name);
-      if (name) entries.push({ key: name, place: i, primary: true });
-      for (const alias of new Set((p.aliases ?? []).map(foldName))) if (alias && alias !== name) entries.push({ key: alias, place: i, primary: true });
+      const named = new Set([name]);
+      if (name) entries.push({ key: name, place: i, kind: PRIMARY });
+      for (const alias of (p.aliases ?? []).map(foldName)) {
+        if (alias && !named.has(alias)) entries.push({ key: alias, place: i, kind: PRIMARY });
+        named.add(alias);
+      }
+      for (const key of p.alternateKeys ?? []) {
+        if (key && !named.has(key)) entries.push({ key, place: i, kind: ALTERNATE });
+        named.add(key);
+      }
       const secondary = new Set<string>();
       const words = name.split(' ');
       for (let w = 1; w < words.length; w++) secondary.add(words.slice(w).join(' '));
@@ -109,7 +138,7 @@ export class PlaceIndex {
         const otherWords = folded.split(' ');
         for (let w = 1; w < otherWords.length; w++) secondary.add(otherWords.slice(w).join(' '));
       }
-      for (const key of secondary) entries.push({ key, place: i, primary: false });
+      for (const key of secondary) entries.push({ key, place: i, kind: SECONDARY });
       for (const code of [p.icao, p.iata]) {
         if (!code) continue;
         const list = this.codes.get(code) ?? [];
@@ -120,7 +149,7 @@ export class PlaceIndex {
     entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.keys = entries.map((e) => e.key);
     this.keyPlace = Int32Array.from(entries, (e) => e.place);
-    this.keyPrimary = Uint8Array.from(entries, (e) => (e.primary ? 1 : 0));
+    this.keyKind = Uint8Array.from(entries, (e) => e.kind);
 
     const cellOfPlace = Int32Array.from(places, (p) => this.cellOf(p.lat, p.lon));
     this.cellStart = new Int32Array(LAT_CELLS * LON_CELLS + 1);
@@ -132,6 +161,7 @@ export class PlaceIndex {
     this.weights = Float64Array.from(places, (p) => p.weight);
     this.stamp = new Int32Array(places.length);
     this.bestTier = new Uint8Array(places.length);
+    this.bestByAlternate = new Uint8Array(places.length);
   }
 
   get size(): number {
@@ -161,14 +191,15 @@ export class PlaceIndex {
     if (!q || options.limit <= 0) return [];
     const id = ++this.query;
     const touched: number[] = [];
-    const offer = (place: number, tier: number) => {
+    const offer = (place: number, tier: number, byAlternate = 0) => {
       if (this.stamp[place] !== id) {
         this.stamp[place] = id;
-        this.bestTier[place] = tier;
         touched.push(place);
-      } else if (tier < this.bestTier[place]) {
-        this.bestTier[place] = tier;
+      } else if (tier > this.bestTier[place] || (tier === this.bestTier[place] && byAlternate >= this.bestByAlternate[place])) {
+        return;
       }
+      this.bestTier[place] = tier;
+      this.bestByAlternate[place] = byAlternate;
     };
 
     const code = text.trim().toUpperCase();
@@ -185,7 +216,9 @@ export class PlaceIndex {
     const end = this.lowerBound(`${q}\uffff`);
     for (let k = start; k < end; k++) {
       const exact = k < exactEnd;
-      offer(this.keyPlace[k], this.keyPrimary[k] ? (exact ? 0 : 1) : exact ? 1 : 2);
+      const kind = this.keyKind[k];
+      if (kind === SECONDARY) offer(this.keyPlace[k], exact ? 1 : 2);
+      else offer(this.keyPlace[k], exact ? 0 : 1, kind === ALTERNATE ? 1 : 0);
     }
 
     // The best `limit` of the touched places, kept sorted (limit is small: insertion is cheapest).
@@ -193,13 +226,14 @@ export class PlaceIndex {
     const near = options.near;
     for (const i of touched) {
       const tier = this.bestTier[i];
+      const weight = this.weights[i] - (this.bestByAlternate[i] ? ALTERNATE_PENALTY : 0);
       const full = best.length === options.limit;
       const worst = best[best.length - 1];
       // Most candidates of a short prefix are villages that cannot make the list: skip them
       // before touching the place or its distance (flat arrays: a short prefix has 30 000).
-      if (full && (tier > worst.tier || (tier === worst.tier && this.weights[i] + (near ? PROXIMITY_WEIGHT : 0) <= worst.score))) continue;
+      if (full && (tier > worst.tier || (tier === worst.tier && weight + (near ? PROXIMITY_WEIGHT : 0) <= worst.score))) continue;
       const place = this.places[i];
-      let score = place.weight;
+      let score = weight;
       if (near) score += PROXIMITY_WEIGHT * Math.exp(-distanceKm(near.lat, near.lon, place.lat, place.lon) / PROXIMITY_KM);
       if (full) {
         if (tier === worst.tier && score <= worst.score) continue;
