@@ -99,6 +99,31 @@ test.describe('controls', () => {
   });
 });
 
+test.describe('layer menu on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  test('the topics filter the layers (SPEC §3 mobileMenuFilter), the choice is kept, search finds by name', async ({ page }) => {
+    await openMap(page, '/?45.000,10.000,4');
+    await page.getByTestId('overlay-more').click();
+    const filters = page.getByTestId('overlay-filters');
+    await filters.locator('[data-filter="warnings"]').click();
+    const list = page.getByTestId('overlay-all');
+    await expect(list).toHaveAttribute('data-filter', 'warnings');
+    await expect(list.locator('[data-overlay="capAlerts"]')).toHaveCount(1);
+    await expect(list.locator('[data-overlay="hurricanes"]')).toHaveCount(1);
+    await expect(list.locator('[data-overlay="temp"]')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('phone-warnings-topic.png') });
+    await filters.locator('[data-filter="sea"]').click();
+    await expect(list.locator('[data-overlay="waves"]')).toHaveCount(1);
+    await expect(list.locator('[data-overlay="capAlerts"]')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { isobar: { app: { settings: { get(k: string): unknown } } } }).isobar.app.settings.get('mobileMenuFilter'))).toBe('sea');
+    await filters.locator('[data-filter="search"]').click();
+    await page.getByTestId('overlay-filter-search').fill('dew');
+    await expect(list.locator('[data-overlay]')).toHaveCount(1);
+    await list.locator('[data-overlay="dewpoint"]').click();
+    await expect(page).toHaveURL(/\?dewpoint,/);
+  });
+});
+
 test.describe('robustness', () => {
   test('a tile that fails shows the grey "No data!" tile and others still draw', async ({ page }) => {
     await page.route('**/tiles/v1.0/demo/**/0/0/0/temp-surface.tile', (route) => route.fulfill({ status: 500, body: 'broken' }));

@@ -135,6 +135,11 @@ export class Gazetteer {
     return this.current;
   }
 
+  /** Adds the other names now (the server does it after start-up), so no search waits for them. */
+  prepareSearch(): void {
+    this.searchIndex();
+  }
+
   private searchIndex(): PlaceIndex {
     if (this.alternates) {
       this.alternates(this.current.places);
