@@ -55,7 +55,7 @@ const CONTENT_TIMEOUT_MS = 15_000;
 const SETUP_TIMEOUT_MS = 60_000;
 /** Quiet main thread (no long task) before each open: the map is idle; waited for IDLE_TIMEOUT_MS at most. */
 const IDLE_MS = 300;
-const IDLE_TIMEOUT_MS = 3000;
+const IDLE_TIMEOUT_MS = 2000;
 
 const DATA_DIR = fileURLToPath(new URL('../var/bench-windows/', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/', import.meta.url));
@@ -144,7 +144,11 @@ async function premiumUserWithWebcam(app: FastifyInstance): Promise<string> {
   return email;
 }
 
-/** In the page: waits for `content`, then a frame; the open's time from `window.__openT0` (or the next press), ms. */
+/**
+ * In the page: empties the long-task list, notes the next press's event time as the open's start
+ * (window.__open.t0, unless the caller sets it first) and the time of the first frame after `content`
+ * is in the DOM (t1).
+ */
 async function armOpen(page: Page, content: string): Promise<void> {
   await page.evaluate((selector) => {
     const w = window as unknown as { __open: { t0: number | null; t1: number | null }; __longTasks: number[] };
