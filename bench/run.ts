@@ -27,6 +27,10 @@
  *      d3-contour in the same run.
  *  11. METAR decoding (bench/metar.ts): the real reports of the fixtures, decodeMetar against
  *      metar-taf-parser alone in the same run.
+ *  12. The point-tool windows (bench/windows.ts): the real app on the e2e specs' fixtures (GFS
+ *      samples, METAR, NWS station, tides, a Premium user's webcam), headless Chromium at 1280x720,
+ *      1x CPU: first content after the click and the longest main-thread task, cold and warm
+ *      (median of 5) for the sounding, multi-model, webcams, airport, station and tides windows.
  * Each figure is checked against its budget (DESIGN.md "Budgets" and the issue's targets).
  */
 
@@ -54,6 +58,7 @@ import { benchSearch, searchSection, type SearchBenchResult } from './search.ts'
 import { benchTides, tidesSection } from './tides.ts';
 import { benchIsolines, isolinesCheck, isolinesSection } from './isolines.ts';
 import { benchMetar, metarCheck, metarSection } from './metar.ts';
+import { benchWindows, windowsChecks, windowsSection } from './windows.ts';
 import { benchLiveFirstStep, liveFirstStepCheck } from './liveFirstStep.ts';
 import { benchRadarFrame, radarFrameCheck } from './radar.ts';
 import { benchRadarAnimation, radarAnimationCheck } from './radarAnimation.ts';
@@ -378,6 +383,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...[liveFirstStepCheck(live)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[isolinesCheck(isolines)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
     ...[metarCheck(metar)].map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.ok ? 'met' : '**missed**'} |`),
+    ...windowsChecks(windows).map((c) => `| ${c.what} | ${c.budget} | ${c.measured} | ${c.verdict ?? (c.ok ? 'met' : '**missed**')} |`),
     '',
     `## Engine kernels in Node (${node.runtime}, benchmark.js)`,
     '',
@@ -390,6 +396,7 @@ function report(node: { runtime: string; results: SuiteResult[] }, grib: GribRep
     ...tidesSection(tides),
     ...isolinesSection(isolines),
     ...metarSection(metar),
+    ...windowsSection(windows),
     `## Engine kernels in a Chromium worker (self-timed, cross-origin isolated: ${browserReport.crossOriginIsolated})`,
     '',
     formatResults(browserReport.results),
@@ -436,6 +443,8 @@ const { frames, phone, globe } = await frameHarness();
 console.log(JSON.stringify({ frames, globe }, null, 2));
 const radarAnimation = await benchRadarAnimation();
 console.log(radarAnimationCheck(radarAnimation));
+const windows = await benchWindows();
+console.log(windowsSection(windows).join('\n'));
 const initialJs = measureInitialJs(DEFAULT_DIST_DIR);
 const stolen = stolenShare(cpuAtStart, await cpuTimes());
 const markdown = report(node, grib, browserReport, frames, phone, initialJs, accounts, search, globe);

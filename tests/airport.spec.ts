@@ -11,7 +11,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from '@playwright/test';
 import { test } from './fixtures.ts';
@@ -19,11 +18,9 @@ import { startAppServer, stopAppServer } from './appServer.ts';
 import { obsTestContext, screenOf } from './testing.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import type { ObsContext } from '../server/obs/core/source.ts';
-import { AWC_METARS_PATH, AWC_TAFS_PATH, AwcMetarSource } from '../server/obs/metar/metarSource.ts';
+import { AwcMetarSource } from '../server/obs/metar/metarSource.ts';
 import { OurAirportsRunwaysSource } from '../server/obs/metar/runwaysSource.ts';
-import {
-  airportPositions, awcMetarCacheCsvBuilt, awcTafCacheXmlBuilt, FIXTURE_STATIONS, OURAIRPORTS_RUNWAYS_EXCERPT, readAvwxMetar, readAvwxTaf,
-} from '../server/obs/metar/testing.ts';
+import { serveAirportFixtures } from '../server/obs/metar/testing.ts';
 
 const DATA = fileURLToPath(new URL('../../shared/data/text/metar-taf/', import.meta.url));
 const present = existsSync(resolve(DATA, 'metar_KJFK.json'));
@@ -49,18 +46,7 @@ test.describe('airport window and metars layer', () => {
     await rm(DATA_DIR, { recursive: true, force: true });
     await mkdir(DATA_DIR, { recursive: true });
     fixture = await FixtureServer.start();
-    const positions = await airportPositions();
-    const rows = [];
-    const tafs = [];
-    for (const station of FIXTURE_STATIONS) {
-      const { raw, time } = await readAvwxMetar(station);
-      const p = positions.get(station)!;
-      rows.push({ raw: raw.slice(0, raw.indexOf(` ${station} `, 5)), station, time: time.dt, lat: p.lat, lon: p.lon });
-      tafs.push({ raw: (await readAvwxTaf(station)).raw, station });
-    }
-    fixture.put(AWC_METARS_PATH, gzipSync(awcMetarCacheCsvBuilt(rows)));
-    fixture.put(AWC_TAFS_PATH, gzipSync(awcTafCacheXmlBuilt(tafs)));
-    fixture.put('/runways.csv', OURAIRPORTS_RUNWAYS_EXCERPT);
+    await serveAirportFixtures(fixture);
     await new OurAirportsRunwaysSource(fixture.url).poll(context(METAR_NOW));
     await new AwcMetarSource(fixture.url).poll(context(METAR_NOW));
   });

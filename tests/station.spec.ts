@@ -6,17 +6,14 @@
  * detail window and the search.
  */
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
-import { FixtureServer } from '../server/live/fixtureServer.ts';
-import { SourceHttp } from '../server/live/http.ts';
-import { FIXTURES_DIR, fixturesPresent } from '../server/live/testing.ts';
-import { startObsPoller } from '../server/obs/core/poller.ts';
-import { nwsStationsSource } from '../server/obs/stations/sources.ts';
+import { fixturesPresent } from '../server/live/testing.ts';
 import { startFixedClockServer } from './fixedClock.ts';
 import { test } from './fixtures.ts';
+import { publishStationFixture } from './testing.ts';
 
 const present = fixturesPresent;
 if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error('observation fixtures missing under ../shared/data/obs (ISOBAR_REQUIRE_FIXTURES=1)');
@@ -35,29 +32,16 @@ test.use({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
 
 test.describe('weather stations', () => {
   test.skip(!present, 'observation fixtures not found under ../shared/data/obs');
-  let upstream: FixtureServer;
   let dataDir: string;
   let server: { origin: string; stop: () => void };
 
   test.beforeAll(async () => {
-    upstream = await FixtureServer.start();
-    upstream.files.set('/stations/KFLL/observations/latest', new Uint8Array(await readFile(`${FIXTURES_DIR}obs/observations/nws-api_stations-observations-latest.json`)));
     dataDir = await mkdtemp(join(tmpdir(), 'isobar-e2e-stations-'));
-    const silent = { debug() {}, info() {}, warn() {}, error() {} };
-    const poller = startObsPoller({
-      sources: [nwsStationsSource({ ISOBAR_NWS_API_URL: upstream.url, ISOBAR_NWS_STATIONS: 'KFLL' })], dataDir, logger: silent,
-      http: new SourceHttp({ retry: { attempts: 1 } }), pollOnStart: false, now: () => NOW,
-    });
-    try {
-      expect(await poller.pollNow('nwsStations')).toEqual({ ok: true });
-    } finally {
-      await poller.stop();
-    }
+    await publishStationFixture(dataDir, NOW);
     server = await startFixedClockServer(new Date(NOW).toISOString(), { dataDir });
   });
   test.afterAll(async () => {
     server?.stop();
-    await upstream?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -5,10 +5,15 @@ import { PNG } from 'pngjs';
 import Stripe from 'stripe';
 import { E2E_STRIPE_WEBHOOK_SECRET } from '../playwright.config.ts';
 import type { RenderStats } from '../workers/api.ts';
+import { readFile } from 'node:fs/promises';
 import { lonLatToScreen } from '../common/map.ts';
+import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { SourceHttp } from '../server/live/http.ts';
+import { FIXTURES_DIR } from '../server/live/testing.ts';
+import { startObsPoller } from '../server/obs/core/poller.ts';
 import type { ObsContext } from '../server/obs/core/source.ts';
 import { ObsStore } from '../server/obs/core/store.ts';
+import { nwsStationsSource } from '../server/obs/stations/sources.ts';
 
 export interface Pixels {
   width: number;
@@ -213,14 +218,14 @@ export async function newUser(request: APIRequestContext, prefix = 'user'): Prom
   return { email, id: String(body.userInfo.id), token: String(body.token) };
 }
 
-/** Logs in through the login window and waits until the top bar shows the account. */
-export async function loginAs(page: Page, email: string): Promise<void> {
+/** Logs in through the login window and waits (up to `timeout` ms, else expect's own) until the top bar shows the account. */
+export async function loginAs(page: Page, email: string, timeout?: number): Promise<void> {
   await page.goto('/login');
   const form = page.getByTestId('auth-login');
   await form.getByTestId('auth-email').fill(email);
   await form.getByTestId('auth-password').fill(TEST_PASSWORD);
   await form.getByTestId('auth-submit').click();
-  await expect(page.getByTestId('account-button')).toHaveAttribute('data-logged-in', 'true');
+  await expect(page.getByTestId('account-button')).toHaveAttribute('data-logged-in', 'true', { timeout });
 }
 
 /** Posts a Stripe event to the e2e server's webhook, signed as Stripe signs it. */
@@ -265,4 +270,32 @@ export function obsTestContext(dataDir: string, now: number): ObsContext {
     now: () => now,
     signal: new AbortController().signal,
   };
+}
+
+/** The NWS observation fixture's station (Fort Lauderdale-Hollywood airport, 2022-03-02 23:53Z). */
+export const NWS_FIXTURE_STATION = 'KFLL';
+
+/**
+ * Publishes the real KFLL observation of ../shared/data/obs/observations into `dataDir` as the NWS
+ * station source does: the source polls a fixture server (api.weather.gov's URL layout) once at `now`.
+ * tests/station.spec.ts and bench/windows.ts serve it.
+ */
+export async function publishStationFixture(dataDir: string, now: number): Promise<void> {
+  const upstream = await FixtureServer.start();
+  try {
+    upstream.files.set(`/stations/${NWS_FIXTURE_STATION}/observations/latest`, new Uint8Array(await readFile(`${FIXTURES_DIR}obs/observations/nws-api_stations-observations-latest.json`)));
+    const poller = startObsPoller({
+      sources: [nwsStationsSource({ ISOBAR_NWS_API_URL: upstream.url, ISOBAR_NWS_STATIONS: NWS_FIXTURE_STATION })], dataDir,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      http: new SourceHttp({ retry: { attempts: 1 } }), pollOnStart: false, now: () => now,
+    });
+    try {
+      const result = await poller.pollNow('nwsStations');
+      if (!result.ok) throw new Error(`NWS station fixture not published: ${JSON.stringify(result)}`);
+    } finally {
+      await poller.stop();
+    }
+  } finally {
+    await upstream.close();
+  }
 }

@@ -11,7 +11,10 @@
  */
 
 import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import type { FixtureServer } from '../../live/fixtureServer.ts';
 import { readFixture } from '../../live/testing.ts';
+import { AWC_METARS_PATH, AWC_TAFS_PATH } from './metarSource.ts';
 
 export const METAR_TAF_DIR = 'text/metar-taf/';
 export const FIXTURE_STATIONS = ['EGLL', 'KJFK', 'KMCO', 'PHNL'] as const;
@@ -97,3 +100,24 @@ export const OURAIRPORTS_RUNWAYS_EXCERPT = [
   '244970,3622,"KJFK",10000,200,"Concrete",1,0,"13L",40.657798767089844,-73.79019927978516,13,121,905,"31R",40.643699645996094,-73.7593002319336,13,301,1030',
   '244969,3622,"KJFK",14511,200,"Concrete",1,0,"13R",40.648399353027344,-73.81670379638672,13,121,2043,"31L",40.627899169921875,-73.77159881591797,13,301,3263',
 ].join('\n') + '\n';
+
+/**
+ * Puts the fixture stations' first METAR and their TAF (the cache files built above) and the
+ * runway excerpt on the fixture server where AwcMetarSource and OurAirportsRunwaysSource (at
+ * `${fixture.url}/runways.csv`) poll them: the airport data tests/airport.spec.ts and
+ * bench/windows.ts publish.
+ */
+export async function serveAirportFixtures(fixture: FixtureServer): Promise<void> {
+  const positions = await airportPositions();
+  const rows = [];
+  const tafs = [];
+  for (const station of FIXTURE_STATIONS) {
+    const { raw, time } = await readAvwxMetar(station);
+    const p = positions.get(station)!;
+    rows.push({ raw: raw.slice(0, raw.indexOf(` ${station} `, 5)), station, time: time.dt, lat: p.lat, lon: p.lon });
+    tafs.push({ raw: (await readAvwxTaf(station)).raw, station });
+  }
+  fixture.put(AWC_METARS_PATH, gzipSync(awcMetarCacheCsvBuilt(rows)));
+  fixture.put(AWC_TAFS_PATH, gzipSync(awcTafCacheXmlBuilt(tafs)));
+  fixture.put('/runways.csv', OURAIRPORTS_RUNWAYS_EXCERPT);
+}
