@@ -121,6 +121,7 @@ const NO_FORECAST_VALUES: Record<string, string> = {
   'GET /tc/v2/storms': 'the tropical storm list (observed tracks and advisories), not forecast values; free to everyone',
   'GET /webcams/v1.0/list': 'webcams near a place (names, positions, image addresses), not forecast values',
   'GET /webcams/v1.0/detail/:id': 'one webcam (name, position, image address), not forecast values',
+  'GET /webcams/v1.0/image/:id': 'a webcam\'s current image relayed under COEP, not forecast values',
   'GET /airports/v1.0/nearest/:lat/:lon': 'the airports nearest a place (names, positions, METAR flight category), no model values; free to everyone',
   'GET /airports/v1.0/:icao': 'an airport, its latest METAR and TAF as issued and its runways: observations and the aviation service\'s own forecast, no model values; free to everyone',
   'GET /metadata/v1.0/progress.json': 'how many steps of the runs being fetched are in (counts, not values)',
