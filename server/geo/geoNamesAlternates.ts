@@ -163,3 +163,25 @@ export function searchableKeys(mainName: string, names: readonly string[]): stri
   }
   return keys;
 }
+
+/** The search keys of other names, sorted, each with the index of its place in the gazetteer's list. */
+export interface AlternateEntries {
+  keys: string[];
+  places: Int32Array;
+}
+
+/**
+ * The sorted search keys of the places' other names: `ids[i]` is place i's geonameid (-1: none),
+ * `names[i]` its main name. Run in a worker thread (alternatesThread.ts): reading the file and
+ * sorting the keys take seconds of CPU, which the event loop never waits for.
+ */
+export function alternateEntries(path: string, ids: Int32Array, names: readonly string[]): AlternateEntries {
+  const alternates = readAlternateNames(path, new Set(ids.filter((id) => id >= 0)));
+  const entries: { key: string; place: number }[] = [];
+  ids.forEach((id, i) => {
+    const other = id >= 0 ? alternates.get(id) : undefined;
+    if (other) for (const key of searchableKeys(names[i], other)) entries.push({ key, place: i });
+  });
+  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { keys: entries.map((e) => e.key), places: Int32Array.from(entries, (e) => e.place) };
+}

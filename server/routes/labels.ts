@@ -131,9 +131,6 @@ function citySeries(data: PointForecast['data']): Record<string, (number | null)
   return Object.assign(out, rest);
 }
 
-/** The search's other names are read this long after the labels' prewarm (a few seconds of CPU). */
-const SEARCH_PREWARM_DELAY_MS = 2000;
-
 export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptions): Promise<void> {
   const gazetteer = options.gazetteer ?? lazyGazetteer();
   let index: LabelIndex | null = null;
@@ -151,17 +148,13 @@ export async function labelRoutes(app: FastifyInstance, options: LabelRouteOptio
         } catch (error) {
           app.log.error({ err: error }, 'city label prewarm failed');
         }
-        // Then, with the requests that came meanwhile answered, the search's other names (the same
-        // gazetteer as the search route's, server/app.ts), so that the first search does not wait.
-        setTimeout(() => {
-          const begun = performance.now();
-          try {
-            gazetteer().prepareSearch();
-            app.log.info({ ms: Math.round(performance.now() - begun) }, 'search names prewarmed');
-          } catch (error) {
-            app.log.error({ err: error }, 'search names prewarm failed');
-          }
-        }, SEARCH_PREWARM_DELAY_MS).unref();
+        // Then the search's other names (the same gazetteer as the search route's, server/app.ts),
+        // read in a worker thread and merged into the index when they are in.
+        const begun = performance.now();
+        gazetteer().prepareSearch().then(
+          () => app.log.info({ ms: Math.round(performance.now() - begun) }, 'search names read'),
+          (error: unknown) => app.log.error({ err: error }, 'search names could not be read: places are found by their own names only'),
+        );
       }, 0).unref();
     });
   }
