@@ -17,6 +17,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,7 +30,7 @@ import { ingestFiles } from '../server/ingest/ingest.ts';
 import { SAMPLE, tempDir } from '../server/ingest/testing.ts';
 import { startTestS3 } from '../server/storage/testing.ts';
 import { dropSchema } from '../server/db/testing.ts';
-import { haproxyPresent, killProcess, startHaproxy, startServerProcess, type ServerProcess } from '../tests/cluster.ts';
+import { haproxyPresent, killProcess, startHaproxy, startServerProcess, until, type ServerProcess } from '../tests/cluster.ts';
 import { client, openLoop, percentile, type Call } from './load.ts';
 
 export const TILE_RATE = 500;
@@ -107,6 +108,10 @@ async function minifestOf(base: string): Promise<MinifestAnswer> {
   return await answer.json() as MinifestAnswer;
 }
 
+/** The log lines of a web server's start-up work (server/routes/labels.ts, server/demo). */
+const START_UP_WORK = ['"city labels prewarmed"', '"search names read"'];
+const START_UP_TIMEOUT_MS = 120_000;
+
 export async function benchCluster(log: (line: string) => void = () => {}): Promise<ClusterBenchResult> {
   const work = await tempDir('isobar-bench-cluster-');
   const s3 = await startTestS3();
@@ -122,8 +127,15 @@ export async function benchCluster(log: (line: string) => void = () => {}): Prom
 
     const quiet = { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
     const server = async (name: string, port: number, env: Record<string, string>) => {
-      const started = await startServerProcess(name, port, join(work.dir, `${name}.log`), { ...quiet, ...env });
+      const logFile = join(work.dir, `${name}.log`);
+      const started = await startServerProcess(name, port, logFile, { ...quiet, ...env });
       processes.push(started);
+      // The rows measure a server at work, not one still doing its start-up work (labels, demo
+      // tiles, the search's names in a thread): each logs a line when it is done.
+      await until(`${name} has done its start-up work`, async () => {
+        const text = await readFile(logFile, 'utf8').catch(() => '');
+        return START_UP_WORK.every((line) => text.includes(line));
+      }, START_UP_TIMEOUT_MS);
       return started;
     };
     const local = await server('local', BASE_PORT, { ISOBAR_DATA_DIR: localDir, ISOBAR_DB_PATH: join(work.dir, 'local.sqlite') });
