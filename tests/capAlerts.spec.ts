@@ -20,7 +20,7 @@ import { startObsPoller } from '../server/obs/core/poller.ts';
 import { ecccAlertsSource } from '../server/obs/capAlerts/sources.ts';
 import { ECCC_FIXTURE_NOW, readWarningFixture, WARNING_FIXTURE } from '../server/obs/capAlerts/testing.ts';
 import { startFixedClockServer } from './fixedClock.ts';
-import { mapClip, openMap, screenshotPixels, type Pixels } from './testing.ts';
+import { mapClip, openMap, pickOverlay, screenshotPixels, type Pixels } from './testing.ts';
 
 const present = fixturesPresent;
 if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error('warning fixtures missing under ../shared/data/obs (ISOBAR_REQUIRE_FIXTURES=1)');
@@ -96,8 +96,7 @@ test.describe('weather warnings', () => {
     await openMap(page, `${server.origin}/?${KENTVILLE.lat.toFixed(3)},${KENTVILLE.lon.toFixed(3)},7`);
     const clip = mapClip(page);
     const before = yellowPixels(await screenshotPixels(page, clip));
-    await page.getByTestId('overlay-more').click();
-    await page.getByTestId('overlay-all').locator('[data-overlay="capAlerts"]').first().click();
+    await pickOverlay(page, 'capAlerts');
     await expect(page).toHaveURL(/\?capAlerts,/);
     // The legend is the warnings' (the toggle steps aside), with the areas drawn.
     await expect(page.getByTestId('legend')).toHaveAttribute('data-areas', '23');
@@ -109,7 +108,7 @@ test.describe('weather warnings', () => {
     await page.mouse.click(box.x + box.width / 2 + 60, box.y + box.height / 2 + 30);
     await expect(page.getByTestId('picker-cap-alert')).toContainText(/frost/i);
     // Back to wind: the toggle is there again and off, so the areas go.
-    await page.getByTestId('overlay-all').locator('[data-overlay="wind"]').first().click();
+    await pickOverlay(page, 'wind');
     await expect(page.getByTestId('cap-alerts-toggle')).toHaveAttribute('aria-pressed', 'false');
     await expect.poll(async () => yellowPixels(await screenshotPixels(page, clip)), { timeout: 10_000 }).toBeLessThan(before + 500);
   });

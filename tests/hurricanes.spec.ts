@@ -14,7 +14,7 @@ import { publishStorms } from '../server/obs/tropical/publish.ts';
 import { deckStorm } from '../server/obs/tropical/sources.ts';
 import { FIXTURES_DIR } from '../server/live/testing.ts';
 import { TROPICAL_FIXTURE } from '../server/obs/tropical/testing.ts';
-import { mapClip, screenshotPixels, settled, type Pixels } from './testing.ts';
+import { mapClip, pickOverlay, screenshotPixels, settled, type Pixels } from './testing.ts';
 
 const DATA_DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e');
 const store = new ObsStore(DATA_DIR);
@@ -90,8 +90,7 @@ test.describe('hurricane tracker', () => {
       const clip = mapClip(page);
       // The wind alone may have a few pixels of the classes' colours.
       const before = trackPixels(await screenshotPixels(page, clip));
-      await page.getByTestId('overlay-more').click();
-      await page.getByTestId('overlay-all').locator('[data-overlay="hurricanes"]').first().click();
+      await pickOverlay(page, 'hurricanes');
       await expect(page).toHaveURL(/\?hurricanes,/);
       await expect(page.getByTestId('storms-legend')).toHaveAttribute('data-storms', '1');
       // Over the product's wind: its legend is there too.

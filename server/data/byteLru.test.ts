@@ -36,4 +36,13 @@ describe('ByteLru', () => {
     lru.deletePrefix('run1/');
     expect([lru.get('run1/a'), lru.get('run2/a'), lru.bytes]).toEqual([undefined, 'B', 3]);
   });
+
+  it('keeps at most maxEntries entries where given, the oldest going first', () => {
+    const lru = new ByteLru<string>(100, 2);
+    lru.set('a', 'A', 0);
+    lru.set('b', 'B', 0);
+    lru.get('a');
+    lru.set('c', 'C', 0); // three entries: b, the oldest, goes
+    expect([lru.get('a'), lru.get('b'), lru.get('c')]).toEqual(['A', undefined, 'C']);
+  });
 });

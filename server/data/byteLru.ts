@@ -1,14 +1,15 @@
 /**
- * A least-recently-used map bounded by bytes: each entry says what it weighs, a read moves it to
- * the front, and the oldest go when the total passes the budget. An entry may grow while kept
- * (a tile that was asked without gzip keeps its inflated bytes too): grow() counts that.
+ * A least-recently-used map bounded by bytes (and, where given, by entries): each entry says what
+ * it weighs, a read moves it to the front, and the oldest go when the total passes the budget. An
+ * entry may grow while kept (a tile that was asked without gzip keeps its inflated bytes too; a
+ * webcam image kept while it is fetched weighs its size once it is in): grow() counts that.
  */
 
 export class ByteLru<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private total = 0;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number, readonly maxEntries = Infinity) {}
 
   get size(): number {
     return this.entries.size;
@@ -60,7 +61,7 @@ export class ByteLru<V> {
 
   private evict(): void {
     for (const [key, entry] of this.entries) {
-      if (this.total <= this.maxBytes) break;
+      if (this.total <= this.maxBytes && this.entries.size <= this.maxEntries) break;
       this.entries.delete(key);
       this.total -= entry.bytes;
     }

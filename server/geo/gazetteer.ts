@@ -13,8 +13,9 @@
  *
  * All but the alternates are read once, on the first request (the map's labels ask at start-up);
  * the alternates, half of the load's CPU and about 33 MB of heap, in a worker thread after
- * start-up (prepareSearch), merged into the index when they are in. Results show the data's own name (GeoNames' main name, mostly English or romanised) whatever
- * name matched; country names come from the ICU data of Node in the request's language.
+ * start-up (prepareSearch), merged into the index when they are in. Results show the data's own
+ * name (GeoNames' main name, mostly English or romanised) whatever name matched; country names
+ * come from the ICU data of Node in the request's language.
  */
 
 import { createRequire } from 'node:module';

@@ -145,7 +145,7 @@ function searchable(name: string): boolean {
 }
 
 /**
- * The search keys of a place's other names (Place.alternateKeys): folded (fold.ts), each once,
+ * The search keys of a place's other names (PlaceIndex.addAlternates): folded (fold.ts), each once,
  * not the main name again, no codes ("MUC"), no short forms, no long descriptions, no
  * romanisations in lower case, and only in the scripts of the app's languages. Local names in the
  * other scripts of those languages stay ("москва", "東京").

@@ -43,11 +43,9 @@ export interface Place {
   /** The place's name in the app's languages ("Praha", "Wien": CLDR): matched as the name itself is. */
   aliases?: readonly string[];
   /**
-   * GeoNames' other names of the place ("munchen" of Munich, "firenze" of Florence), already folded
-   * (fold.ts): matched as the name is, for a place ALTERNATE_PENALTY smaller.
+   * A GeoNames place's geonameid: the key its other names ("munchen" of Munich) are joined by
+   * (gazetteer.ts threadedAlternates), added to the index by addAlternates.
    */
-  alternateKeys?: readonly string[];
-  /** A GeoNames place's geonameid: the key its other names are joined by (gazetteer.ts addAlternateNames). */
   geonameId?: number;
 }
 
@@ -123,10 +121,6 @@ export class PlaceIndex {
         if (alias && !named.has(alias)) entries.push({ key: alias, place: i, kind: PRIMARY });
         named.add(alias);
       }
-      for (const key of p.alternateKeys ?? []) {
-        if (key && !named.has(key)) entries.push({ key, place: i, kind: ALTERNATE });
-        named.add(key);
-      }
       const secondary = new Set<string>();
       const words = name.split(' ');
       for (let w = 1; w < words.length; w++) secondary.add(words.slice(w).join(' '));
@@ -165,9 +159,10 @@ export class PlaceIndex {
   }
 
   /**
-   * Adds other names (GeoNames' alternates, sorted, each with its place's index: geoNamesAlternates.ts
-   * alternateEntries) by one merge of the two sorted lists: a fraction of a second, not the seconds
-   * of building the index again.
+   * Adds other names (GeoNames' alternates, already folded and sorted, each with its place's index:
+   * geoNamesAlternates.ts alternateEntries), matched as the name is for a place ALTERNATE_PENALTY
+   * smaller, by one merge of the two sorted lists: a fraction of a second, not the seconds of
+   * building the index again.
    */
   addAlternates(keys: readonly string[], places: Int32Array): void {
     const n = this.keys.length + keys.length;

@@ -22,6 +22,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SECOND_MS } from '../../common/time.ts';
 import { WEBCAM_IMAGE_CACHE_S, WEBCAM_IMAGE_MAX_BYTES, WEBCAM_IMAGE_TYPES } from '../../common/webcams.ts';
+import { ByteLru } from '../data/byteLru.ts';
 import { allowedOriginsFromEnv, checkPushEndpoint, pinnedLookup, PushEndpointError, type CheckedEndpoint, type HostResolver } from '../alerts/pushEndpoint.ts';
 
 /** The environment variable naming the origins of webcam addresses accepted without the address check (tests). */
@@ -134,46 +135,24 @@ async function readImage(response: IncomingMessage, maxBytes: number): Promise<W
 interface CacheEntry {
   at: number;
   image: Promise<WebcamImage>;
-  /** The image's size once fetched (0 while it runs). */
-  bytes: number;
 }
 
 /** The relay: fetchWebcamImage behind the cache of the file's header. */
 export function createImageRelay(options: ImageRelayOptions = {}): WebcamImageRelay {
   const now = options.now ?? Date.now;
   const fetchOptions: ImageFetchOptions = { ...options, allowedOrigins: options.allowedOrigins ?? allowedOriginsFromEnv(process.env, WEBCAMS_ALLOW_ORIGINS_ENV) };
-  const cache = new Map<string, CacheEntry>();
-  let cachedBytes = 0;
-  const drop = (address: string) => {
-    cachedBytes -= cache.get(address)?.bytes ?? 0;
-    cache.delete(address);
-  };
-  const trim = () => {
-    for (const address of cache.keys()) {
-      if (cache.size <= CACHE_ENTRIES && cachedBytes <= CACHE_MAX_BYTES) return;
-      drop(address);
-    }
-  };
+  // An entry weighs nothing while its fetch runs, then the image's size (grow).
+  const cache = new ByteLru<CacheEntry>(CACHE_MAX_BYTES, CACHE_ENTRIES);
   return {
     image(address) {
       const hit = cache.get(address);
-      if (hit && now() - hit.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) {
-        // Least recently used first: a hit moves to the end.
-        cache.delete(address);
-        cache.set(address, hit);
-        return hit.image;
-      }
-      drop(address);
-      const entry: CacheEntry = { at: now(), image: fetchWebcamImage(address, fetchOptions), bytes: 0 };
-      cache.set(address, entry);
-      trim();
+      if (hit && now() - hit.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) return hit.image;
+      const entry: CacheEntry = { at: now(), image: fetchWebcamImage(address, fetchOptions) };
+      cache.set(address, entry, 0);
       entry.image.then((image) => {
-        if (cache.get(address) !== entry) return;
-        entry.bytes = image.body.length;
-        cachedBytes += entry.bytes;
-        trim();
+        if (cache.get(address) === entry) cache.grow(address, image.body.length);
       }, () => {
-        if (cache.get(address) === entry) drop(address);
+        if (cache.get(address) === entry) cache.delete(address);
       });
       return entry.image;
     },

@@ -16,17 +16,9 @@ import { basemapSources, loadBasemapSources } from './basemapSources.ts';
 import { MAP_SETTING_STYLES, type OfflineBasemapStyle } from '../../common/basemapStyles.ts';
 import { startWebcamsLayer } from './webcamsLayer.ts';
 import { startStormsLayer } from './stormsLayer.ts';
+import { whileOn } from './whileOn.ts';
 import { FIRES_REFRESH_MS, LIGHTNING_REFRESH_MS, METARS_REFRESH_MS } from '../state/obsLayersModel.ts';
 
-/** Runs `load` now and every `everyMs` while `on` says so; returns the effect's disposer. */
-function whileOn(on: () => boolean, load: () => Promise<void>, everyMs: number): () => void {
-  return effect(() => {
-    if (!on()) return;
-    void load();
-    const timer = setInterval(() => void load(), everyMs);
-    return () => clearInterval(timer);
-  });
-}
 
 export function startRenderSync(app: AppState): () => void {
   const api = renderClient.api();

@@ -6,12 +6,13 @@
  * (the chosen one, or the season's), so this layer steps aside.
  */
 
-import { effect, signal } from '@preact/signals-core';
+import { signal } from '@preact/signals-core';
 import { STORM_DETAIL, STORM_LIST, STORM_LIST_PATH, stormDetailPath, type StormDetail, type StormList } from '../../common/api/storms.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
 import { stormShapes } from '../panels/hurricanes/stormShapes.ts';
 import type { AppState } from '../state/appState.ts';
 import type { RenderApi } from '../../workers/api.ts';
+import { whileOn } from './whileOn.ts';
 
 /** Advisories come every 6 hours (3 with a storm near land); the list is read again this often. */
 export const STORMS_REFRESH_MS = 10 * 60_000;
@@ -42,26 +43,19 @@ async function loadActiveStorms(signal: AbortSignal): Promise<StormDetail[]> {
 }
 
 export function startStormsLayer(app: AppState, api: Pick<RenderApi, 'setShapes'>): () => void {
-  return effect(() => {
-    const on = app.layer.overlay.value === 'hurricanes';
-    const trackerOpen = app.panels.windows.value.some((w) => w.ident === 'hurricanes');
-    if (!on || trackerOpen) {
-      overlayStorms.value = on ? overlayStorms.peek() : null;
-      void api.setShapes({ name: SHAPES, shapes: null });
-      return;
-    }
-    const abort = new AbortController();
-    const load = () => loadActiveStorms(abort.signal).then((storms) => {
+  return whileOn(
+    () => app.layer.overlay.value === 'hurricanes' && !app.panels.windows.value.some((w) => w.ident === 'hurricanes'),
+    (signal) => loadActiveStorms(signal).then((storms) => {
       overlayStorms.value = storms;
       void api.setShapes({ name: SHAPES, shapes: storms.length ? stormShapes(storms) : null });
     }, (e: Error) => {
       if (e.name !== 'AbortError') console.warn('Storms could not be read', e.message);
-    });
-    void load();
-    const timer = setInterval(() => void load(), STORMS_REFRESH_MS);
-    return () => {
-      abort.abort();
-      clearInterval(timer);
-    };
-  });
+    }),
+    STORMS_REFRESH_MS,
+    () => {
+      // The tracker's window draws the storms meanwhile; the legend keeps the count it had.
+      if (app.layer.overlay.peek() !== 'hurricanes') overlayStorms.value = null;
+      void api.setShapes({ name: SHAPES, shapes: null });
+    },
+  );
 }
