@@ -10,6 +10,7 @@
  */
 
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,42 +292,48 @@ describe('buildApp and ISOBAR_SOURCES', () => {
 
   it('with the default set, follows the upstreams that answer the probe after listen, else logs one line and serves the demo', async () => {
     const upstream = await FixtureServer.start();
-    const closed = await FixtureServer.start();
-    const closedUrl = closed.url;
-    await closed.close();
+    // An upstream that is down: every connection is reset. (A closed server's freed port could be
+    // taken by another test's server meanwhile, which would then answer the probe.)
+    const down = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
     const dataDir = await mkdtemp(join(tmpdir(), 'isobar-live-probe-'));
     const logs: LogLine[] = [];
     const logger = { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } };
     // The next round never comes; the server's close ends the wait.
-  const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
+    const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    const apps: FastifyInstance[] = [];
     try {
-      const down = await buildApp({
+      const offline = await buildApp({
         distDir: null, prewarm: false, dataDir, logger,
-        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: closedUrl }), createEcmwfSource({ baseUrl: closedUrl })], sleep: never },
+        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: downUrl }), createEcmwfSource({ baseUrl: downUrl })], sleep: never },
       });
-      await down.listen({ port: 0, host: '127.0.0.1' });
-      await vi.waitFor(() => expect(logs.filter((l) => /no upstream answered/.test(l.msg))).toHaveLength(1), { timeout: 10_000 });
-      expect(down.liveSources).toBeNull();
-      expect((await down.inject({ url: minifestPath('demo') })).statusCode).toBe(200);
-      await down.close();
+      apps.push(offline);
+      await offline.listen({ port: 0, host: '127.0.0.1' });
+      await vi.waitFor(() => expect(logs.filter((l) => /no upstream answered/.test(l.msg))).toHaveLength(1), { timeout: 20_000 });
+      expect(offline.liveSources).toBeNull();
+      expect((await offline.inject({ url: minifestPath('demo') })).statusCode).toBe(200);
+      await offline.close();
 
-      const up = await buildApp({
+      const online = await buildApp({
         distDir: null, prewarm: false, dataDir, logger,
-        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: upstream.url }), createEcmwfSource({ baseUrl: closedUrl })], sleep: never },
+        liveSources: { probe: true, sources: [createGfsSource({ baseUrl: upstream.url }), createEcmwfSource({ baseUrl: downUrl })], sleep: never },
       });
-      await up.listen({ port: 0, host: '127.0.0.1' });
-      await vi.waitFor(() => expect(up.liveSources).not.toBeNull(), { timeout: 10_000 });
+      apps.push(online);
+      await online.listen({ port: 0, host: '127.0.0.1' });
+      await vi.waitFor(() => expect(online.liveSources).not.toBeNull(), { timeout: 20_000 });
       // Only GFS answered: its index was asked for (404 here: an empty mirror still answers).
       expect(upstream.requests(/\.idx$/).length).toBeGreaterThan(0);
       expect(logs.find((l) => l.msg === 'live sources started')).toMatchObject({ sources: ['gfs'] });
-      await up.close();
     } finally {
+      await Promise.all(apps.map((app) => app.close()));
       await upstream.close();
+      await new Promise<void>((resolve) => down.close(() => resolve()));
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it('refuses live sources without a data directory, and a bad configuration', async () => {
     vi.stubEnv('ISOBAR_SOURCES', 'gfs');
