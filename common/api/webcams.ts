@@ -8,10 +8,12 @@
  *   GET /webcams/v1.0/detail/{id}?lang                           -> Webcam; 404 "Webcam {id} not found"
  *   GET /webcams/v1.0/image/{id}      -> the webcam's current image, relayed by the server (a user's
  *        own webcam with their bearer token only): the upstream's image/jpeg, png, webp or gif
- *        bytes, Cache-Control max-age WEBCAM_IMAGE_CACHE_S (private for a user's webcam), CORP
+ *        bytes with the type they begin as, Cache-Control max-age WEBCAM_IMAGE_CACHE_S (private for a user's webcam), CORP
  *        same-origin so the page loads it under COEP; 404 as detail; 502 with a JSON message when
  *        the upstream cannot be fetched, is refused (a non-public address), answers anything but an
- *        image or one over WEBCAM_IMAGE_MAX_BYTES (common/webcams.ts)
+ *        image or one over WEBCAM_IMAGE_MAX_BYTES (common/webcams.ts); 429 with Retry-After when
+ *        fetching it would go over the user's (their own webcams) or the client address's (the
+ *        directory's) fetches per window (server/auth/limits.ts WEBCAM_IMAGE_*; cached images are free)
  *
  * A user's own webcams are added, changed and removed through /users/v1/data/webcams (SPEC §7
  * collections, server/routes/users.ts). Times are ms since the epoch.

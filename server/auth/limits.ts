@@ -57,6 +57,16 @@ export const SEND_TEST_WINDOW_MS = 15 * MINUTE_MS;
 export const NOTIFICATIONS_PER_USER_MAX = 100;
 /** Nesting of a stored JSON value (a favourite is flat; a colour gradient two deep). */
 export const JSON_MAX_DEPTH = 16;
+/**
+ * Webcam images fetched from upstream (server/webcams/imageRelay.ts: cache misses only; the
+ * relay's cache answers the rest) per user for their own webcams, whose addresses they choose: a
+ * user watching 8 of them refreshed every minute fetches 120 per 15 min.
+ */
+export const WEBCAM_IMAGE_FETCHES_PER_USER = 120;
+/** The same for the directory's webcams, per client address (their cache entries are shared by every user). */
+export const WEBCAM_IMAGE_FETCHES_PER_IP = 300;
+/** The webcam image window. */
+export const WEBCAM_IMAGE_WINDOW_MS = 15 * MINUTE_MS;
 /** A setting's ts may be at most this far ahead of the server clock (a client clock a little fast). */
 export const MAX_CLOCK_AHEAD_MS = DAY_MS;
 

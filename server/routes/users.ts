@@ -95,6 +95,7 @@ import { createLoginThrottle } from '../auth/loginThrottle.ts';
 import {
   AUTH_RATE_WINDOW_MS, ITEM_BODY_MAX_BYTES, ITEMS_PER_COLLECTION_MAX, JSON_MAX_DEPTH, LOGIN_ATTEMPTS_PER_IP, LOGIN_FAILURES_PER_ACCOUNT_ADDRESS, LOGIN_FAILURES_PER_ACCOUNT_NEW_ADDRESSES, LOGIN_KNOWN_ADDRESS_MS,
   MAX_CLOCK_AHEAD_MS, rateLimitScaleFromEnv, REGISTRATIONS_PER_IP, SETTING_VALUE_MAX_BYTES, SETTINGS_BODY_MAX_BYTES, SETTINGS_MAX_KEYS,
+  WEBCAM_IMAGE_FETCHES_PER_IP, WEBCAM_IMAGE_FETCHES_PER_USER, WEBCAM_IMAGE_WINDOW_MS,
 } from '../auth/limits.ts';
 import type { KdfParams } from '../auth/passwords.ts';
 import { AlertService } from '../alerts/alertService.ts';
@@ -118,7 +119,10 @@ export interface AccountsOptions {
   kdf?: KdfParams;
   tokenLifetimeMs?: number;
   /** Rate limits (defaults in server/auth/limits.ts). */
-  limits?: Partial<{ loginAttemptsPerIp: number; loginFailuresPerAccountAddress: number; loginFailuresPerAccountNewAddresses: number; registrationsPerIp: number; windowMs: number }>;
+  limits?: Partial<{
+    loginAttemptsPerIp: number; loginFailuresPerAccountAddress: number; loginFailuresPerAccountNewAddresses: number; registrationsPerIp: number; windowMs: number;
+    webcamImageFetchesPerUser: number; webcamImageFetchesPerIp: number;
+  }>;
   /** The forecasts alerts are evaluated against (server/alerts/alertService.ts); null: none. */
   served?: ServedProducts | null;
   /** Web Push sender (server/alerts/push.ts); null or absent: notifications are stored, not pushed. */
@@ -432,6 +436,10 @@ export async function registerAccounts(app: FastifyInstance, options: AccountsOp
       accounts, data,
       directory: options.webcams === undefined ? windyDirectoryFromEnv(process.env, (message, raw) => app.log.warn({ raw }, message)) : options.webcams,
       images: options.webcamImages ?? createImageRelay(webcamAddresses),
+      imageFetches: {
+        perUser: state.limiter('webcam-image-user', limits.webcamImageFetchesPerUser ?? WEBCAM_IMAGE_FETCHES_PER_USER * scale, WEBCAM_IMAGE_WINDOW_MS),
+        perIp: state.limiter('webcam-image-ip', limits.webcamImageFetchesPerIp ?? WEBCAM_IMAGE_FETCHES_PER_IP * scale, WEBCAM_IMAGE_WINDOW_MS),
+      },
     });
     await scope.register(deviceRoutes, { accounts, devices });
     await scope.register(notificationRoutes, { accounts, alerts, push: options.push ?? null });

@@ -16,13 +16,15 @@ import { SECOND_MS } from '../../common/time.ts';
 import type { HostResolver, ResolvedAddress } from '../alerts/pushEndpoint.ts';
 import { testDatabases } from '../db/testing.ts';
 import { accountsTestApp, bearer, registerUser, testClock, type AccountsTestApp } from '../routes/testing.ts';
-import { createImageRelay, fetchWebcamImage, WebcamImageError } from './imageRelay.ts';
+import { createImageRelay, fetchWebcamImage, imageTypeOf, WebcamImageError } from './imageRelay.ts';
 import type { WebcamDirectory } from './windyDirectory.ts';
 
 const testdata = (name: string) => readFileSync(new URL(`testdata/${name}`, import.meta.url));
 const JPEG = testdata('cam.jpg');
 const CA = testdata('host.crt');
 const CHUNK = Buffer.alloc(64 * 1024, 0xff);
+/** The smallest PNG: 1x1, one grey pixel. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b550000000a49444154789c63680000008200816e3b8fa20000000049454e44ae426082', 'hex');
 
 let host: Server;
 let origin: string;
@@ -34,12 +36,14 @@ let endlessSent = 0;
 
 beforeAll(async () => {
   host = createServer({ cert: CA, key: testdata('host.key') }, (req, res) => {
-    const path = req.url ?? '/';
+    const path = (req.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const redirect = (location: string) => res.writeHead(302, { location }).end();
     switch (path) {
       case '/cam.jpg': return res.writeHead(200, { 'content-type': 'image/jpeg; charset=binary', 'content-length': JPEG.length }).end(JPEG);
       case '/page.html': return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>A webcam page</html>');
+      case '/disguised.jpg': return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<html>Not a picture</html>');
+      case '/png-as.jpg': return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(PNG);
       case '/gone.jpg': return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       case '/to-cam': return redirect('/cam.jpg');
       case '/to-private': return redirect('https://10.0.0.7/cam.jpg');
@@ -101,8 +105,15 @@ describe('fetchWebcamImage', () => {
     ['a redirect loop', '/loop', /redirected more than 2 times/],
     ['an HTML page', '/page.html', /answered text\/html, not an image \(image\/jpeg, image\/png, image\/webp, image\/gif\)/],
     ['an error status', '/gone.jpg', /answered HTTP 404/],
+    ['a page sent as image/jpeg', '/disguised.jpg', /answered image\/jpeg, but its bytes are not an image \(image\/jpeg, image\/png, image\/webp, image\/gif\)/],
   ])('refuses %s', async (_name, path, message) => {
     expect(await refusal(`${origin}${path}`)).toMatch(message);
+  });
+
+  it('relays the type the bytes say, not the one the host declared', async () => {
+    const image = await fetchWebcamImage(`${origin}/png-as.jpg`, allowed());
+    expect(image.contentType).toBe('image/png');
+    expect(image.body.equals(PNG)).toBe(true);
   });
 
   it('cuts off an image over the size cap', async () => {
@@ -115,6 +126,24 @@ describe('fetchWebcamImage', () => {
 
   it('gives up on a host that does not answer in time', async () => {
     expect(await refusal(`${origin}/silent.jpg`, { ...allowed(), timeoutMs: 300 })).toBe("The webcam's host did not send the image within 0.3 s");
+  });
+});
+
+describe('imageTypeOf', () => {
+  const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+  it.each([
+    ['a JPEG', JPEG, 'image/jpeg'],
+    ['a PNG', PNG, 'image/png'],
+    ['a GIF89a', bytes('GIF89a', [1, 0, 1, 0]), 'image/gif'],
+    ['a GIF87a', bytes('GIF87a', [1, 0, 1, 0]), 'image/gif'],
+    ['a WebP', bytes('RIFF', [26, 0, 0, 0], 'WEBPVP8 '), 'image/webp'],
+    ['a WAV (RIFF, not WEBP)', bytes('RIFF', [26, 0, 0, 0], 'WAVEfmt '), null],
+    ['WEBP without RIFF', bytes('JUNK', [26, 0, 0, 0], 'WEBPVP8 '), null],
+    ['HTML', bytes('<!doctype html>'), null],
+    ['a JPEG cut to two bytes', bytes([0xff, 0xd8]), null],
+    ['nothing', bytes(), null],
+  ])('%s', (_name, data, type) => {
+    expect(imageTypeOf(data)).toBe(type);
   });
 });
 
@@ -135,10 +164,10 @@ describe('the image route', () => {
     detail: async (id) => (id === DIRECTORY_CAM.id ? { ...DIRECTORY_CAM, imageUrl: `${origin}/cam.jpg` } : null),
   };
 
-  const start = async () => {
+  const start = async (limits: { webcamImageFetchesPerUser?: number; webcamImageFetchesPerIp?: number } = {}) => {
     const clock = testClock();
     const t = await accountsTestApp(sqlite, {
-      webcams: directory, webcamResolve: resolve, webcamAllowedOrigins: [origin],
+      webcams: directory, webcamResolve: resolve, webcamAllowedOrigins: [origin], limits, now: clock.now,
       webcamImages: createImageRelay({ resolve, allowedOrigins: [origin], ca: CA, now: clock.now }),
     });
     apps.push(t);
@@ -213,5 +242,37 @@ describe('the image route', () => {
     const rebound = await t.app.inject({ url: webcamImagePath(id), headers: bearer(user.token) });
     expect(rebound.statusCode).toBe(502);
     expect(rebound.json().message).toBe("The webcam image address's host cams.example.org resolves to 127.0.0.1, which is not public (loopback)");
+  });
+
+  it('counts fetches, not cache hits: per user for their own webcams, per address for the directory; 429 with Retry-After over the limit', async () => {
+    const t = await start({ webcamImageFetchesPerUser: 2, webcamImageFetchesPerIp: 1 });
+    const user = await registerUser(t.app);
+    const other = await registerUser(t.app);
+    const cams = [];
+    for (let k = 0; k < 3; k++) cams.push(await addWebcam(t, user.token, `${origin}/cam.jpg?cam=${k}`));
+    const othersCam = await addWebcam(t, other.token, `${origin}/cam.jpg?cam=other`);
+    hits.set('/cam.jpg', 0);
+    const get = (id: number, token?: string) => t.app.inject({ url: webcamImagePath(id), headers: token ? bearer(token) : {} });
+
+    expect((await get(cams[0], user.token)).statusCode).toBe(200);
+    expect((await get(cams[1], user.token)).statusCode).toBe(200);
+    // Cache hits are free.
+    expect((await get(cams[0], user.token)).statusCode).toBe(200);
+    expect(hits.get('/cam.jpg')).toBe(2);
+    const refused = await get(cams[2], user.token);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBe(15 * 60);
+    expect(refused.json().message).toBe('Too many webcam images fetched: try again in 15 min');
+    expect(hits.get('/cam.jpg')).toBe(2);
+    // Another user has limits of their own; the directory's images count per client address.
+    expect((await get(othersCam, other.token)).statusCode).toBe(200);
+    expect((await get(DIRECTORY_CAM.id)).statusCode).toBe(200);
+    expect((await get(DIRECTORY_CAM.id)).statusCode).toBe(200);
+    t.clock.advance((WEBCAM_IMAGE_CACHE_S + 1) * SECOND_MS);
+    expect((await get(DIRECTORY_CAM.id)).statusCode).toBe(429);
+    // The window over, fetched again.
+    t.clock.advance(15 * 60 * SECOND_MS);
+    expect((await get(cams[2], user.token)).statusCode).toBe(200);
+    expect((await get(DIRECTORY_CAM.id)).statusCode).toBe(200);
   });
 });

@@ -14,7 +14,8 @@
  *
  * Images are kept WEBCAM_IMAGE_CACHE_S in a small LRU (CACHE_ENTRIES images, CACHE_MAX_BYTES in
  * all) keyed by address, and one fetch serves every request for an address that arrives while it
- * runs. ISOBAR_WEBCAMS_ALLOW_ORIGINS (exact origins; unset by default) lets the tests' local stand-in
+ * runs. A fetch (a cache miss) first awaits the caller's `beforeFetch`, where the route counts it
+ * against its limits. ISOBAR_WEBCAMS_ALLOW_ORIGINS (exact origins; unset by default) lets the tests' local stand-in
  * for a webcam host through the address check; a deployment never sets it.
  */
 
@@ -63,8 +64,30 @@ export interface ImageRelayOptions extends ImageFetchOptions {
 }
 
 export interface WebcamImageRelay {
-  /** The image at a webcam's address, fetched or from the cache; WebcamImageError when it cannot be relayed. */
-  image(address: string): Promise<WebcamImage>;
+  /**
+   * The image at a webcam's address, fetched or from the cache; WebcamImageError when it cannot be
+   * relayed. `beforeFetch` runs only when the image is fetched, before any request goes out: what
+   * it throws (a rate limit's refusal) is thrown, and nothing is fetched or cached.
+   */
+  image(address: string, beforeFetch?: () => Promise<void>): Promise<WebcamImage>;
+}
+
+/** The leading bytes of each of WEBCAM_IMAGE_TYPES (their formats' signatures; WebP's bytes 4-7 are the RIFF size). */
+const SIGNATURES: readonly { type: string; at: number; bytes: readonly number[] }[] = [
+  { type: 'image/jpeg', at: 0, bytes: [0xff, 0xd8, 0xff] },
+  { type: 'image/png', at: 0, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { type: 'image/gif', at: 0, bytes: [...'GIF8'].map((c) => c.charCodeAt(0)) },
+  { type: 'image/webp', at: 8, bytes: [...'WEBP'].map((c) => c.charCodeAt(0)) },
+];
+const RIFF = [...'RIFF'].map((c) => c.charCodeAt(0));
+
+/** The image type the bytes begin as (one of WEBCAM_IMAGE_TYPES), or null. */
+export function imageTypeOf(bytes: Uint8Array): string | null {
+  const matches = (at: number, signature: readonly number[]) => bytes.length >= at + signature.length && signature.every((b, k) => bytes[at + k] === b);
+  for (const { type, at, bytes: signature } of SIGNATURES) {
+    if (matches(at, signature) && (type !== 'image/webp' || matches(0, RIFF))) return type;
+  }
+  return null;
 }
 
 /** Fetches one webcam image under the rules of the file's header. */
@@ -129,7 +152,10 @@ async function readImage(response: IncomingMessage, maxBytes: number): Promise<W
     if (size > maxBytes) throw refuse(tooLarge);
     chunks.push(chunk);
   }
-  return { body: Buffer.concat(chunks, size), contentType };
+  const body = Buffer.concat(chunks, size);
+  const sniffed = imageTypeOf(body);
+  if (!sniffed) throw new WebcamImageError(`The webcam's host answered ${contentType}, but its bytes are not an image (${WEBCAM_IMAGE_TYPES.join(', ')})`);
+  return { body, contentType: sniffed };
 }
 
 interface CacheEntry {
@@ -144,9 +170,13 @@ export function createImageRelay(options: ImageRelayOptions = {}): WebcamImageRe
   // An entry weighs nothing while its fetch runs, then the image's size (grow).
   const cache = new ByteLru<CacheEntry>(CACHE_MAX_BYTES, CACHE_ENTRIES);
   return {
-    image(address) {
+    async image(address, beforeFetch) {
       const hit = cache.get(address);
       if (hit && now() - hit.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) return hit.image;
+      await beforeFetch?.();
+      // Another request may have started the fetch while this one was counted.
+      const started = cache.get(address);
+      if (started && now() - started.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) return started.image;
       const entry: CacheEntry = { at: now(), image: fetchWebcamImage(address, fetchOptions) };
       cache.set(address, entry, 0);
       entry.image.then((image) => {

@@ -15,9 +15,11 @@ import {
   distanceKm, isUserWebcamId, WEBCAM_IMAGE_CACHE_S, WEBCAMS_LIST_DEFAULT, WEBCAMS_LIST_MAX, WEBCAMS_NEARBY_DEFAULT_KM, WEBCAMS_NEARBY_MAX_KM, type UserWebcam,
 } from '../../common/webcams.ts';
 import type { AccountStore } from '../auth/accounts.ts';
+import type { KeyedLimiter } from '../auth/keyedLimiter.ts';
 import { principalOf } from '../auth/bearer.ts';
 import type { UserDataStore } from '../db/userDataStore.ts';
 import { badRequest, HttpError, notFound } from '../http/httpError.ts';
+import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 import { WebcamImageError, type WebcamImageRelay } from './imageRelay.ts';
 import type { WebcamDirectory } from './windyDirectory.ts';
 
@@ -26,6 +28,8 @@ export interface WebcamRouteOptions {
   data: UserDataStore;
   directory: WebcamDirectory | null;
   images: WebcamImageRelay;
+  /** Counts the relay's fetches (auth/limits.ts WEBCAM_IMAGE_*): per user for their own webcams, per client address for the directory's. */
+  imageFetches: { perUser: KeyedLimiter; perIp: KeyedLimiter };
 }
 
 const LANG_SCHEMA = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z]{2})?$' } as const;
@@ -54,23 +58,23 @@ export function userWebcamOf(itemId: string, value: UserWebcam): Webcam | null {
 }
 
 export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOptions): Promise<void> {
-  const { accounts, data, directory, images } = options;
+  const { accounts, data, directory, images, imageFetches } = options;
 
   const ownWebcams = async (userId: string): Promise<Webcam[]> => {
     const { items } = await data.items(userId, USER_WEBCAMS_COLLECTION);
     return items.map((item) => userWebcamOf(item.id, item.value as UserWebcam)).filter((w): w is Webcam => w !== null);
   };
 
-  /** The webcam of an id: the caller's own (never another user's) or the directory's; 404 otherwise. */
-  const webcamOf = async (request: FastifyRequest, idText: string, lang: string): Promise<Webcam> => {
+  /** The webcam of an id: the caller's own (never another user's, `owner` the caller) or the directory's; 404 otherwise. */
+  const findWebcam = async (request: FastifyRequest, idText: string, lang: string): Promise<{ webcam: Webcam; owner: string | null }> => {
     const id = Number(idText);
     const missing = () => notFound(`Webcam ${idText} not found`);
     if (!Number.isSafeInteger(id)) throw missing();
     if (isUserWebcamId(id)) {
       const who = await principalOf(request, accounts);
       const found = who ? (await ownWebcams(who.user.id)).find((w) => w.id === id) : undefined;
-      if (!found) throw missing();
-      return found;
+      if (!found || !who) throw missing();
+      return { webcam: found, owner: who.user.id };
     }
     if (!directory) throw missing();
     const webcam = await directory.detail(id, lang).catch((error: Error) => {
@@ -78,7 +82,7 @@ export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOpt
       throw new HttpError(502, error.message);
     });
     if (!webcam) throw missing();
-    return webcam;
+    return { webcam, owner: null };
   };
 
   app.get<{ Querystring: { nearby: string; lang?: string; limit?: number } }>(WEBCAMS_LIST_ROUTE, {
@@ -117,11 +121,21 @@ export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOpt
       querystring: { type: 'object', properties: { lang: LANG_SCHEMA } },
       response: { 200: WEBCAM },
     },
-  }, async (request) => webcamOf(request, request.params.id, request.query.lang ?? 'en'));
+  }, async (request) => (await findWebcam(request, request.params.id, request.query.lang ?? 'en')).webcam);
 
   app.get<{ Params: { id: string } }>(WEBCAM_IMAGE_ROUTE, { schema: { params: ID_PARAMS } }, async (request, reply) => {
-    const webcam = await webcamOf(request, request.params.id, IMAGE_LANG);
-    const image = await images.image(webcam.imageUrl).catch((error: Error) => {
+    const { webcam, owner } = await findWebcam(request, request.params.id, IMAGE_LANG);
+    // A user's own webcam is fetched from an address they chose: counted per user; the directory's
+    // per client address.
+    const [limiter, key] = owner !== null ? [imageFetches.perUser, owner] : [imageFetches.perIp, request.ip];
+    const image = await images.image(webcam.imageUrl, async () => {
+      const wait = await limiter.blockedFor(key);
+      if (wait > 0) {
+        reply.header('retry-after', String(Math.ceil(wait / SECOND_MS)));
+        throw new HttpError(429, `Too many webcam images fetched: try again in ${Math.ceil(wait / MINUTE_MS)} min`);
+      }
+      await limiter.hit(key);
+    }).catch((error: Error) => {
       if (!(error instanceof WebcamImageError)) throw error;
       request.log.info({ webcamId: webcam.id, reason: error.message }, 'webcam image not relayed');
       throw new HttpError(502, error.message);
