@@ -20,7 +20,7 @@ import { startObsPoller } from '../server/obs/core/poller.ts';
 import { ecccAlertsSource } from '../server/obs/capAlerts/sources.ts';
 import { ECCC_FIXTURE_NOW, readWarningFixture, WARNING_FIXTURE } from '../server/obs/capAlerts/testing.ts';
 import { startFixedClockServer } from './fixedClock.ts';
-import { mapClip, openMap, pickOverlay, screenshotPixels, type Pixels } from './testing.ts';
+import { mapClip, openMap, pickOverlay, screenshotPixels, stats, type Pixels } from './testing.ts';
 
 const present = fixturesPresent;
 if (!present && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new Error('warning fixtures missing under ../shared/data/obs (ISOBAR_REQUIRE_FIXTURES=1)');
@@ -136,5 +136,18 @@ test.describe('weather warnings', () => {
     } finally {
       await context.close();
     }
+  });
+
+  test('a server that has published no warnings says so, with the setting that chooses their sources', async ({ page }) => {
+    // The suite's own server follows no observation source (ISOBAR_SOURCES=none). No particles
+    // under the warnings alone: openMap's wait does not apply.
+    await page.goto('/?capAlerts,45.077,-64.496,6');
+    await expect(page.getByTestId('cap-alerts-overlay-legend')).toContainText('Moderate');
+    const note = page.getByTestId('cap-alerts-unpublished');
+    await expect(note).toContainText('ISOBAR_OBS=nwsAlerts,ecccAlerts,meteoalarm');
+    await expect(note).toContainText('no warnings yet');
+    await expect(page.getByTestId('legend')).toHaveAttribute('data-areas', '0');
+    await expect.poll(async () => (await stats(page)).frames, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: test.info().outputPath('warnings-unpublished.png') });
   });
 });

@@ -40,8 +40,8 @@ if (missing.length > 0 && process.env.ISOBAR_REQUIRE_FIXTURES === '1') throw new
 
 const PORT = Number(process.env.ISOBAR_E2E_PORT ?? 8093) + 20;
 const DIR = resolve(process.env.ISOBAR_E2E_DATA_DIR ?? 'var/e2e', 'cluster');
-/** The run's length the ingest takes (ISOBAR_SOURCES_HOURS): 5 steps, so that the test sees a whole run arrive. */
-const FORECAST_HOURS = 12;
+/** The run's length the ingest takes (ISOBAR_SOURCES_HOURS): 3 steps (0, 3, 6), so that the test sees a whole run arrive; each step of the full GFS file takes 7-30 s to build on two loaded cores. */
+const FORECAST_HOURS = 6;
 const STEPS = GFS_STEPS.filter((s) => s <= FORECAST_HOURS);
 /** Steps after this one are held upstream until the first ingest process has been killed. */
 const HELD_AFTER = 3;

@@ -163,7 +163,7 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const detail = page.getByTestId('webcam-detail');
   await expect(detail.getByTestId('webcam-title')).toHaveText('Garden cam');
-  await expect(detail.getByTestId('webcam-time')).toHaveText("Live image from the webcam's own address");
+  await expect(detail.getByTestId('webcam-time')).toHaveText("Live image, fetched by this server from the webcam's address");
   // The image, from a host without CORP or CORS, through the relay.
   await expectImageLoaded(detail.getByTestId('webcam-image'));
   await detail.getByTestId('webcam-fav').click();
@@ -185,7 +185,7 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   await page.getByTestId('webcam-save').click();
   await expect(page).toHaveURL(new RegExp(`/webcams/${id}(\\?|$)`));
   await expect(page.getByTestId('webcam-detail').getByTestId('webcam-title')).toHaveText('Garden cam, north');
-  await expect(page.getByTestId('webcam-detail').getByTestId('webcam-image-failed')).toHaveText('The image cannot be shown here: its host does not allow it or does not answer');
+  await expect(page.getByTestId('webcam-detail').getByTestId('webcam-image-failed')).toHaveText("The image could not be loaded: the webcam's host did not send a usable image");
 
   // Remove, after the question; then it is not found.
   await page.getByTestId('webcam-remove').click();

@@ -250,9 +250,10 @@ export interface RenderApi {
   setIsolines(params: IsolineParams | null): void;
   /**
    * The warnings layer (SPEC §3 capAlerts): the published areas' GeoJSON to fetch and draw (URL of
-   * /obs/v1.0/warnings/capAlerts.geojson), null to draw none. Answers how many areas are drawn.
+   * /obs/v1.0/warnings/capAlerts.geojson), null to draw none. Answers how many areas are drawn, and
+   * `published` false when the server has no such file (no warning source has delivered yet).
    */
-  setCapAlerts(params: { url: string } | null): Promise<{ areas: number }>;
+  setCapAlerts(params: { url: string } | null): Promise<{ areas: number; published: boolean }>;
   /** The warning areas under a place, most severe first (the picker). */
   capAlertsAt(params: { lon: number; lat: number }): Promise<CapAlertAreaInfo[]>;
   /** Basemap options (SPEC §2 Map: graticule toggle, base maps). */

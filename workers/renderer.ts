@@ -471,22 +471,25 @@ export class Renderer implements RenderApi {
     this.wake();
   }
 
-  async setCapAlerts(params: { url: string } | null): Promise<{ areas: number }> {
+  async setCapAlerts(params: { url: string } | null): Promise<{ areas: number; published: boolean }> {
     const request = ++this.capRequest;
     let areas: CapAlertArea[] = [];
+    let published = true;
     if (params) {
       try {
         const response = await fetch(params.url.startsWith('/') ? `${this.origin}${params.url}` : params.url);
-        if (!response.ok) throw new Error(`HTTP ${response.status} for ${params.url}`);
-        areas = readAlertAreas(await response.json());
+        // 404: nothing published yet, which the UI says with the setting (not an error).
+        if (response.status === 404) published = false;
+        else if (!response.ok) throw new Error(`HTTP ${response.status} for ${params.url}`);
+        else areas = readAlertAreas(await response.json());
       } catch (error) {
         this.onEvent({ type: 'error', message: `Warnings not loaded: ${(error as Error).message}` });
       }
     }
-    if (request !== this.capRequest) return { areas: this.capAreas.length };
+    if (request !== this.capRequest) return { areas: this.capAreas.length, published };
     this.capAreas = areas;
     this.setShapes({ name: 'capAlerts', shapes: areas.length ? capAlertShapes(areas) : null });
-    return { areas: areas.length };
+    return { areas: areas.length, published };
   }
 
   async capAlertsAt({ lon, lat }: { lon: number; lat: number }): Promise<CapAlertAreaInfo[]> {

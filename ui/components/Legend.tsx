@@ -62,7 +62,7 @@ function CapAlertsOverlayLegend() {
   useSignals();
   return (
     <div className="legend cap-alerts-overlay-legend" data-testid="legend" data-areas={capAlertsDrawn.value ?? ''}>
-      <CapAlertsLegend testId="cap-alerts-overlay-legend" />
+      <CapAlertsLegend testId="cap-alerts-overlay-legend" row />
     </div>
   );
 }

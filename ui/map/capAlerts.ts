@@ -14,6 +14,10 @@ import { renderClient } from './renderClient.ts';
 export const capAlertsShown = signal(false);
 /** Areas drawn (null while loading or off). */
 export const capAlertsDrawn = signal<number | null>(null);
+/** false when the server has published no warnings at all (no source has delivered: offline, or ISOBAR_OBS leaves them out). */
+export const capAlertsPublished = signal(true);
+/** The setting that chooses the warning sources (server/obs/capAlerts/sources.ts; README "Observations"). */
+export const CAP_ALERTS_SETTING = 'ISOBAR_OBS=nwsAlerts,ecccAlerts,meteoalarm';
 /** The warning areas under the picker, most severe first. */
 export const capAlertsPicked = signal<CapAlertAreaInfo[]>([]);
 
@@ -30,8 +34,10 @@ export function startCapAlertsSync(app: AppState): () => void {
       const shown = capAlertsOn(app);
       const mine = ++request;
       capAlertsDrawn.value = null;
-      void api.setCapAlerts(shown ? { url: CAP_ALERTS_GEOJSON_PATH } : null).then(({ areas }) => {
-        if (mine === request) capAlertsDrawn.value = shown ? areas : null;
+      void api.setCapAlerts(shown ? { url: CAP_ALERTS_GEOJSON_PATH } : null).then(({ areas, published }) => {
+        if (mine !== request) return;
+        capAlertsDrawn.value = shown ? areas : null;
+        capAlertsPublished.value = published;
       });
     }),
     effect(() => {
