@@ -21,7 +21,7 @@ import { readRadolan } from '../server/obs/radar/radolan.ts';
 import { readRadvorFile } from '../server/obs/radar/radvor.ts';
 import { readMrms } from '../server/obs/radar/mrms.ts';
 import { loadEngine } from '../server/ingest/engine.ts';
-import { screenshotPixels, stats, type Pixels } from './testing.ts';
+import { diffRatio, mapClip, screenshotPixels, stats, type Pixels } from './testing.ts';
 import { gunzipSync } from 'node:zlib';
 
 const OBS = fileURLToPath(new URL('../../shared/data/obs/radar/', import.meta.url));
@@ -153,5 +153,41 @@ test.describe('radar', () => {
     await expect(page.locator('[data-testid="radar-sources"] [data-source="radolan"]')).toContainText('Deutscher Wetterdienst');
     await expect(page.locator('[data-testid="radar-sources"] [data-source="radvor"]')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('radarui-radarplus.png') });
+  });
+
+  test('a loop played once more shows each step from a kept picture, the same as one drawn afresh', async ({ page }) => {
+    await page.goto('/?radar,51.000,10.000,5');
+    await expect(page.getByTestId('radar-timeline')).toHaveAttribute('data-frames', String(NOWCAST_FRAMES));
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    /** Shows step i and waits until the worker has drawn it with every tile in. */
+    const show = async (i: number) => {
+      const before = (await stats(page)).frames;
+      await page.evaluate((k) => (window as unknown as { isobar: { app: { radar: { setIndex(n: number): void } } } }).isobar.app.radar.setIndex(k), i);
+      await expect.poll(async () => {
+        const s = await stats(page);
+        return s.frames > before && s.tiles.loading === 0;
+      }, { timeout: 15_000 }).toBe(true);
+    };
+    // The first loop loads the tiles; the second draws each step with all of them in, and keeps it.
+    for (let loop = 0; loop < 2; loop++) {
+      for (let i = 1; i <= NOWCAST_FRAMES; i++) await show(i % NOWCAST_FRAMES);
+    }
+    expect((await stats(page)).staticKept).toBe(NOWCAST_FRAMES);
+    const clip = mapClip(page);
+    await show(6);
+    const kept = await screenshotPixels(page, clip);
+    expect(radarPixels(kept)).toBeGreaterThan(500);
+
+    // Moving the map forgets every kept picture (they are of the old view); back where it was,
+    // step 6 is drawn afresh: the same pixels.
+    const moveTo = (lat: number, lon: number) => page.evaluate((p) => (window as unknown as { isobar: { app: { map: { moveTo(q: { lat: number; lon: number }): void } } } }).isobar.app.map.moveTo(p), { lat, lon });
+    await moveTo(52, 12);
+    await expect.poll(async () => (await stats(page)).staticKept, { timeout: 10_000 }).toBeLessThanOrEqual(1);
+    await moveTo(51, 10);
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    await show(5);
+    await show(6);
+    const fresh = await screenshotPixels(page, clip);
+    expect(diffRatio(kept, fresh, 2)).toBeLessThan(0.001);
   });
 });

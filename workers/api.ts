@@ -138,6 +138,8 @@ export interface RenderStats {
   frames: number;
   dataZoom: number;
   tiles: { total: number; loading: number; loaded: number; failed: number; capacity: number };
+  /** Pictures of the static layer kept for the times already drawn (layers/composite/composite.ts). */
+  staticKept: number;
   /** performance.timeOrigin + now() of the first frame that showed particles, or null. */
   firstParticlesAt: number | null;
   /** Start-up milestones, performance.timeOrigin + now() in ms: where the first second goes. */

@@ -193,7 +193,23 @@ export class Renderer implements RenderApi {
 
   // What changed since the last frame.
   private planDirty = true;
-  private staticDirty = true;
+  private staticChangedFlag = true;
+  /**
+   * Counts changes of what the static layer shows other than the time: the kept pictures of the
+   * static layer (composite.ts remember/recall) are of one generation and keyed by time.
+   */
+  private staticGeneration = 0;
+  private keptGeneration = 0;
+  /** Whether the last static layer drawn showed the plan's own data, all of it loaded (worth keeping). */
+  private staticComplete = false;
+  /** The static layer must be drawn again: anything it shows changed (setTime marks only the time). */
+  private get staticDirty(): boolean {
+    return this.staticChangedFlag;
+  }
+  private set staticDirty(dirty: boolean) {
+    if (dirty) this.staticGeneration++;
+    this.staticChangedFlag = dirty;
+  }
   /** The warnings' areas (setCapAlerts; drawn as the vector set 'capAlerts') and the latest request. */
   private capAreas: CapAlertArea[] = [];
   private capRequest = 0;
@@ -240,7 +256,9 @@ export class Renderer implements RenderApi {
           this.onEvent({ type: 'tileFailed', url: entry.key, message: entry.error?.message ?? '' });
           if (this.view.globe) this.requestStandIns();
         }
-        this.staticDirty = true;
+        // Drawn again, but no kept picture of the static layer is stale: one is kept only when
+        // every tile is in and none failed (prepareFrame), and the plan's tiles are pinned.
+        this.staticChangedFlag = true;
         this.fieldDirty = true;
         this.wake();
       },
@@ -442,7 +460,9 @@ export class Renderer implements RenderApi {
   setTime({ time }: { time: number }): void {
     if (time === this.time) return;
     this.time = time;
-    this.planDirty = this.staticDirty = this.fieldDirty = true;
+    // Only the time: pictures of the static layer kept for other times stay valid.
+    this.staticChangedFlag = true;
+    this.planDirty = this.fieldDirty = true;
     this.planNow();
     this.wake();
   }
@@ -613,6 +633,7 @@ export class Renderer implements RenderApi {
       kernel: this.kernel,
       dataZoom: this.plan?.z ?? 0,
       tiles: { ...this.tiles.counts(), capacity: this.tiles.capacity },
+      staticKept: this.gpu?.composite.kept().count ?? 0,
       contextLost: this.lost,
       renderer: this.gpu?.renderer ?? '',
       fixedSteps: this.fixed?.state(!this.running && !this.planDirty && !this.staticDirty && !this.fieldDirty
@@ -910,7 +931,7 @@ export class Renderer implements RenderApi {
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
     const last = this.last;
-    const { staticChanged, fieldChanged } = this.prepareFrame(t, last, () => this.drawStatic(t));
+    const { staticChanged, fieldChanged } = this.prepareFrame(t, last, () => this.drawStatic(t), { key: () => this.staticKey() });
 
     // Fixed steps all drawn and nothing changed: the canvas holds its pixels until the next change.
     if (this.fixed?.done && !staticChanged && !fieldChanged) return;
@@ -1103,7 +1124,18 @@ export class Renderer implements RenderApi {
       failed: (step, address) => this.tiles.state(this.tileKey(layer, file, step, address)) === 'failed',
     }, this.shownStep, rectOf);
     if (frame.ownData) this.shownStep = plan.before;
+    this.staticComplete = frame.ownData;
     return frame;
+  }
+
+  /**
+   * The key of the flat map's static layer at this time among the kept pictures, or null where it
+   * is not kept: with isolines (their labels follow each contouring, which drawStatic runs).
+   */
+  private staticKey(): string | null {
+    const layer = this.layer;
+    if (layer && this.isolineParams && this.isolineField(layer)) return null;
+    return `${this.staticGeneration}|${this.time}`;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1114,7 +1146,11 @@ export class Renderer implements RenderApi {
    * the frame's size, the tiles are planned, the particle field built and the static layer drawn
    * (`drawStatic`) where each changed. Says what changed.
    */
-  private prepareFrame(size: { width: number; height: number }, last: { width: number; height: number } | null, drawStatic: () => void): { staticChanged: boolean; fieldChanged: boolean } {
+  private prepareFrame(
+    size: { width: number; height: number }, last: { width: number; height: number } | null, drawStatic: () => void,
+    /** The flat map's static layer is kept per time (composite.ts); null: drawn every time (the globe). */
+    keep: { key: () => string | null } | null = null,
+  ): { staticChanged: boolean; fieldChanged: boolean } {
     const gpu = this.gpu!;
     if (!last || last.width !== size.width || last.height !== size.height) {
       this.resizeCanvas(size);
@@ -1135,11 +1171,27 @@ export class Renderer implements RenderApi {
     const staticChanged = this.staticDirty;
     if (staticChanged || fieldChanged) this.restartFixedSteps();
     if (this.staticDirty) {
-      this.staticDirty = false;
-      const r0 = performance.now();
-      drawStatic();
-      this.milestone('firstStatic');
-      this.frameStats.rasterMs = performance.now() - r0;
+      this.staticChangedFlag = false;
+      if (this.keptGeneration !== this.staticGeneration) {
+        this.keptGeneration = this.staticGeneration;
+        gpu.composite.forget();
+      }
+      const key = keep?.key() ?? null;
+      if (key !== null && gpu.composite.recall(key)) {
+        // Kept only when complete: the plan's own data shows.
+        this.shownStep = this.plan?.before ?? this.shownStep;
+      } else {
+        gpu.composite.drawing();
+        const r0 = performance.now();
+        this.staticComplete = false;
+        drawStatic();
+        this.milestone('firstStatic');
+        this.frameStats.rasterMs = performance.now() - r0;
+        if (key !== null && this.staticComplete && this.basemapLoads === 0) {
+          const tiles = this.tiles.counts();
+          if (tiles.loading === 0 && tiles.failed === 0) gpu.composite.remember(key);
+        }
+      }
     }
     return { staticChanged, fieldChanged };
   }
