@@ -190,4 +190,18 @@ test.describe('radar', () => {
     const fresh = await screenshotPixels(page, clip);
     expect(diffRatio(kept, fresh, 2)).toBeLessThan(0.001);
   });
+
+  test('on the globe the radar draws where it does on the flat map', async ({ page }) => {
+    await page.goto('/?radar,51.000,10.000,4');
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    const flatFrames = (await stats(page)).frames;
+    await page.getByTestId('globe-open').click();
+    await expect.poll(async () => (await stats(page)).frames, { timeout: 10_000 }).toBeGreaterThan(flatFrames);
+    await expect.poll(async () => (await stats(page)).tiles.loading, { timeout: 30_000 }).toBe(0);
+    // Germany at the globe's centre: RADOLAN's echoes there; none over the South Atlantic below.
+    const size = page.viewportSize()!;
+    await expect.poll(async () => radarPixels(await screenshotPixels(page, { x: size.width / 2 - 60, y: size.height / 2 - 60, width: 120, height: 120 })), { timeout: 15_000 }).toBeGreaterThan(300);
+    expect(radarPixels(await screenshotPixels(page, { x: size.width / 2 - 60, y: size.height - 150, width: 120, height: 60 }))).toBe(0);
+    await page.screenshot({ path: test.info().outputPath('radar-globe.png') });
+  });
 });
