@@ -1130,11 +1130,15 @@ export class Renderer implements RenderApi {
 
   /**
    * The key of the flat map's static layer at this time among the kept pictures, or null where it
-   * is not kept: with isolines (their labels follow each contouring, which drawStatic runs).
+   * is not kept. Kept for the observation loops (radar, satellite), which play the same few frames
+   * over and over; not for a forecast, whose playback moves on through many times, each kept
+   * picture GPU memory that a phone shares with everything else; nor with isolines (their labels
+   * follow each contouring, which drawStatic runs).
    */
   private staticKey(): string | null {
     const layer = this.layer;
-    if (layer && this.isolineParams && this.isolineField(layer)) return null;
+    if (!layer || (layer.product !== RADAR_PRODUCT && layer.product !== SATELLITE_PRODUCT)) return null;
+    if (this.isolineParams && this.isolineField(layer)) return null;
     return `${this.staticGeneration}|${this.time}`;
   }
 

@@ -7,7 +7,7 @@
  * A pan first moves the last frame by the pan, so trails stay where they were on the ground.
  *
  * Pictures of the static layer are kept for the times already drawn (`remember` / `recall`), so
- * that stepping through an animation already shown (a radar loop, the forecast's playback) draws
+ * that stepping through a loop already shown (radar, satellite: the renderer's choice) draws
  * no basemap or raster pass again: on a software renderer those passes cost ~190 ms at 1280x720
  * against ~30 ms for showing a kept one (bench/radarAnimation.ts: 4.2 against 26.1 steps/s). The renderer keys them by time and forgets them all when
  * anything else the static layer shows changes. They take at most STATIC_FRAMES_MAX_BYTES; when
