@@ -200,8 +200,6 @@ export class Renderer implements RenderApi {
    */
   private staticGeneration = 0;
   private keptGeneration = 0;
-  /** Whether the last static layer drawn showed the plan's own data, all of it loaded (worth keeping). */
-  private staticComplete = false;
   /** The static layer must be drawn again: anything it shows changed (setTime marks only the time). */
   private get staticDirty(): boolean {
     return this.staticChangedFlag;
@@ -931,7 +929,7 @@ export class Renderer implements RenderApi {
     const t = frameTransform(this.view, this.view.pixelRatio);
     const gpu = this.gpu;
     const last = this.last;
-    const { staticChanged, fieldChanged } = this.prepareFrame(t, last, () => this.drawStatic(t), { key: () => this.staticKey() });
+    const { staticChanged, fieldChanged } = this.prepareFrame(t, last, () => this.drawStatic(t), true);
 
     // Fixed steps all drawn and nothing changed: the canvas holds its pixels until the next change.
     if (this.fixed?.done && !staticChanged && !fieldChanged) return;
@@ -1033,15 +1031,19 @@ export class Renderer implements RenderApi {
     }
   }
 
-  private drawStatic(t: FrameTransform): void {
+  /** Draws the flat map's static layer; whether the plan's own data shows in it. */
+  private drawStatic(t: FrameTransform): boolean {
     const gpu = this.gpu!;
     const { regl } = gpu;
+    let ownData = false;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
       regl.clear({ color: [...gpu.basemap.palette().sea] });
       const cells = this.basemap10m.cellsFor(t);
       gpu.basemap.drawFill(t, cells);
       const tileMap = gpu.tileBasemap.draw(t, this.tileBasemap);
-      const { draws, noData } = this.rasterFrame(t);
+      const frame = this.rasterFrame(t);
+      ownData = frame.ownData;
+      const { draws, noData } = frame;
       gpu.raster.draw(draws, tileMap ? WEATHER_OVER_TILE_MAP_OPACITY : 1);
       if (noData.length) {
         gpu.noData ??= createNoDataLayer(regl);
@@ -1056,6 +1058,7 @@ export class Renderer implements RenderApi {
       gpu.metars.draw(t);
       gpu.lightning.draw(t);
     });
+    return ownData;
   }
 
   /**
@@ -1124,7 +1127,6 @@ export class Renderer implements RenderApi {
       failed: (step, address) => this.tiles.state(this.tileKey(layer, file, step, address)) === 'failed',
     }, this.shownStep, rectOf);
     if (frame.ownData) this.shownStep = plan.before;
-    this.staticComplete = frame.ownData;
     return frame;
   }
 
@@ -1151,9 +1153,11 @@ export class Renderer implements RenderApi {
    * (`drawStatic`) where each changed. Says what changed.
    */
   private prepareFrame(
-    size: { width: number; height: number }, last: { width: number; height: number } | null, drawStatic: () => void,
-    /** The flat map's static layer is kept per time (composite.ts); null: drawn every time (the globe). */
-    keep: { key: () => string | null } | null = null,
+    size: { width: number; height: number }, last: { width: number; height: number } | null,
+    /** Draws the static layer; whether the plan's own data shows in it. */
+    drawStatic: () => boolean,
+    /** The flat map: its static layer may be kept per time (staticKey, composite.ts); the globe's is drawn every time. */
+    keep = false,
   ): { staticChanged: boolean; fieldChanged: boolean } {
     const gpu = this.gpu!;
     if (!last || last.width !== size.width || last.height !== size.height) {
@@ -1180,18 +1184,17 @@ export class Renderer implements RenderApi {
         this.keptGeneration = this.staticGeneration;
         gpu.composite.forget();
       }
-      const key = keep?.key() ?? null;
+      const key = keep ? this.staticKey() : null;
       if (key !== null && gpu.composite.recall(key)) {
         // Kept only when complete: the plan's own data shows.
         this.shownStep = this.plan?.before ?? this.shownStep;
       } else {
         gpu.composite.drawing();
         const r0 = performance.now();
-        this.staticComplete = false;
-        drawStatic();
+        const ownData = drawStatic();
         this.milestone('firstStatic');
         this.frameStats.rasterMs = performance.now() - r0;
-        if (key !== null && this.staticComplete && this.basemapLoads === 0) {
+        if (key !== null && ownData && this.basemapLoads === 0) {
           const tiles = this.tiles.counts();
           if (tiles.loading === 0 && tiles.failed === 0) gpu.composite.remember(key);
         }
@@ -1237,15 +1240,18 @@ export class Renderer implements RenderApi {
   }
 
   /** Space, the disc, land, the colour raster (its own inverse projection), then lines. A failed tile shows a coarser one (requestStandIns). */
-  private drawGlobeStatic(f: GlobeFrame): void {
+  /** Draws the globe's static layer; whether the plan's own data shows in it. */
+  private drawGlobeStatic(f: GlobeFrame): boolean {
     const gpu = this.gpu!;
     const { regl } = gpu;
+    let ownData = false;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
       regl.clear({ color: GLOBE_COLORS.space });
       gpu.globe.drawDisc(f);
       const meshes = gpu.basemap.meshes();
       gpu.globe.drawFill(f, meshes);
-      const { draws } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
+      const { draws, ownData: own } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
+      ownData = own;
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
       if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
       gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
@@ -1256,6 +1262,7 @@ export class Renderer implements RenderApi {
       gpu.metars.drawGlobe(f);
       gpu.lightning.drawGlobe(f);
     });
+    return ownData;
   }
 }
 

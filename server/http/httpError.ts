@@ -4,6 +4,8 @@
  * clear, uniform answer (STYLE.md habit 9: validate at the edge).
  */
 
+import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
+
 export class HttpError extends Error {
   override name = 'HttpError';
 
@@ -14,6 +16,13 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
+
+/** 429 for a limit that frees up in `waitMs`: Retry-After on the reply, "`what`: try again in N min". */
+export function tooMany(reply: { header(name: string, value: string): unknown }, waitMs: number, what: string): HttpError {
+  const seconds = Math.ceil(waitMs / SECOND_MS);
+  reply.header('retry-after', String(seconds));
+  return new HttpError(429, `${what}: try again in ${Math.ceil((seconds * SECOND_MS) / MINUTE_MS)} min`);
+}
 
 /** JSON schema of the error body, for route response schemas. */
 export const ERROR_RESPONSE_SCHEMA = {

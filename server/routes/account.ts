@@ -16,7 +16,7 @@ import { principal, principalOf, requireUser } from '../auth/bearer.ts';
 import type { KeyedLimiter } from '../auth/keyedLimiter.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
 import { AUTH_BODY_MAX_BYTES } from '../auth/limits.ts';
-import { HttpError } from '../http/httpError.ts';
+import { HttpError, tooMany } from '../http/httpError.ts';
 
 export interface AccountRouteOptions {
   accounts: AccountStore;
@@ -56,12 +56,6 @@ function formError(reply: FastifyReply, errors: FieldErrors, status = 400, statu
 
 /** Control characters (NUL included) have no place in an address or a name, and PostgreSQL text cannot hold NUL. */
 const CONTROL = /\p{Cc}/u;
-
-function tooMany(reply: FastifyReply, waitMs: number, what: string): HttpError {
-  const seconds = Math.ceil(waitMs / 1000);
-  reply.header('retry-after', String(seconds));
-  return new HttpError(429, `${what}: try again in ${Math.ceil(seconds / 60)} min`);
-}
 
 export async function accountRoutes(app: FastifyInstance, options: AccountRouteOptions): Promise<void> {
   const { accounts, limiters, loginThrottle } = options;

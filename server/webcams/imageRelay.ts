@@ -171,12 +171,16 @@ export function createImageRelay(options: ImageRelayOptions = {}): WebcamImageRe
   const cache = new ByteLru<CacheEntry>(CACHE_MAX_BYTES, CACHE_ENTRIES);
   return {
     async image(address, beforeFetch) {
-      const hit = cache.get(address);
-      if (hit && now() - hit.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) return hit.image;
+      const cached = () => {
+        const entry = cache.get(address);
+        return entry && now() - entry.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS ? entry.image : null;
+      };
+      const hit = cached();
+      if (hit) return hit;
       await beforeFetch?.();
       // Another request may have started the fetch while this one was counted.
-      const started = cache.get(address);
-      if (started && now() - started.at < WEBCAM_IMAGE_CACHE_S * SECOND_MS) return started.image;
+      const started = cached();
+      if (started) return started;
       const entry: CacheEntry = { at: now(), image: fetchWebcamImage(address, fetchOptions) };
       cache.set(address, entry, 0);
       entry.image.then((image) => {

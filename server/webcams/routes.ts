@@ -18,8 +18,7 @@ import type { AccountStore } from '../auth/accounts.ts';
 import type { KeyedLimiter } from '../auth/keyedLimiter.ts';
 import { principalOf } from '../auth/bearer.ts';
 import type { UserDataStore } from '../db/userDataStore.ts';
-import { badRequest, HttpError, notFound } from '../http/httpError.ts';
-import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
+import { badRequest, HttpError, notFound, tooMany } from '../http/httpError.ts';
 import { WebcamImageError, type WebcamImageRelay } from './imageRelay.ts';
 import type { WebcamDirectory } from './windyDirectory.ts';
 
@@ -130,10 +129,7 @@ export async function webcamRoutes(app: FastifyInstance, options: WebcamRouteOpt
     const [limiter, key] = owner !== null ? [imageFetches.perUser, owner] : [imageFetches.perIp, request.ip];
     const image = await images.image(webcam.imageUrl, async () => {
       const wait = await limiter.blockedFor(key);
-      if (wait > 0) {
-        reply.header('retry-after', String(Math.ceil(wait / SECOND_MS)));
-        throw new HttpError(429, `Too many webcam images fetched: try again in ${Math.ceil(wait / MINUTE_MS)} min`);
-      }
+      if (wait > 0) throw tooMany(reply, wait, 'Too many webcam images fetched');
       await limiter.hit(key);
     }).catch((error: Error) => {
       if (!(error instanceof WebcamImageError)) throw error;
