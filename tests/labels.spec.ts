@@ -149,6 +149,17 @@ test.describe('city labels', () => {
     expect(await page.evaluate(() => (window as unknown as IsobarWindow).isobar.app.picker.position.value)).toBeNull();
   });
 
+  test('a right-click on a label opens the context menu, not the forecast', async ({ page }) => {
+    await openMap(page, PARIS_URL);
+    const label = paris(page);
+    await expect(label).toBeVisible();
+    await label.click({ button: 'right' });
+    await expect(page.getByTestId('context-menu')).toBeVisible();
+    await expect(page.getByTestId('context-menu').getByRole('menuitem').first()).toBeFocused();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await expect(page.locator('section.window-detail')).toHaveCount(0);
+  });
+
   test('no labels above zoom 11; labels on a phone', async ({ page }) => {
     const labelTiles: string[] = [];
     page.on('request', (r) => {

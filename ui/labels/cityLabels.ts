@@ -459,8 +459,9 @@ export function startCityLabels(app: AppState): CityLabelsLayer {
   const open = (label: CityLabel) => void app.router.navigate(pointPath(label.lat, label.lon));
   const onPointerDown = (e: PointerEvent) => {
     const label = labelOf(e.target);
-    // A second finger makes it a pinch.
-    press = label && !press && e.isPrimary ? { pointerId: e.pointerId, x: e.clientX, y: e.clientY, t: performance.now(), label } : null;
+    // A second finger makes it a pinch; a right or middle button is not a tap (a right-click on a
+    // label opens the map's context menu only).
+    press = label && !press && e.isPrimary && e.button === 0 ? { pointerId: e.pointerId, x: e.clientX, y: e.clientY, t: performance.now(), label } : null;
   };
   const onPointerUp = (e: PointerEvent) => {
     const p = press;
