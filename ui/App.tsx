@@ -1,6 +1,7 @@
 /** The application shell: the map and the controls around it. */
 
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { effect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { AccountButton } from './components/AccountButton.tsx';
@@ -20,7 +21,7 @@ import { RunProgressBar } from './components/RunProgressBar.tsx';
 import { isEditable, SearchButton } from './components/SearchButton.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { MapView } from './map/MapView.tsx';
-import { createContextMenuModel } from './map/contextMenuModel.ts';
+import { createContextMenuModel, type ContextMenuModel } from './map/contextMenuModel.ts';
 import { startGlobeMode } from './map/globeMode.ts';
 import { PaneHost } from './panels/PaneHost.tsx';
 import { PANELS } from './panels/panels.ts';
@@ -45,7 +46,14 @@ export function App({ app }: { app: AppState }) {
   const hour12 = app.units.hour12.value;
   const { appServices } = useServices();
   const contextMenu = useMemo(() => createContextMenuModel(), []);
-  const contextMenuUsed = contextMenu.at.value !== null;
+  // A right-pane window covers the right column (the overlay menu and the level selector): they step
+  // aside (styles.css). The class is set on the shell's element directly: a render of the shell would
+  // render every control under it again, in the task of the click that opened the window.
+  const root = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => effect(() => {
+    const open = app.panels.windows.value.some((w) => w.pane === 'rhpane' && w.phase !== 'closing');
+    root.current?.classList.toggle('rhpane-open', open);
+  }), [app]);
 
   // Messages, connection, error reports, consent, start-up position (services/compose.ts): their
   // chunk loads right after the first render, beside the component that shows their messages.
@@ -105,10 +113,8 @@ export function App({ app }: { app: AppState }) {
 
   // The data error is a top message (services/dataErrorMessage.ts); a map that cannot be drawn says so here.
   const error = renderError.value;
-  // A right-pane window covers the right column (the overlay menu and the level selector): they step aside (styles.css).
-  const rhpaneOpen = app.panels.windows.value.some((w) => w.pane === 'rhpane' && w.phase !== 'closing');
   return (
-    <div className={rhpaneOpen ? 'app rhpane-open' : 'app'}>
+    <div ref={root} className="app">
       <MapView app={app} contextMenu={contextMenu} />
       <RunProgressBar />
       <header className="topbar">
@@ -142,15 +148,20 @@ export function App({ app }: { app: AppState }) {
             : <Timeline app={app} hour12={hour12} />}
       </div>
       <PaneHost app={app} />
-      <ContextMenuHost used={contextMenuUsed}>{() => <ContextMenu app={app} model={contextMenu} />}</ContextMenuHost>
+      <ContextMenuHost model={contextMenu}>{() => <ContextMenu app={app} model={contextMenu} />}</ContextMenuHost>
       <Suspense fallback={null}><AppServices /></Suspense>
       {error && <div className="banner error" role="alert">{error}</div>}
     </div>
   );
 }
 
-/** Mounts the context menu's chunk from its first use on (the menu then stays mounted: its "copied" line outlives it). */
-function ContextMenuHost({ used, children }: { used: boolean; children: () => ReactNode }) {
+/**
+ * Mounts the context menu's chunk from its first use on (the menu then stays mounted: its "copied" line
+ * outlives it). The host, not the shell, follows where the menu is.
+ */
+function ContextMenuHost({ model, children }: { model: ContextMenuModel; children: () => ReactNode }) {
+  useSignals();
+  const used = model.at.value !== null;
   const [mounted, setMounted] = useState(false);
   if (used && !mounted) setMounted(true);
   return mounted ? <Suspense fallback={null}>{children()}</Suspense> : null;

@@ -19,10 +19,33 @@ import { COORD_DECIMALS } from '../../common/url.ts';
 import { SECOND_MS } from '../../common/time.ts';
 import { loadBundle } from '../i18n.ts';
 import type { ContextMenuModel } from '../map/contextMenuModel.ts';
+import { PANELS } from '../panels/panels.ts';
 import type { AppState } from '../state/appState.ts';
 
 /** How long the "copied" line stays. */
 const COPIED_SHOWN_MS = 3 * SECOND_MS;
+/** The windows the menu opens beside the point forecast (whose code App.tsx loads when idle after start). */
+const MENU_WINDOWS = ['sounding', 'multimodel', 'nearest-airports', 'nearest-stations', 'webcams'] as const;
+
+/**
+ * Loads the code and language bundles of the menu's windows while the menu is shown, when the
+ * browser is idle: the one chosen then opens without fetching and parsing its chunk (issue 16:
+ * first content within 300 ms of the click). Each load happens once; later calls reuse it.
+ */
+function warmMenuWindows(): () => void {
+  const run = () => {
+    for (const ident of MENU_WINDOWS) {
+      const def = PANELS[ident];
+      if (def) void Promise.all([def.load(), def.prepare?.()]).catch(() => undefined);
+    }
+  };
+  if (typeof requestIdleCallback !== 'function') {
+    const handle = window.setTimeout(run, 50);
+    return () => window.clearTimeout(handle);
+  }
+  const handle = requestIdleCallback(run, { timeout: 500 });
+  return () => cancelIdleCallback(handle);
+}
 
 interface Entry {
   id: string;
@@ -38,6 +61,7 @@ export default function ContextMenu({ app, model }: { app: AppState; model: Cont
   const menu = useRef<HTMLDivElement>(null);
 
   useEffect(() => void loadBundle('contextmenu').then(() => setReady(true)), []);
+  useEffect(() => (at ? warmMenuWindows() : undefined), [at]);
   // The first entry takes the focus when the menu opens.
   useEffect(() => {
     if (at && ready) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();

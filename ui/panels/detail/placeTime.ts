@@ -139,7 +139,17 @@ export interface PlaceClock {
   zone(ms: number): string;
 }
 
+/** Clocks made so far: each holds five Intl formatters, a few milliseconds to make, so windows reuse them. */
+const clocks = new Map<string, PlaceClock>();
+
 export function placeClock(timeZone: string, language: string, hour12: boolean): PlaceClock {
+  const key = `${timeZone}|${language}|${hour12}`;
+  let clock = clocks.get(key);
+  if (!clock) clocks.set(key, clock = makePlaceClock(timeZone, language, hour12));
+  return clock;
+}
+
+function makePlaceClock(timeZone: string, language: string, hour12: boolean): PlaceClock {
   const make = (options: Intl.DateTimeFormatOptions) => {
     try {
       return new Intl.DateTimeFormat(language, { timeZone, ...options });

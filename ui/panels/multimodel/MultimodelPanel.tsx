@@ -127,13 +127,21 @@ export default function MultimodelPanel({ app, params, close }: PanelProps) {
   );
 }
 
+/** runText's formatter of each language (one per row would cost a millisecond or more each). */
+const runFormats = new Map<string, Intl.DateTimeFormat | null>();
+
 /** The run time as models name it: date and hour in UTC ("27 Nov, 06 UTC"). */
 function runText(refTime: number, lang: string): string {
-  try {
-    return `${new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(refTime)} UTC`;
-  } catch {
-    return new Date(refTime).toISOString().slice(0, 13).replace('T', ' ') + ' UTC';
+  let format = runFormats.get(lang);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+    } catch {
+      format = null;
+    }
+    runFormats.set(lang, format);
   }
+  return format ? `${format.format(refTime)} UTC` : `${new Date(refTime).toISOString().slice(0, 13).replace('T', ' ')} UTC`;
 }
 
 function ModelName({ product, load, t, onOpen }: { product: ComparedProduct; load: Load | undefined; t: Translate; onOpen(ident: string): void }) {
@@ -184,7 +192,12 @@ function ModelTable({ products, columns, byProduct, units, clock, t, onUnit, onO
     const load = byProduct[p.ident];
     return [p.ident, load?.status === 'ready' ? windSeries(load.data.data.wind_u, load.data.data.wind_v) : []];
   })), [products, byProduct]);
-  const dayStart = (i: number) => i === 0 || clock.day(columns[i]) !== clock.day(columns[i - 1]);
+  // Whether each column begins a local day: worked out once a table, not once a cell.
+  const dayStarts = useMemo(() => {
+    const days = columns.map((c) => clock.day(c));
+    return days.map((d, i) => i === 0 || d !== days[i - 1]);
+  }, [columns, clock]);
+  const dayStart = (i: number) => dayStarts[i];
   return (
     <div className="mm-scroll">
       <table className="mm-table">

@@ -6,7 +6,7 @@
  */
 
 import './sounding.css';
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { Sounding } from '../../../common/sounding/types.ts';
@@ -34,7 +34,8 @@ export default function RadiosondePanel({ app, params, close }: PanelProps) {
     const abort = new AbortController();
     setLoad({ id, status: 'loading' });
     fetchRadiosonde(id, abort.signal).then(
-      (data) => setLoad({ id, status: 'ready', data }),
+      // A transition, as the sounding window's (SoundingPanel.tsx): the diagram renders in slices.
+      (data) => startTransition(() => setLoad({ id, status: 'ready', data })),
       (error: Error) => {
         if (!abort.signal.aborted) setLoad({ id, status: 'error', error });
       },

@@ -13,7 +13,6 @@ import type { ParcelAnalysis, Sounding, SoundingLevel } from '../../../common/so
 import {
   barbPath, curvePath, curvePressures, DRY_ADIABATS, dryAdiabatTemperature, isothermLine, isotherms, MIXING_RATIO_TOP, MIXING_RATIOS,
   mixingRatioTemperature, MOIST_ADIABAT_TOP, spacedOut, MOIST_ADIABATS, moistAdiabatAt, pressureAt, pressureTicks, skewTFrame, valueAtPressure, xOf, yOf,
-  type SkewTFrame,
 } from './diagram.ts';
 
 /** The SVG's own size (its viewBox): it scales to the window's width. */
@@ -22,6 +21,8 @@ const MARGIN = { left: 40, right: 46, top: 8, bottom: 22 } as const;
 /** Least vertical distance between two wind barbs, px of the view: a radiosonde's many levels would overlap. */
 const BARB_GAP = 11;
 const PLOT = { width: VIEW.width - MARGIN.left - MARGIN.right, height: VIEW.height - MARGIN.top - MARGIN.bottom } as const;
+/** The diagram's frame: one size, the same for every sounding. */
+const FRAME = skewTFrame(PLOT.width, PLOT.height);
 
 export interface SoundingUnits {
   temp: string;
@@ -44,30 +45,51 @@ export function altitudeIn(unit: string, metres: number): string {
   return `${def.to(metres).toFixed(0)}\u00a0${def.label}`;
 }
 
-/** The background lines: they depend only on the frame and the user's temperature unit. */
-const Background = memo(function Background({ frame, tempUnit }: { frame: SkewTFrame; tempUnit: string }) {
-  const lines = useMemo(() => {
-    const def = METRICS.temp.conv[tempUnit] ?? METRICS.temp.conv['°C'];
-    const toUnit = (c: number) => def.to(c + KELVIN_OFFSET);
-    const fromUnit = (u: number) => def.from(u) - KELVIN_OFFSET;
-    const all = curvePressures(frame);
-    const moistPs = curvePressures(frame, MOIST_ADIABAT_TOP);
-    const mixPs = curvePressures(frame, MIXING_RATIO_TOP, 25);
-    return {
-      isotherms: isotherms(frame, 10, toUnit, fromUnit),
-      dry: DRY_ADIABATS.map((theta) => curvePath(frame, all.map((p) => ({ p, t: dryAdiabatTemperature(theta, p) })))),
-      // Each moist adiabat is named by its temperature at 1000 hPa and integrated both ways from there.
-      moist: MOIST_ADIABATS.map((tw) => {
-        const below = moistPs.filter((p) => p > 1000).reverse();
-        const above = moistPs.filter((p) => p <= 1000);
-        const tBelow = moistAdiabatAt(tw, 1000, below).reverse();
-        const tAbove = moistAdiabatAt(tw, 1000, above);
-        const ps = [...below.reverse(), ...above];
-        return curvePath(frame, [...tBelow, ...tAbove].map((t, i) => ({ p: ps[i], t })));
-      }),
-      mixing: MIXING_RATIOS.map((g) => ({ g, d: curvePath(frame, mixPs.map((p) => ({ p, t: mixingRatioTemperature(g / 1000, p) }))), x: xOf(frame, mixingRatioTemperature(g / 1000, MIXING_RATIO_TOP), MIXING_RATIO_TOP) })),
-    };
-  }, [frame, tempUnit]);
+interface BackgroundLines {
+  isotherms: ReturnType<typeof isotherms>;
+  dry: string[];
+  moist: string[];
+  mixing: { g: number; d: string; x: number }[];
+}
+
+/**
+ * The background lines depend only on the frame (FRAME) and the user's temperature unit: they are
+ * worked out once a session for each unit (~20 ms of integrating moist adiabats), not at every
+ * opening of the window.
+ */
+const backgroundCache = new Map<string, BackgroundLines>();
+
+function backgroundLines(tempUnit: string): BackgroundLines {
+  const frame = FRAME;
+  const cached = backgroundCache.get(tempUnit);
+  if (cached) return cached;
+  const def = METRICS.temp.conv[tempUnit] ?? METRICS.temp.conv['°C'];
+  const toUnit = (c: number) => def.to(c + KELVIN_OFFSET);
+  const fromUnit = (u: number) => def.from(u) - KELVIN_OFFSET;
+  const all = curvePressures(frame);
+  const moistPs = curvePressures(frame, MOIST_ADIABAT_TOP);
+  const mixPs = curvePressures(frame, MIXING_RATIO_TOP, 25);
+  const lines = {
+    isotherms: isotherms(frame, 10, toUnit, fromUnit),
+    dry: DRY_ADIABATS.map((theta) => curvePath(frame, all.map((p) => ({ p, t: dryAdiabatTemperature(theta, p) })))),
+    // Each moist adiabat is named by its temperature at 1000 hPa and integrated both ways from there.
+    moist: MOIST_ADIABATS.map((tw) => {
+      const below = moistPs.filter((p) => p > 1000).reverse();
+      const above = moistPs.filter((p) => p <= 1000);
+      const tBelow = moistAdiabatAt(tw, 1000, below).reverse();
+      const tAbove = moistAdiabatAt(tw, 1000, above);
+      const ps = [...below.reverse(), ...above];
+      return curvePath(frame, [...tBelow, ...tAbove].map((t, i) => ({ p: ps[i], t })));
+    }),
+    mixing: MIXING_RATIOS.map((g) => ({ g, d: curvePath(frame, mixPs.map((p) => ({ p, t: mixingRatioTemperature(g / 1000, p) }))), x: xOf(frame, mixingRatioTemperature(g / 1000, MIXING_RATIO_TOP), MIXING_RATIO_TOP) })),
+  };
+  backgroundCache.set(tempUnit, lines);
+  return lines;
+}
+
+const Background = memo(function Background({ tempUnit }: { tempUnit: string }) {
+  const frame = FRAME;
+  const lines = backgroundLines(tempUnit);
   return (
     <g className="skewt-background">
       {lines.dry.map((d, i) => <path key={`d${i}`} d={d} className="skewt-dry" />)}
@@ -97,7 +119,7 @@ export interface SkewTProps {
 }
 
 export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
-  const frame = useMemo(() => skewTFrame(PLOT.width, PLOT.height), []);
+  const frame = FRAME;
   const svg = useRef<SVGSVGElement>(null);
   const [hoverP, setHoverP] = useState<number | null>(null);
   const levels = sounding.levels;
@@ -161,7 +183,7 @@ export function SkewT({ sounding, parcel, units, t }: SkewTProps) {
         <g transform={`translate(${MARGIN.left} ${MARGIN.top})`}>
           <rect x={0} y={0} width={frame.width} height={frame.height} className="skewt-plot" />
           <g clipPath="url(#skewt-clip)">
-            <Background frame={frame} tempUnit={units.temp} />
+            <Background tempUnit={units.temp} />
             {ticks.map((p) => <line key={p} x1={0} x2={frame.width} y1={yOf(frame, p)} y2={yOf(frame, p)} className="skewt-isobar" />)}
             {parcelPaths?.area && <path d={parcelPaths.area} className="skewt-cape" data-testid="skewt-cape" />}
             {parcelPaths && <path d={parcelPaths.line} className="skewt-parcel" data-testid="skewt-parcel" />}

@@ -8,7 +8,7 @@
  */
 
 import './sounding.css';
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
@@ -55,9 +55,13 @@ export default function SoundingPanel({ app, params, close }: PanelProps) {
     // A point forecast that fails leaves the sounding without its surface level, not without levels.
     const point = fetchPointForecast(product, lat, lon, abort.signal, token).catch(() => null);
     Promise.all([fetchMeteogram(product, lat, lon, abort.signal, token), point]).then(([data, surface]) => {
-      // The step of the map's time when the map shows this product (else the run's first).
-      setStep(data.ts.length ? stepAt(data.ts, app.timeline.timestamp.peek()) : 0);
-      setLoad({ key, status: 'ready', data, point: surface });
+      // A transition: the diagram, its analysis and the index table render in slices that leave the
+      // main thread free in between (issue 16: no task over 50 ms).
+      startTransition(() => {
+        // The step of the map's time when the map shows this product (else the run's first).
+        setStep(data.ts.length ? stepAt(data.ts, app.timeline.timestamp.peek()) : 0);
+        setLoad({ key, status: 'ready', data, point: surface });
+      });
     }, (error: Error) => {
       if (!abort.signal.aborted) setLoad({ key, status: 'error', message: error.message });
     });
