@@ -83,13 +83,21 @@ async function longTasks(page: Page): Promise<number[]> {
   });
 }
 
-/** Records the page's long tasks (durations, ms) in window.__longTasks from its first script on. */
+/**
+ * Records the page's long tasks from its first script on: their durations (ms) in window.__longTasks,
+ * and each task's start and duration in window.__longTaskSpans (entries arrive after the task, so a
+ * reader that clears the list at an instant can still be handed a task that ended before it).
+ */
 export async function watchLongTasks(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { __longTasks: number[] };
+    const w = window as unknown as { __longTasks: number[]; __longTaskSpans: { start: number; duration: number }[] };
     w.__longTasks = [];
+    w.__longTaskSpans = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+      for (const e of list.getEntries()) {
+        w.__longTasks.push(e.duration);
+        w.__longTaskSpans.push({ start: e.startTime, duration: e.duration });
+      }
     }).observe({ type: 'longtask', buffered: true });
   });
 }

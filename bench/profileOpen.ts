@@ -11,41 +11,7 @@
 import { chromium, type CDPSession } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { openForecast, panAround, watchLongTasks } from './frames.ts';
-
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
-
-function topSelf(profile: Profile, n = 15): string[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)!;
-    const f = node.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${k}`);
-}
-
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { data?: { url?: string; functionName?: string; type?: string } } }
-
-/** For each main-thread task over 50 ms: its length and the longest kinds of work inside it. */
-function longTaskBreakdown(events: TraceEvent[]): string[] {
-  const main = events.find((e) => e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain');
-  const onMain = events.filter((e) => main && e.tid === main.tid && e.pid === main.pid && e.ph === 'X' && e.dur !== undefined);
-  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.dur! > 50_000);
-  return tasks.map((task) => {
-    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.name !== 'RunTask');
-    const kinds = new Map<string, number>();
-    for (const e of inside) {
-      const detail = e.args?.data?.url ? ` ${e.args.data.url.split('/').pop()}` : e.args?.data?.type ? ` ${e.args.data.type}` : '';
-      const key = `${e.name}${detail}`;
-      kinds.set(key, Math.max(kinds.get(key) ?? 0, e.dur! / 1000));
-    }
-    const top = [...kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join('; ');
-    return `  task ${(task.dur! / 1000).toFixed(0)} ms: ${top}`;
-  });
-}
+import { longTaskBreakdown, type Profile, topSelf, type TraceEvent } from './profiling.ts';
 
 async function phase(cdp: CDPSession, name: string, run: () => Promise<void>, readTasks: () => Promise<number[]>): Promise<void> {
   const before = (await readTasks()).length;

@@ -20,16 +20,26 @@
  * The first open, which loads the window's code and its language bundle, is "cold"; then
  * WARM_OPENS more, the window closed between opens, give the warm median. The sample ingest of the
  * first run is kept in var/bench-windows (only the first run pays it); the observations and the
- * account are published again each run.
+ * account are published again each run. Before the page opens, the server answers one point
+ * forecast of each product at another place (warmPointForecasts): the windows meet a server past its
+ * first minutes.
  *
  *   npx vite build --outDir dist-mine && ISOBAR_DIST_DIR=$PWD/ui/dist-mine npx tsx bench/windows.ts
+ *
+ * With ISOBAR_BENCH_PROFILE=1 (a diagnosis aid; its figures are not the bench's), the cold open and the
+ * first warm one of each window run under the DevTools tracer and CPU profiler, and the breakdown of
+ * their long tasks and the functions with the most self time are printed (a build with
+ * `--minify false` keeps the names readable); ISOBAR_BENCH_PROFILE=requests only lists the requests of
+ * those opens. ISOBAR_BENCH_WINDOWS=sounding,tides opens only the windows whose names begin so.
  */
 
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
+import { pointPath } from '../common/api/forecast.ts';
+import { PRODUCTS_PATH } from '../common/api/products.ts';
 import { buildApp } from '../server/app.ts';
 import { subscriptionFor } from '../server/cli/admin.ts';
 import { loadSamples } from '../server/ingest/samples.ts';
@@ -41,6 +51,7 @@ import { TEST_KDF } from '../server/routes/testing.ts';
 import { loginAs, mainThreadQuiet, NWS_FIXTURE_STATION, obsTestContext, publishStationFixture, TEST_PASSWORD } from '../tests/testing.ts';
 import { launchChromium } from './chromium.ts';
 import { watchLongTasks } from './frames.ts';
+import { longTaskBreakdown, longTaskFunctions, type Profile, tasksAfterClick, type TraceEvent } from './profiling.ts';
 import { median } from './stats.ts';
 
 export const FIRST_CONTENT_BUDGET_MS = 300;
@@ -145,15 +156,29 @@ async function premiumUserWithWebcam(app: FastifyInstance): Promise<string> {
 }
 
 /**
+ * One point forecast of each served product, at a place other than the windows' (their answers are
+ * not cached by it): a server that has answered point forecasts before, as one does after its first
+ * minutes. A fresh process's first answer of a product costs it 200-550 ms (the route's first call,
+ * the run's point store and the model elevation opened), which is the server's start-up, not the window.
+ */
+async function warmPointForecasts(app: FastifyInstance): Promise<void> {
+  const listed = await app.inject({ method: 'GET', url: PRODUCTS_PATH });
+  if (listed.statusCode !== 200) throw new Error(`products: ${listed.statusCode} ${listed.body}`);
+  for (const { ident } of (listed.json() as { products: { ident: string }[] }).products) {
+    await app.inject({ method: 'GET', url: pointPath(ident, VIEW.lat + 1, VIEW.lon + 1) });
+  }
+}
+
+/**
  * In the page: empties the long-task list, notes the next press's event time as the open's start
  * (window.__open.t0, unless the caller sets it first) and the time of the first frame after `content`
  * is in the DOM (t1).
  */
 async function armOpen(page: Page, content: string): Promise<void> {
   await page.evaluate((selector) => {
-    const w = window as unknown as { __open: { t0: number | null; t1: number | null }; __longTasks: number[] };
-    w.__longTasks.length = 0;
-    const open = { t0: null as number | null, t1: null as number | null };
+    const w = window as unknown as { __open: { t0: number | null; t1: number | null }; __longTaskSpans: unknown[] };
+    w.__longTaskSpans.length = 0;
+    const open = { t0: null as number | null, t1: null as number | null, tShell: null as number | null };
     w.__open = open;
     addEventListener('pointerdown', (e) => {
       open.t0 ??= e.timeStamp;
@@ -166,6 +191,8 @@ async function armOpen(page: Page, content: string): Promise<void> {
       return true;
     };
     const observer = new MutationObserver(() => {
+      // When the window's frame is in the DOM, before its data (a diagnosis figure: ISOBAR_BENCH_PROFILE).
+      if (open.tShell === null && document.querySelector('section.window')) open.tShell = performance.now();
       if (seen()) observer.disconnect();
     });
     observer.observe(document.body, { childList: true, subtree: true, attributes: true });
@@ -195,8 +222,9 @@ async function openOnce(page: Page, c: WindowCase): Promise<{ ms: number; longes
     return open.t1 !== null && performance.now() >= open.t1 + after;
   }, AFTER_CONTENT_MS, { timeout: CONTENT_TIMEOUT_MS, polling: 100 });
   const { t0, t1, tasks } = await page.evaluate(() => {
-    const w = window as unknown as { __open: { t0: number; t1: number }; __longTasks: number[] };
-    return { ...w.__open, tasks: w.__longTasks.slice() };
+    const w = window as unknown as { __open: { t0: number; t1: number }; __longTaskSpans: { start: number; duration: number }[] };
+    // Tasks that ended before the click (opening the context menu, reported late) are not the window's.
+    return { ...w.__open, tasks: w.__longTaskSpans.filter((task) => task.start + task.duration >= w.__open.t0).map((task) => task.duration) };
   });
   await closeWindows(page, c.content);
   return { ms: t1 - t0, longestTaskMs: tasks.length ? Math.max(...tasks) : 0 };
@@ -215,10 +243,42 @@ async function closeWindows(page: Page, content: string): Promise<void> {
   await mainThreadQuiet(page, IDLE_MS, IDLE_TIMEOUT_MS);
 }
 
-async function measureWindow(page: Page, c: WindowCase): Promise<WindowResult> {
-  const cold = await openOnce(page, c);
-  const warm = [];
-  for (let i = 0; i < WARM_OPENS; i++) warm.push(await openOnce(page, c));
+/** '1': trace and profile the first two opens of each window; 'requests': only list their requests. */
+const PROFILE = process.env.ISOBAR_BENCH_PROFILE;
+
+/** openOnce under the tracer and the CPU profiler, printing where the main thread's time went. */
+async function profiled(page: Page, cdp: CDPSession, label: string, open: () => Promise<{ ms: number; longestTaskMs: number }>) {
+  const browser = page.context().browser()!;
+  const tracing = PROFILE !== 'requests';
+  if (tracing) {
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', '__metadata'] });
+    await cdp.send('Profiler.start');
+  }
+  const result = await open();
+  console.log(`\n== ${label}: first content ${result.ms.toFixed(0)} ms, longest task ${result.longestTaskMs.toFixed(0)} ms`);
+  // The window's frame in the DOM, and the requests of the open, from the click: when each began and ended.
+  const requests = await page.evaluate(() => {
+    const { t0, tShell } = (window as unknown as { __open: { t0: number; tShell: number | null } }).__open;
+    return [`    window frame in the DOM: +${tShell === null ? '?' : (tShell - t0).toFixed(0)} ms`, ...performance.getEntriesByType('mark').filter((m) => m.startTime >= t0 - 1).map((m) => `    mark ${m.name} +${(m.startTime - t0).toFixed(0)}`), ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.startTime >= t0 - 1)
+      .map((e) => `    +${(e.startTime - t0).toFixed(0)}..+${(e.responseEnd - t0).toFixed(0)} ms ${e.name.replace(location.origin, '').slice(0, 90)}`)];
+  });
+  for (const line of requests) console.log(line);
+  if (!tracing) return result;
+  const { profile } = await cdp.send('Profiler.stop') as unknown as { profile: Profile & { startTime: number } };
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+  console.log('  tasks from the click on:');
+  for (const line of tasksAfterClick(trace.traceEvents)) console.log(line);
+  for (const line of longTaskBreakdown(trace.traceEvents)) console.log(line);
+  console.log('  inside those tasks, inclusive:');
+  for (const line of longTaskFunctions(trace.traceEvents, profile, 40)) console.log(line);
+  return result;
+}
+
+async function measureWindow(page: Page, c: WindowCase, cdp: CDPSession | null): Promise<WindowResult> {
+  const once = (label: string) => (cdp ? profiled(page, cdp, `${c.window} ${label}`, () => openOnce(page, c)) : openOnce(page, c));
+  const cold = await once('cold');
+  const warm = [await once('warm')];
+  for (let i = 1; i < WARM_OPENS; i++) warm.push(await openOnce(page, c));
   return {
     window: c.window,
     how: c.open.kind === 'menu' ? `context menu "${c.open.item}"` : `navigate ${c.open.path}`,
@@ -240,6 +300,7 @@ export async function benchWindows(): Promise<WindowsBenchResult> {
   });
   try {
     const email = await premiumUserWithWebcam(app);
+    await warmPointForecasts(app);
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const browser = await launchChromium();
     try {
@@ -250,6 +311,11 @@ export async function benchWindows(): Promise<WindowsBenchResult> {
       // mainThreadQuiet) calls its __name helper, which the page does not have (a string: keepNames would wrap a function too).
       await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
       await watchLongTasks(page);
+      const cdp = PROFILE ? await context.newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      }
       await loginAs(page, email, SETUP_TIMEOUT_MS);
       await page.goto(`/?${VIEW.lat.toFixed(3)},${VIEW.lon.toFixed(3)},${VIEW.zoom}`);
       await page.waitForFunction(async () => {
@@ -262,9 +328,11 @@ export async function benchWindows(): Promise<WindowsBenchResult> {
       const opening = performance.now();
       const windows: WindowResult[] = [];
       const errors: WindowsBenchResult['errors'] = [];
-      for (const c of CASES) {
+      // ISOBAR_BENCH_WINDOWS=sounding,tides: only the windows whose names begin so (diagnosis).
+      const only = process.env.ISOBAR_BENCH_WINDOWS?.split(',');
+      for (const c of CASES.filter((w) => !only || only.some((name) => w.window.startsWith(name)))) {
         try {
-          windows.push(await measureWindow(page, c));
+          windows.push(await measureWindow(page, c, cdp));
         } catch (error) {
           errors.push({ window: c.window, error: (error as Error).message.split('\n')[0] });
           await closeWindows(page, c.content).catch(() => undefined);
