@@ -3,24 +3,26 @@
  * 50 ms after it enters the DOM and `closing` for the 500 ms before it leaves (SPEC §4), so CSS
  * transitions run both ways.
  *
- * The panes follow the window list in a React transition, not as a signal's synchronous update: a
- * window's first render (a table, a diagram) is then sliced into short pieces of work instead of
- * one task that holds the click (issue 16: no main-thread task over 50 ms when a window opens).
+ * The panes follow the window list at once (a closing window's phase reaches it in the same task),
+ * but the first render of a tool window's content (right pane, bottom pane: a diagram, a table, a
+ * forecast) is deferred: the window's frame appears in the click's task and its content renders in
+ * slices that leave the main thread free in between (issue 16: no task over 50 ms when a window
+ * opens). Windows that take typing at once (search, login) render whole.
  */
 
-import { effect } from '@preact/signals-react';
-import { startTransition, useEffect, useState } from 'react';
+import { memo, useCallback, useDeferredValue } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
 import type { AppState } from '../state/appState.ts';
 import type { Pane } from './panelModel.ts';
+import type { PanelComponent, PanelProps } from './registry.ts';
 
 const PANES: readonly Pane[] = ['top', 'rhpane', 'center', 'bottom', 'small-bottom-bottom', 'fullscreen-mobile'];
+/** The panes whose windows render their content after their frame (see above). */
+const DEFERRED_PANES: readonly Pane[] = ['rhpane', 'bottom', 'fullscreen-mobile'];
 
 export function PaneHost({ app }: { app: AppState }) {
-  const [windows, setWindows] = useState(() => app.panels.windows.peek());
-  useEffect(() => effect(() => {
-    const now = app.panels.windows.value;
-    startTransition(() => setWindows(now));
-  }), [app]);
+  useSignals();
+  const windows = app.panels.windows.value;
   return (
     <>
       {PANES.map((pane) => {
@@ -34,7 +36,8 @@ export function PaneHost({ app }: { app: AppState }) {
               const classes = ['window', `window-${w.ident}`, w.phase === 'open' ? 'open' : '', w.phase === 'closing' ? 'closing' : '', w.instant ? 'instant' : ''];
               return (
                 <section key={w.ident} className={classes.filter(Boolean).join(' ')} data-panel={w.ident} data-phase={w.phase}>
-                  <Component app={app} params={w.params} openCount={w.openCount} phase={w.phase} close={() => app.router.closePanel(w.ident)} />
+                  <WindowBody app={app} ident={w.ident} Component={Component} params={w.params} openCount={w.openCount} phase={w.phase}
+                    deferred={DEFERRED_PANES.includes(pane)} />
                 </section>
               );
             })}
@@ -44,3 +47,21 @@ export function PaneHost({ app }: { app: AppState }) {
     </>
   );
 }
+
+interface WindowBodyProps {
+  app: AppState;
+  ident: string;
+  Component: PanelComponent;
+  params: Readonly<Record<string, unknown>>;
+  openCount: number;
+  phase: PanelProps['phase'];
+  deferred: boolean;
+}
+
+/** One window's content; memo: another window opening or closing does not render it again. */
+const WindowBody = memo(function WindowBody({ app, ident, Component, params, openCount, phase, deferred }: WindowBodyProps) {
+  // false on the first render of a deferred window, then true in a render of transition priority.
+  const shown = useDeferredValue(true, !deferred);
+  const close = useCallback(() => app.router.closePanel(ident), [app, ident]);
+  return shown ? <Component app={app} params={params} openCount={openCount} phase={phase} close={close} /> : null;
+});
