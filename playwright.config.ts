@@ -44,8 +44,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // One spec file at a time: the run is bound by the two cores (two workers measured no faster,
-  // 42 tests in 6.7 min against 154 in 23.4 min, and a login test then timed out).
+  // One spec file at a time: the run is bound by the two cores. Two workers measured no faster
+  // (42 tests in 6.7 min against 154 in 23.4 min, and a login test then timed out; again on
+  // 2026-11-28: 50 tests in 9.5 min against 63 in 10 with one, and the cluster spec's set-up timed out
+  // beside another file).
   fullyParallel: false,
   workers: 1,
   globalSetup: './tests/globalSetup.ts',
