@@ -9,7 +9,7 @@
  */
 
 import { chromium, type CDPSession } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../playwright.config.ts';
 import { openForecast, panAround, watchLongTasks } from './frames.ts';
 import { longTaskBreakdown, type Profile, topSelf, type TraceEvent } from './profiling.ts';
 
@@ -27,7 +27,7 @@ async function phase(cdp: CDPSession, name: string, run: () => Promise<void>, re
 }
 
 const [baseUrl = 'http://127.0.0.1:8300', rateText = '4'] = process.argv.slice(2);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
 await watchLongTasks(page);

@@ -5,10 +5,10 @@
 
 import { expect } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../playwright.config.ts';
 
 // Chromium's local network access checks would keep a public page from framing a loopback server at all.
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks'] } });
+test.use({ launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks'] } });
 
 test.describe('unlegal embed (SPEC §2)', () => {
   test('inside another site\'s frame the notice shows and the map does not start', async ({ page, baseURL }) => {
