@@ -195,8 +195,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     genReqId: requestIdOf, requestIdHeader: false,
   };
   const role = options.role ?? roleFromEnv();
-  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({ url: role.queueUrl, ...jobTimingsFromEnv() }));
   const app = Fastify(serverOptions);
+  const jobs = options.jobs ?? (role.queueUrl === null ? inProcessJobQueue() : await startPgBossQueue({
+    url: role.queueUrl, ...jobTimingsFromEnv(),
+    // A worker declared dead, its jobs handed to another, a failed heartbeat: what an operator looks for when a run stalls.
+    log: (message, error) => app.log.warn(error === undefined ? {} : { err: error }, message),
+  }));
   const shutdown = new Shutdown(shutdownTimingsFromEnv());
   app.decorate('shutdown', shutdown);
   echoRequestId(app);

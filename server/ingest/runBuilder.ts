@@ -46,6 +46,7 @@ import {
   levelSlabPath, pointGridFor, slabPath, staticSlabPath, writePointStore, writeSlab, type PointGrid, type PointVariable, type SlabStep,
 } from './points.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
+import { eventLoopSlices } from '../ops/slices.ts';
 import { publishRunToStore, publishSnapshotToStore, type SnapshotUploads } from '../storage/runPublication.ts';
 import { nativeTileByteLength, renderNativeTile, renderTile, TileFileWriter, tilesMeeting } from './tiles.ts';
 import { HOUR_MS } from '../../common/time.ts';
@@ -584,6 +585,8 @@ export class RunBuilder {
     const bounds = this.state.global ? null : this.state.bounds;
     const written: string[] = [];
     const tilesBefore = this.writer.written;
+    // Thousands of tiles rendered on this thread: timers and requests get a turn between them.
+    const slice = eventLoopSlices();
     // Layers in this step: tile file + level with all its channels present.
     const layers = new Map<string, { file: string; level: string }>();
     for (const key of values.keys()) {
@@ -598,6 +601,7 @@ export class RunBuilder {
       throwIfAborted(signal);
       const channels: Decoded[] = [];
       for (const source of sources) {
+        await slice();
         const decoded = await source!();
         if (decoded) channels.push(decoded);
       }
@@ -617,6 +621,7 @@ export class RunBuilder {
           throwIfAborted(signal);
           const tile = renderTile(regridders, quantizations, address, this.writer.buffer(tileBytes), sampling);
           await this.writer.write(tileRelPath(validTime, z, address.x, address.y, file, level), tile);
+          await slice();
         }
       }
       const layer = this.state.layers[key] ??= { file, level, channels: channels.length, hours: [], prerendered: top };
@@ -629,6 +634,7 @@ export class RunBuilder {
     // The point slabs take every value of the step, those of incomplete layers (a u without its v) too.
     const decoded = new Map<string, Decoded>();
     for (const [key, value] of values) {
+      await slice();
       const d = await value();
       if (d) decoded.set(key, d);
     }

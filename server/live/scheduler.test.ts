@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGfsSource, gfsDataUrl, noaaField } from './gfs.ts';
 import { SourceHttp } from './http.ts';
-import { nextRoundDelay, readSourceState, startLiveSources, startScheduler, type IngestFn, type Scheduler, type SchedulerOptions } from './scheduler.ts';
+import { nextRoundDelay, progressLogger, readSourceState, startLiveSources, startScheduler, type IngestFn, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import type { LiveSource, RunPlan, SourceContext, SourceLogger } from './source.ts';
 import { runFolderPath } from './runFolder.ts';
 import { LocalDirectoryStore } from '../storage/localDirectory.ts';
@@ -119,6 +119,34 @@ class FakeSource implements LiveSource {
     }
   }
 }
+
+describe('progressLogger', () => {
+  const lines = () => {
+    const logged: string[] = [];
+    const log = progressLogger({ info: (fields: object) => {
+      const p = fields as { phase?: string; done: number; total: number };
+      logged.push(`${p.phase ?? '-'} ${p.done}/${p.total}`);
+    } }, { source: 'gfs' }, 'progress');
+    return { log, logged };
+  };
+
+  it('logs a known total at each tenth and each phase change, no more', () => {
+    const { log, logged } = lines();
+    for (let done = 1; done <= 40; done++) log({ phase: 'download', done, total: 40 });
+    log({ phase: 'publish', done: 1, total: 1 });
+    expect(logged).toEqual([
+      'download 1/40', 'download 4/40', 'download 8/40', 'download 12/40', 'download 16/40', 'download 20/40',
+      'download 24/40', 'download 28/40', 'download 32/40', 'download 36/40', 'download 40/40', 'publish 1/1',
+    ]);
+  });
+
+  it('logs each step of a run whose total grows as its files land: a stalled step shows as the last line', () => {
+    const { log, logged } = lines();
+    for (let done = 1; done <= 3; done++) log({ phase: 'step', done, total: done });
+    log({ phase: 'step', done: 3, total: 3 });
+    expect(logged).toEqual(['step 1/1', 'step 2/2', 'step 3/3']);
+  });
+});
 
 describe('startScheduler', () => {
   let dataDir: string;

@@ -173,15 +173,18 @@ async function writeSourceState(store: ObjectStore, sourceId: string, state: Sou
   await store.put(sourceStateKey(sourceId), JSON.stringify(state));
 }
 
-/** Logs a long task's progress at each phase change and every tenth of it, no more. */
-function progressLogger(log: SourceLogger, base: object, msg: string): (p: { phase?: string; done: number; total: number }) => void {
-  let lastPhase: string | undefined;
-  let lastTenth = -1;
+/**
+ * Logs a long task's progress at each phase change, every tenth of it, and each time its total
+ * grows, no more. A run ingested as its steps land has a total that grows with each step file (one
+ * line per step: a stalled step shows as the last line).
+ */
+export function progressLogger(log: Pick<SourceLogger, 'info'>, base: object, msg: string): (p: { phase?: string; done: number; total: number }) => void {
+  let last = '';
   return (p) => {
     const tenth = p.total > 0 ? Math.floor((10 * p.done) / p.total) : 0;
-    if (p.phase === lastPhase && tenth === lastTenth) return;
-    lastPhase = p.phase;
-    lastTenth = tenth;
+    const key = `${p.phase ?? ''} ${tenth} ${p.total}`;
+    if (key === last) return;
+    last = key;
     log.info({ ...base, ...p }, msg);
   };
 }
