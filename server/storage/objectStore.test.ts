@@ -3,6 +3,7 @@
  * server, s3rver, started here). Then the environment's choice of store and its errors.
  */
 
+import { createServer, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,5 +103,40 @@ describe('storageFromEnv', () => {
 
   it('refuses an endpoint that is not an http(s) URL', async () => {
     await expect(storageFromEnv('/d', { ISOBAR_STORAGE_URL: 's3://bucket', AWS_ENDPOINT_URL_S3: 'localhost:9000' })).rejects.toThrow(/AWS_ENDPOINT_URL_S3 must be an http\(s\) URL/);
+  });
+});
+
+describe('S3Store against a store that stops answering', () => {
+  it('fails a read and an upload once the connection has been silent for the idle time, instead of waiting forever', async () => {
+    // Takes each request and never answers it.
+    const sockets: Socket[] = [];
+    let requests = 0;
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('data', (chunk) => {
+        if (/^(GET|PUT) /.test(chunk.toString('latin1'))) requests++;
+      });
+    });
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as { port: number };
+    const store = new S3Store({
+      bucket: 'isobar-test', prefix: '',
+      client: { endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' } },
+      timeouts: { connectMs: 1000, idleMs: 300 },
+    });
+    const file = join(scratch.dir, 'upload.bin');
+    await writeFile(file, Buffer.alloc(4096, 1));
+    try {
+      await expect(store.get('runs/x/run.json')).rejects.toThrow(/timed out after 300 ms of inactivity/);
+      // A read is tried again by the SDK: every try timed out.
+      expect(requests).toBeGreaterThan(1);
+      const before = requests;
+      await expect(store.putFile('runs/x/tile.bin', file)).rejects.toThrow(/timed out after 300 ms of inactivity/);
+      expect(requests).toBeGreaterThan(before);
+    } finally {
+      store.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((done) => silent.close(done));
+    }
   });
 });

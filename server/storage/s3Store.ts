@@ -15,6 +15,15 @@ import { checkKey, type ObjectInfo, type ObjectStore } from './objectStore.ts';
 
 /** Keys per DeleteObjects request: S3's limit. */
 const DELETE_BATCH = 1000;
+/**
+ * How long a connection to the store may take to open, and how long a request's socket may stay
+ * silent (no byte either way), before the request fails. The SDK sets neither by default: a store
+ * that stops answering mid-request would hold a read, or a publication, forever. A failed read is
+ * tried again by the SDK; a failed upload (its body is a file stream, which the SDK does not
+ * replay) fails the publication, which leaves the previous run served and is tried next round.
+ */
+export const S3_CONNECT_TIMEOUT_MS = 10_000;
+export const S3_IDLE_TIMEOUT_MS = 60_000;
 
 export interface S3StoreOptions {
   bucket: string;
@@ -22,6 +31,8 @@ export interface S3StoreOptions {
   prefix: string;
   /** The SDK client's settings: region, endpoint, credentials. */
   client: S3ClientConfig;
+  /** Default S3_CONNECT_TIMEOUT_MS and S3_IDLE_TIMEOUT_MS. */
+  timeouts?: { connectMs: number; idleMs: number };
 }
 
 /** Whether an SDK error says the object (or range) is not there. */
@@ -41,7 +52,12 @@ export class S3Store implements ObjectStore {
     this.bucket = options.bucket;
     this.prefix = options.prefix;
     // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's default trailing checksums.
-    this.client = new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...options.client });
+    const { connectMs, idleMs } = options.timeouts ?? { connectMs: S3_CONNECT_TIMEOUT_MS, idleMs: S3_IDLE_TIMEOUT_MS };
+    this.client = new S3Client({
+      requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+      requestHandler: { connectionTimeout: connectMs, socketTimeout: idleMs },
+      ...options.client,
+    });
     const endpoint = typeof options.client.endpoint === 'string' ? ` at ${options.client.endpoint}` : '';
     this.description = `s3://${this.bucket}/${this.prefix}${endpoint}`;
   }
