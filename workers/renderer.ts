@@ -15,7 +15,7 @@ import { clampFrameCap } from '../common/frameCap.ts';
 import { SECOND_MS } from '../common/time.ts';
 import createREGL from 'regl';
 import type REGL from 'regl';
-import { decodeBasemap } from '../common/basemap.ts';
+import { decodeBasemap, type Basemap } from '../common/basemap.ts';
 import { colorLayerOf, overlayByIdent, type Overlay, type RenderLayer } from '../common/catalogue/overlays.ts';
 import { layerFiles, particleLayerFor } from './layers/particles/gate.ts';
 import { PRODUCTS, dataZoomFor, type Product } from '../common/catalogue/products.ts';
@@ -35,7 +35,7 @@ import type {
 import { frameTransform, isPanOnly, panShift, pixelRatioFor, type FrameTransform } from './gl/transform.ts';
 import { createBasemapLayer, graticuleStep, type BasemapLayer } from './layers/basemap/basemap.ts';
 import { createBasemapDetail, type BasemapDetail } from './layers/basemap/basemapDetail.ts';
-import { createTileBasemapLayer, type TileBasemapChoice, type TileBasemapLayer } from './layers/basemap/tileBasemap.ts';
+import { createTileBasemapLayer, tileBasemapFor, type TileBasemapChoice, type TileBasemapLayer } from './layers/basemap/tileBasemap.ts';
 import { BASEMAP_50M_FROM_ZOOM, type OfflineBasemapStyle } from '../common/basemapStyles.ts';
 import { createGlobeLayer, GLOBE_COLORS, type GlobeLayer } from './layers/globe/globe.ts';
 import { globeFrame, globeParticleView, globeTileRect, sameGlobe, type GlobeFrame } from './gl/globeTransform.ts';
@@ -47,7 +47,8 @@ import { createRasterLayer, createTileTexture, type RasterLayer } from './layers
 import { createIsolineLayer, type IsolineLayer } from './layers/isolines/isolines.ts';
 import { createVectorLayer, type VectorLayer } from './layers/vector/vector.ts';
 import { alertAreasAt, capAlertShapes, readAlertAreas, type CapAlertArea } from './layers/capAlerts/capAlerts.ts';
-import { createPointLayer, type PointLayer } from './layers/points/points.ts';
+import { createPointLayer, type PointLayer, type PointSet } from './layers/points/points.ts';
+import { Lazy } from './layers/lazy.ts';
 import { flashMarks } from './layers/lightning/lightning.ts';
 import { fireMarks } from './layers/firespots/firespots.ts';
 import { tideMarks } from './layers/tides/tides.ts';
@@ -114,24 +115,26 @@ interface ResolvedLayer {
 interface Gpu {
   regl: REGL.Regl;
   basemap: BasemapLayer;
-  tileBasemap: TileBasemapLayer;
+  // The layers a first frame may not need are Lazy (workers/layers/lazy.ts): made when first used.
+  /** Made when a tiled base map is chosen and the zoom reaches it. */
+  tileBasemap: Lazy<TileBasemapLayer>;
   raster: RasterLayer;
   /** Made on the first failed tile: most sessions never need it. */
-  noData: NoDataLayer | null;
+  noData: Lazy<NoDataLayer>;
   particles: ParticleLayer;
-  isolines: IsolineLayer;
-  vector: VectorLayer;
+  isolines: Lazy<IsolineLayer>;
+  vector: Lazy<VectorLayer>;
   /** Fire detections and lightning flashes over the colour layer (setFirespots, setLightning). */
-  firespots: PointLayer;
+  firespots: Lazy<PointLayer>;
   /** Tide stations (SPEC §3 pois "tide", setTideStations). */
-  tideStations: PointLayer;
+  tideStations: Lazy<PointLayer>;
   /** METAR stations by flight category (setMetars, SPEC §3 pois metars). */
-  metars: PointLayer;
-  lightning: PointLayer;
+  metars: Lazy<PointLayer>;
+  lightning: Lazy<PointLayer>;
   /** Webcams (SPEC §3 pois "cams", setWebcams). */
-  webcams: PointLayer;
+  webcams: Lazy<PointLayer>;
   /** The globe's disc, basemap and particles (SPEC §2 window "globe"). */
-  globe: GlobeLayer;
+  globe: Lazy<GlobeLayer>;
   composite: CompositeLayer;
   maxTextureSize: number;
   renderer: string;
@@ -226,6 +229,11 @@ export class Renderer implements RenderApi {
   /** The particles were last spawned for the globe: a switch respawns them. */
   private particlesOnGlobe = false;
   private basemapDetail: '110m' | '50m' | null = null;
+  /**
+   * The basemap of basemapDetail once decoded: its fetch starts before the WebGL context is made
+   * (init), and a GPU made after it arrived takes it from here.
+   */
+  private basemapData: Basemap | null = null;
   /** Render tests: fixed particle steps, then hold (setFixedSteps); basemap fetches under way. */
   private fixed: FixedSteps | null = null;
   private basemapLoads = 0;
@@ -297,9 +305,13 @@ export class Renderer implements RenderApi {
     this.disposed = false;
     this.canvas = canvas;
     this.setView(view);
-    // Messages already queued behind this one (the layer) start their tile loads first: creating
-    // a WebGL context blocks this thread for a while, and the network works meanwhile. The engine
-    // compiles on V8's background threads all along.
+    // The basemap's fetch, and the messages already queued behind this one (the layer) with their
+    // tile loads, start first: creating a WebGL context blocks this thread for a while, and the
+    // network works meanwhile. The engine compiles on V8's background threads all along.
+    void this.loadBasemap('110m');
+    // A map opened at zoom 4 or more: the setView above ran before the basemap had a detail, so it
+    // asked for no 50m coastlines; without this the map kept the coarse ones until the view moved.
+    if (this.view.zoom >= BASEMAP_50M_FROM_ZOOM) void this.loadBasemap('50m');
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== this.generation) throw new Error('The map was closed while it started');
     const gl = canvas.getContext('webgl', {
@@ -316,10 +328,6 @@ export class Renderer implements RenderApi {
     canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
     this.createGpu();
     this.milestone('gl');
-    void this.loadBasemap('110m');
-    // A map opened at zoom 4 or more: the setView above ran before the basemap had a detail, so it
-    // asked for no 50m coastlines; without this the map kept the coarse ones until the view moved.
-    if (this.view.zoom >= BASEMAP_50M_FROM_ZOOM) void this.loadBasemap('50m');
     this.wake();
     const engine = await this.engineReady;
     if (generation !== this.generation) throw new Error('The map was closed while it started');
@@ -484,7 +492,7 @@ export class Renderer implements RenderApi {
   setShapes({ name, shapes }: { name: string; shapes: LonLatShapes | null }): void {
     if (shapes) this.shapes.set(name, shapes);
     else this.shapes.delete(name);
-    this.gpu?.vector.setShapes(name, shapes);
+    if (this.gpu && (shapes || this.gpu.vector.made)) this.gpu.vector.get().setShapes(name, shapes);
     this.staticDirty = true;
     this.wake();
   }
@@ -516,35 +524,35 @@ export class Renderer implements RenderApi {
 
   setLightning(params: { flashes: ArrayBuffer } | null): void {
     this.lightningMarks = params ? flashMarks(decodeFlashes(params.flashes)) : null;
-    this.gpu?.lightning.setPoints(this.lightningMarks);
+    if (this.gpu) setPoints(this.gpu.lightning, this.lightningMarks);
     this.staticDirty = true;
     this.wake();
   }
 
   setFirespots(params: { lon: Float32Array; lat: Float32Array; frpMw: Float32Array } | null): void {
     this.fireMarks = params ? fireMarks(params.lon, params.lat, params.frpMw) : null;
-    this.gpu?.firespots.setPoints(this.fireMarks);
+    if (this.gpu) setPoints(this.gpu.firespots, this.fireMarks);
     this.staticDirty = true;
     this.wake();
   }
 
   setTideStations(params: { lon: Float32Array; lat: Float32Array } | null): void {
     this.tideMarks = params ? tideMarks(params.lon, params.lat) : null;
-    this.gpu?.tideStations.setPoints(this.tideMarks);
+    if (this.gpu) setPoints(this.gpu.tideStations, this.tideMarks);
     this.staticDirty = true;
     this.wake();
   }
 
   setWebcams(params: { lon: Float32Array; lat: Float32Array; own: Uint8Array } | null): void {
     this.webcamMarks = params ? webcamMarks(params.lon, params.lat, params.own) : null;
-    this.gpu?.webcams.setPoints(this.webcamMarks);
+    if (this.gpu) setPoints(this.gpu.webcams, this.webcamMarks);
     this.staticDirty = true;
     this.wake();
   }
 
   setMetars(params: { lon: Float32Array; lat: Float32Array; category: Int8Array } | null): void {
     this.metarMarks = params ? metarMarks(params.lon, params.lat, params.category) : null;
-    this.gpu?.metars.setPoints(this.metarMarks);
+    if (this.gpu) setPoints(this.gpu.metars, this.metarMarks);
     this.staticDirty = true;
     this.wake();
   }
@@ -656,6 +664,7 @@ export class Renderer implements RenderApi {
     this.canvas = null;
     this.last = null;
     this.basemapDetail = null;
+    this.basemapData = null;
     this.trailsCleared = true;
   }
 
@@ -676,7 +685,7 @@ export class Renderer implements RenderApi {
     this.gpu = {
       regl,
       basemap: createBasemapLayer(regl),
-      tileBasemap: createTileBasemapLayer(regl, {
+      tileBasemap: new Lazy(() => createTileBasemapLayer(regl, {
         origin: this.origin,
         onChange: () => {
           this.staticDirty = true;
@@ -684,30 +693,31 @@ export class Renderer implements RenderApi {
         },
         onError: (message) => this.onEvent({ type: 'error', message }),
         onPlaces: (places) => this.onEvent({ type: 'basemapPlaces', places }),
-      }),
+      })),
       raster: createRasterLayer(regl),
-      noData: null,
+      noData: new Lazy(() => createNoDataLayer(regl)),
       particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
-      isolines: createIsolineLayer(regl),
-      vector: createVectorLayer(regl),
-      firespots: createPointLayer(regl, 'disc'),
-      tideStations: createPointLayer(regl, 'disc'),
-      metars: createPointLayer(regl, 'disc'),
-      lightning: createPointLayer(regl, 'plus'),
-      webcams: createPointLayer(regl, 'disc'),
-      globe: createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
+      isolines: new Lazy(() => createIsolineLayer(regl)),
+      vector: new Lazy(() => createVectorLayer(regl)),
+      firespots: new Lazy(() => createPointLayer(regl, 'disc')),
+      tideStations: new Lazy(() => createPointLayer(regl, 'disc')),
+      metars: new Lazy(() => createPointLayer(regl, 'disc')),
+      lightning: new Lazy(() => createPointLayer(regl, 'plus')),
+      webcams: new Lazy(() => createPointLayer(regl, 'disc')),
+      globe: new Lazy(() => createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer))),
       software: isSoftwareRenderer(renderer),
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,
     };
     this.gpu.basemap.setStyle(this.basemapStyle);
-    for (const [name, shapes] of this.shapes) this.gpu.vector.setShapes(name, shapes);
-    this.gpu.lightning.setPoints(this.lightningMarks);
-    this.gpu.firespots.setPoints(this.fireMarks);
-    this.gpu.tideStations.setPoints(this.tideMarks);
-    this.gpu.webcams.setPoints(this.webcamMarks);
-    this.gpu.metars.setPoints(this.metarMarks);
+    if (this.basemapData) this.gpu.basemap.setData(this.basemapData);
+    for (const [name, shapes] of this.shapes) this.gpu.vector.get().setShapes(name, shapes);
+    setPoints(this.gpu.lightning, this.lightningMarks);
+    setPoints(this.gpu.firespots, this.fireMarks);
+    setPoints(this.gpu.tideStations, this.tideMarks);
+    setPoints(this.gpu.webcams, this.webcamMarks);
+    setPoints(this.gpu.metars, this.metarMarks);
     if (this.layer) this.gpu.raster.setScale(this.layer.color.colorScale, !!this.layer.color.vector, this.gpu.maxTextureSize, !!this.layer.color.metric.classes);
     this.last = null;
     this.trailsCleared = true;
@@ -732,9 +742,12 @@ export class Renderer implements RenderApi {
   private onContextRestored(): void {
     this.lost = false;
     this.createGpu();
-    const detail = this.basemapDetail;
-    this.basemapDetail = null;
-    void this.loadBasemap(detail ?? '110m');
+    // A basemap kept from before went to the new GPU in createGpu; without one, it is fetched again.
+    if (!this.basemapData) {
+      const detail = this.basemapDetail;
+      this.basemapDetail = null;
+      void this.loadBasemap(detail ?? '110m');
+    }
     this.planDirty = this.staticDirty = this.fieldDirty = true;
     this.onEvent({ type: 'contextRestored' });
     this.wake();
@@ -756,7 +769,9 @@ export class Renderer implements RenderApi {
       const response = await fetch(`${this.origin}/generated/basemap/${detail}.bin`);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const basemap = decodeBasemap(await response.arrayBuffer());
-      if (!this.gpu || this.basemapDetail !== detail) return;
+      if (this.basemapDetail !== detail) return;
+      this.basemapData = basemap;
+      if (!this.gpu) return;
       this.gpu.basemap.setData(basemap);
       this.staticDirty = true;
       this.wake();
@@ -1040,23 +1055,17 @@ export class Renderer implements RenderApi {
       regl.clear({ color: [...gpu.basemap.palette().sea] });
       const cells = this.basemap10m.cellsFor(t);
       gpu.basemap.drawFill(t, cells);
-      const tileMap = gpu.tileBasemap.draw(t, this.tileBasemap);
+      const tileMap = tileBasemapFor(this.tileBasemap, t.view.zoom) || gpu.tileBasemap.made ? gpu.tileBasemap.get().draw(t, this.tileBasemap) : false;
       const frame = this.rasterFrame(t);
       ownData = frame.ownData;
       const { draws, noData } = frame;
       gpu.raster.draw(draws, tileMap ? WEATHER_OVER_TILE_MAP_OPACITY : 1);
-      if (noData.length) {
-        gpu.noData ??= createNoDataLayer(regl);
-        gpu.noData.draw(noData, t.pixelRatio);
-      }
-      if (this.updateIsolines(t.view.zoom)) gpu.isolines.draw(t);
+      if (noData.length) gpu.noData.get().draw(noData, t.pixelRatio);
+      if (this.updateIsolines(t.view.zoom)) gpu.isolines.get().draw(t);
       gpu.basemap.drawLines(t, { graticule: this.graticule }, cells);
-      if (!gpu.vector.empty) gpu.vector.draw(t, gpu.composite.staticTarget);
-      gpu.tideStations.draw(t);
-      gpu.firespots.draw(t);
-      gpu.webcams.draw(t);
-      gpu.metars.draw(t);
-      gpu.lightning.draw(t);
+      const vector = gpu.vector.made;
+      if (vector && !vector.empty) vector.draw(t, gpu.composite.staticTarget);
+      for (const points of pointLayers(gpu)) points.draw(t);
     });
     return ownData;
   }
@@ -1076,7 +1085,7 @@ export class Renderer implements RenderApi {
       if (this.isolinesMade) {
         this.isolinesMade = '';
         this.isolineSet = null;
-        gpu.isolines.setLines(null);
+        gpu.isolines.made?.setLines(null);
         this.isolineLabelsZoom = null;
         this.onEvent({ type: 'isolineLabels', labels: [], markers: [] });
       }
@@ -1100,7 +1109,7 @@ export class Renderer implements RenderApi {
     if (made !== this.isolinesMade) {
       this.isolinesMade = made;
       this.isolineSet = buildIsolines(this.engine, assembleGrid(plan, values), params.type, params.unit);
-      gpu.isolines.setLines(this.isolineSet);
+      gpu.isolines.get().setLines(this.isolineSet);
       this.isolineLabelsZoom = null;
     }
     // Placed again each half zoom level: in between, the spacing on screen changes little.
@@ -1229,8 +1238,9 @@ export class Renderer implements RenderApi {
         : system.step(this.view, particleSpeed(p, f.worldPx, f.pixelRatio), this.kernel, globeParticleView(this.view));
       this.frameStats.step(performance.now() - s0);
       if (!this.skip.has('segments')) {
-        gpu.globe.uploadParticles(vertices, system.count);
-        gpu.globe.drawParticles(f, particleStyle(p, f.pixelRatio));
+        const globe = gpu.globe.get();
+        globe.uploadParticles(vertices, system.count);
+        globe.drawParticles(f, particleStyle(p, f.pixelRatio));
       }
       if (this.frameStats.particlesDrawn()) this.onEvent({ type: 'firstParticles', at: this.frameStats.firstParticlesAt! });
     }
@@ -1247,23 +1257,35 @@ export class Renderer implements RenderApi {
     let ownData = false;
     regl({ framebuffer: gpu.composite.staticTarget })(() => {
       regl.clear({ color: GLOBE_COLORS.space });
-      gpu.globe.drawDisc(f);
+      const globe = gpu.globe.get();
+      globe.drawDisc(f);
       const meshes = gpu.basemap.meshes();
-      gpu.globe.drawFill(f, meshes);
+      globe.drawFill(f, meshes);
       const { draws, ownData: own } = this.rasterFrame(frameTransform(this.view, this.view.pixelRatio), (tile) => globeTileRect(f, tile));
       ownData = own;
       gpu.raster.draw(draws, 1, { view: [f.center[0], f.center[1], f.center[2], f.radius], canvasHalf: [f.width / 2, f.height / 2] });
-      if (this.updateIsolines(f.view.zoom)) gpu.isolines.drawGlobe(f);
-      gpu.globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
-      if (!gpu.vector.empty) gpu.vector.drawGlobe(f, gpu.composite.staticTarget);
-      gpu.tideStations.drawGlobe(f);
-      gpu.firespots.drawGlobe(f);
-      gpu.webcams.drawGlobe(f);
-      gpu.metars.drawGlobe(f);
-      gpu.lightning.drawGlobe(f);
+      if (this.updateIsolines(f.view.zoom)) gpu.isolines.get().drawGlobe(f);
+      globe.drawLines(f, meshes, this.graticule ? graticuleStep(f.view.zoom) : null);
+      const vector = gpu.vector.made;
+      if (vector && !vector.empty) vector.drawGlobe(f, gpu.composite.staticTarget);
+      for (const points of pointLayers(gpu)) points.drawGlobe(f);
     });
     return ownData;
   }
+}
+
+/** Gives a point layer its marks, making it only when there are marks (none: nothing to clear in a layer never made). */
+function setPoints(layer: Lazy<PointLayer>, marks: PointSet | null): void {
+  if (marks || layer.made) layer.get().setPoints(marks);
+}
+
+/** The point layers made so far, drawn in this order: tide stations, fires, webcams, METARs, lightning. */
+function pointLayers(gpu: Gpu): PointLayer[] {
+  const layers: PointLayer[] = [];
+  for (const lazy of [gpu.tideStations, gpu.firespots, gpu.webcams, gpu.metars, gpu.lightning]) {
+    if (lazy.made) layers.push(lazy.made);
+  }
+  return layers;
 }
 
 /** Renderer strings of CPU rasterizers. */
