@@ -18,6 +18,7 @@ import { minifestPath } from '../common/api/products.ts';
 import { SECOND_MS } from '../common/time.ts';
 import { FixtureServer } from '../server/live/fixtureServer.ts';
 import { GFS_STEPS, newestGfsRun, putGfsRun } from '../server/live/fixtureRun.ts';
+import { builtProgram } from '../server/ops/builtModules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ANALYSIS = fileURLToPath(new URL('../../shared/data/samples/gfs-2p5-full/gfs2p5_20170322T00_f000_full.grib2', import.meta.url));
@@ -41,7 +42,7 @@ export async function benchLiveFirstStep(port = 8790): Promise<LiveFirstStepResu
   const stepBytes = putGfsRun(fixture, new Uint8Array(await readFile(ANALYSIS)), newestGfsRun(Date.now()));
   const dataDir = await mkdtemp(join(tmpdir(), 'isobar-bench-live-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [builtProgram('server/main.ts')], {
     cwd: ROOT, stdio: 'ignore',
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', ISOBAR_DATA_DIR: dataDir, ISOBAR_DB_PATH: join(dataDir, 'isobar.sqlite'),

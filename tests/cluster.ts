@@ -11,6 +11,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtProgram } from '../server/ops/builtModules.ts';
 
 /** The HAProxy program: ISOBAR_HAPROXY, else haproxy on the PATH (.ci/run installs Debian's). */
 export const HAPROXY = process.env.ISOBAR_HAPROXY ?? 'haproxy';
@@ -27,13 +28,13 @@ export interface ServerProcess {
   base: string;
 }
 
-/** Starts server/main.ts with `env` on top of this process's; resolves once /healthz answers. */
+/** Starts the built server/main.ts with `env` on top of this process's; resolves once /healthz answers. */
 export async function startServerProcess(name: string, port: number, log: string, env: Record<string, string>): Promise<ServerProcess> {
   const base = `http://127.0.0.1:${port}`;
   // A process left over from an earlier run would answer in this one's place.
   if (await fetch(`${base}/healthz`).then(() => true, () => false)) throw new Error(`Port ${port} is taken (a server left over?): cannot start ${name}`);
   const out = await open(log, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [builtProgram('server/main.ts')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ISOBAR_SAMPLES_DIR: 'none', STRIPE_SECRET_KEY: '', ...env },
     stdio: ['ignore', out.fd, out.fd],
   });

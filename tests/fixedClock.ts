@@ -1,15 +1,15 @@
-/** Starts tests/fixedClockServer.ts (an app server whose clock is held) for a spec. */
+/** Starts tests/fixedClockServer.ts (an app server whose clock is held), as built by server/build.ts, for a spec. */
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { builtProgram } from '../server/ops/builtModules.ts';
 
 /** Resolves with the server's origin and its stop once it listens; `dataDir` is the data it serves. */
 export async function startFixedClockServer(clock: string, options: { dataDir?: string } = {}): Promise<{ origin: string; stop: () => void }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixedClockServer.ts', import.meta.url))], {
+  const child: ChildProcess = spawn(process.execPath, [builtProgram('tests/fixedClockServer.ts')], {
     env: {
       ...process.env, ISOBAR_FIXED_CLOCK: clock, ISOBAR_FIXED_DIR: mkdtempSync(join(tmpdir(), 'isobar-fixed-clock-')),
       ...(options.dataDir ? { ISOBAR_FIXED_DATA_DIR: options.dataDir } : {}),

@@ -14,12 +14,14 @@
  *
  * Worker threads do not inherit tsx's module hooks in Node 20 (neither under `tsx server/main.ts`
  * nor `node --import tsx`: the thread's own `--import tsx` leaves `.ts` unknown), so every thread
- * enters through workerEntry.mjs, which registers tsx itself; the same path works under vitest.
+ * enters through workerEntry.mjs, which registers tsx itself; the same path works under vitest. In
+ * the built server (server/build.ts) the thread imports the task module's bundle instead, without tsx.
  */
 
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import { HttpError } from '../http/httpError.ts';
+import { isBuiltServer, runtimeModule } from '../ops/builtModules.ts';
 
 /** Threads for a pool: one core is left to the event loop (at least one thread). */
 export function defaultPoolSize(): number {
@@ -142,7 +144,10 @@ export class WorkerPool<In, Out> {
   }
 
   private startThread(): Thread<In, Out> {
-    const worker = new Worker(ENTRY, { workerData: { module: this.options.module.href, nice: this.options.nice ?? 0 }, name: this.options.name });
+    const worker = new Worker(ENTRY, {
+      workerData: { module: runtimeModule(this.options.module).href, tsx: !isBuiltServer, nice: this.options.nice ?? 0 },
+      name: this.options.name,
+    });
     const thread: Thread<In, Out> = { worker, task: null, startedAt: 0 };
     worker.unref();
     worker.on('message', (reply: Reply<Out>) => {

@@ -63,11 +63,9 @@ export interface IngestOptions {
 export interface IngestResult { product: string; refTime: number; steps: number[]; variables: string[]; tiles: number; ms: number }
 export type IngestFn = (files: string[] | AsyncIterable<string>, options: IngestOptions) => Promise<IngestResult>;
 
-const INGEST_MODULE = '../ingest/ingest.ts';
-
-/** The real ingest, imported on first use. */
+/** The real ingest, imported on first use (in the built server, server/build.ts, part of the server's bundle). */
 export const defaultIngest: IngestFn = async (files, options) => {
-  const module = (await import(/* @vite-ignore */ INGEST_MODULE)) as { ingestFiles: IngestFn };
+  const module = (await import('../ingest/ingest.ts')) as { ingestFiles: IngestFn };
   return module.ingestFiles(files, options);
 };
 
