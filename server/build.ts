@@ -2,7 +2,7 @@
  * The server compiled ahead of time (`npm run build:server`): each entry below bundled by esbuild
  * into dist-server/<its path>.js, packages left to node_modules. `node dist-server/server/main.js`
  * then starts in ~2.5 s where `tsx server/main.ts` took ~9 s on this machine (ready to serve the demo
- * product: 2.5-2.7 s against 9.3 s; CPU until then 3.3 s against 12.9 s): tsx compiles every module
+ * product, no samples: 2.2 s against 9.3 s; CPU until then 2.7 s against 12.9 s): tsx compiles every module
  * and its source map on each start, in the main thread and again in every worker thread.
  *
  * Paths stay those of the sources: `import.meta.url` in a module is replaced by the URL of its source
@@ -34,7 +34,7 @@ export const SERVER_ENTRIES = [
   'tests/fixedClockServer.ts',
 ] as const;
 
-/** The name the bundles give their own directory's URL (the banner below defines it). */
+/** The name the bundles give their own URL (the banner below defines it). */
 const BUNDLE_URL = '__isobarBundleUrl';
 
 /** Replaces `import.meta.url` in every source with its source file's URL, relative to the bundle. */
