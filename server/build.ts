@@ -19,9 +19,10 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { bundlePath, DIST_SERVER } from './ops/builtModules.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DIST_SERVER_DIR = resolve(REPO_ROOT, 'dist-server');
+export const DIST_SERVER_DIR = resolve(REPO_ROOT, DIST_SERVER);
 
 /**
  * Every module started as a program or as a worker thread's task module. The last one is a test
@@ -42,13 +43,14 @@ function sourceUrls(bundleDir: string): Plugin {
   return {
     name: 'source-urls',
     setup(pluginBuild) {
-      pluginBuild.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
-        if (args.path.includes('/node_modules/')) return undefined;
+      // Packages stay external, so every module loaded here is a source of the repository.
+      pluginBuild.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        if (!text.includes('import.meta.url')) return undefined;
         const fromBundle = relative(bundleDir, args.path).split('\\').join('/');
-        const loader = /\.[cm]?tsx?$/.test(args.path) ? (args.path.endsWith('x') ? 'tsx' : 'ts') : 'js';
-        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, ${BUNDLE_URL}).href`), loader };
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, ${BUNDLE_URL}).href`),
+          loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
+        };
       });
     },
   };
@@ -74,7 +76,7 @@ export async function buildServer(options: { outDir?: string; entries?: readonly
   const written: string[] = [];
   // One build per entry: each bundle knows its own place, from which its sources' URLs are made.
   await Promise.all(entries.map(async (entry) => {
-    const outFile = resolve(outDir, entry.replace(/\.[cm]?ts$/, '.js'));
+    const outFile = resolve(outDir, bundlePath(entry));
     const result = await build({
       entryPoints: [resolve(REPO_ROOT, entry)],
       outfile: outFile,

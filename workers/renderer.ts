@@ -682,6 +682,9 @@ export class Renderer implements RenderApi {
     this.resizeCanvas(t);
     const debugInfo = gl.getExtension('WEBGL_debug_renderer_info');
     const renderer = String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    const software = isSoftwareRenderer(renderer);
+    // Instancing on a CPU rasterizer runs one instance at a time: plain vertices there.
+    const instanced = regl.hasExtension('ANGLE_instanced_arrays') && !software;
     this.gpu = {
       regl,
       basemap: createBasemapLayer(regl),
@@ -696,7 +699,7 @@ export class Renderer implements RenderApi {
       })),
       raster: createRasterLayer(regl),
       noData: new Lazy(() => createNoDataLayer(regl)),
-      particles: createParticleLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer)),
+      particles: createParticleLayer(regl, instanced),
       isolines: new Lazy(() => createIsolineLayer(regl)),
       vector: new Lazy(() => createVectorLayer(regl)),
       firespots: new Lazy(() => createPointLayer(regl, 'disc')),
@@ -704,8 +707,8 @@ export class Renderer implements RenderApi {
       metars: new Lazy(() => createPointLayer(regl, 'disc')),
       lightning: new Lazy(() => createPointLayer(regl, 'plus')),
       webcams: new Lazy(() => createPointLayer(regl, 'disc')),
-      globe: new Lazy(() => createGlobeLayer(regl, regl.hasExtension('ANGLE_instanced_arrays') && !isSoftwareRenderer(renderer))),
-      software: isSoftwareRenderer(renderer),
+      globe: new Lazy(() => createGlobeLayer(regl, instanced)),
+      software,
       composite: createCompositeLayer(regl, t.width, t.height),
       maxTextureSize: regl.limits.maxTextureSize,
       renderer,

@@ -1,8 +1,8 @@
 /**
- * Where a module loaded by URL (a worker thread's task module, a lazy import) is, under tsx or in the
+ * Where a module loaded by URL (a worker thread's task module, a program) is, under tsx or in the
  * server built by server/build.ts. A bundle's first lines set globalThis.__isobarBuiltServer: the URLs
  * of the sources' root and of the bundles' root; there, a source module's twin is the bundle of the
- * same path with .js for .ts (an entry of SERVER_ENTRIES).
+ * same path with .js for .ts (bundlePath; an entry of SERVER_ENTRIES).
  */
 
 import { existsSync } from 'node:fs';
@@ -13,6 +13,14 @@ interface BuiltServer {
   sources: string;
   /** dist-server/, where the bundles are. */
   bundles: string;
+}
+
+/** The bundles' directory, in the repository's root. */
+export const DIST_SERVER = 'dist-server';
+
+/** A source module's path (relative, .ts, .mts or .cts) -> its bundle's path under DIST_SERVER. */
+export function bundlePath(source: string): string {
+  return source.replace(/\.([cm]?)ts$/, '.$1js');
 }
 
 const built = (globalThis as { __isobarBuiltServer?: BuiltServer }).__isobarBuiltServer ?? null;
@@ -30,7 +38,7 @@ export function builtTwin(source: URL, server: BuiltServer): URL {
   if (!source.href.startsWith(server.sources)) throw new Error(`${source.href} is not a module of this server (${server.sources})`);
   const path = source.href.slice(server.sources.length);
   if (!/\.[cm]?ts$/.test(path)) throw new Error(`${path}: only TypeScript modules have a built twin`);
-  return new URL(path.replace(/\.([cm]?)ts$/, '.$1js'), server.bundles);
+  return new URL(bundlePath(path), server.bundles);
 }
 
 /**
@@ -40,7 +48,7 @@ export function builtTwin(source: URL, server: BuiltServer): URL {
  */
 export function builtProgram(entry: 'server/main.ts' | 'tests/fixedClockServer.ts'): string {
   const root = new URL('../../', import.meta.url);
-  const bundle = fileURLToPath(new URL(`dist-server/${entry.replace(/\.ts$/, '.js')}`, root));
+  const bundle = fileURLToPath(new URL(`${DIST_SERVER}/${bundlePath(entry)}`, root));
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: build the server first (npm run build, or npm run build:server)`);
   return bundle;
 }
