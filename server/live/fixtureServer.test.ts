@@ -31,6 +31,20 @@ describe('FixtureServer', () => {
     expect(await response.text()).toBe(text);
   });
 
+  it('answers a query-addressed service by its parameters, the latest put first, else the file at the path', async () => {
+    server.putQuery('/api', { id: '1', type: 'csv' }, 'one');
+    server.putQuery('/api', { id: '2' }, 'two');
+    server.putQuery('/api', { id: '2', type: 'csv' }, 'two as csv');
+    expect(await (await get('/api?type=csv&id=1&extra=x')).text()).toBe('one');
+    expect(await (await get('/api?id=2&type=csv')).text()).toBe('two as csv');
+    expect(await (await get('/api?id=2')).text()).toBe('two');
+    expect((await get('/api?id=3')).status).toBe(404);
+    server.put('/api', 'any');
+    expect(await (await get('/api?id=3')).text()).toBe('any');
+    server.remove('/api');
+    expect((await get('/api?id=1')).status).toBe(404);
+  });
+
   it('lists a directory like an autoindex page, one level deep', async () => {
     const html = await (await get('/dir/')).text();
     expect([...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['../', 'a.bin', 'b.bin']);

@@ -69,6 +69,8 @@ function parseRange(header: string, size: number): { start: number; end: number 
 
 export class FixtureServer {
   readonly files = new Map<string, Uint8Array>();
+  /** Answers of services that take their arguments in the query, by path (putQuery). */
+  private readonly queried = new Map<string, { query: Record<string, string>; bytes: Uint8Array }[]>();
   readonly log: RequestRecord[] = [];
   /** Runs as each request arrives, before any fault or answer. */
   onRequest: ((req: IncomingMessage) => void) | null = null;
@@ -106,6 +108,22 @@ export class FixtureServer {
 
   remove(path: string): void {
     this.files.delete(path);
+    this.queried.delete(path);
+  }
+
+  /**
+   * An answer to the requests of `path` whose query has each parameter of `query` (services that
+   * take their arguments in the query, as UWyo's /wsgi/sounding); the latest put wins. Requests that
+   * match none get the file put at the path, else 404.
+   */
+  putQuery(path: string, query: Record<string, string>, bytes: Uint8Array | string): void {
+    const answer = { query, bytes: typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes };
+    this.queried.set(path, [answer, ...(this.queried.get(path) ?? [])]);
+  }
+
+  private answerFor(path: string, query: URLSearchParams): Uint8Array | undefined {
+    const match = this.queried.get(path)?.find((a) => Object.entries(a.query).every(([k, v]) => query.get(k) === v));
+    return match?.bytes ?? this.files.get(path);
   }
 
   /** A NOAA file and its wgrib2-style `.idx` (`{path}.idx`). */
@@ -218,7 +236,7 @@ export class FixtureServer {
     let body = path === '/' && query.get('list-type') === '2' ? new TextEncoder().encode(this.s3Listing(query)) : path.endsWith('/') ? (() => {
       const html = this.listing(path);
       return html === null ? undefined : new TextEncoder().encode(html);
-    })() : this.files.get(path);
+    })() : this.answerFor(path, query);
     if (body === undefined) {
       record.status = 404;
       res.writeHead(404, { 'content-type': 'text/plain' });

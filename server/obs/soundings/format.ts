@@ -1,6 +1,6 @@
 /**
- * What the readers of observed soundings share (SPC tabular, University of Wyoming TEXT:LIST,
- * BUFKIT): their named error, the knot, and the answer of a reader: the `Sounding` and the indices
+ * What the readers of observed soundings share (SPC tabular, University of Wyoming TEXT:LIST and
+ * TEXT:CSV, BUFKIT): their named error, the knot, and the answer of a reader: the `Sounding` and the indices
  * its publisher printed with it (by the publisher's own names, e.g. UWyo's "Lifted index", BUFKIT's
  * LIFT), which the window may show beside ours and the tests compare ours with.
  */
@@ -10,7 +10,7 @@ import type { Sounding, SoundingLevel } from '../../../common/sounding/types.ts'
 /** A sounding file that cannot be read: truncated, not the format, or with values that are not numbers. */
 export class SoundingFormatError extends Error {
   override readonly name = 'SoundingFormatError';
-  constructor(readonly format: 'SPC tabular' | 'UWyo TEXT:LIST' | 'BUFKIT', detail: string) {
+  constructor(readonly format: 'SPC tabular' | 'UWyo TEXT:LIST' | 'UWyo TEXT:CSV' | 'BUFKIT', detail: string) {
     super(`${format}: ${detail}`);
   }
 }

@@ -1,10 +1,12 @@
 /**
- * Test helper: the observed-sounding fixtures of ../shared/data/text/soundings (never copied into
- * the repository), read as text.
+ * Test helpers: the observed-sounding fixtures of ../shared/data/text/soundings (never copied into
+ * the repository), read as text; a sounding written in UWyo's TEXT:CSV layout.
  */
 
 import { readFile } from 'node:fs/promises';
+import type { Sounding } from '../../../common/sounding/types.ts';
 import { FIXTURES_DIR } from '../../live/testing.ts';
+import { UWYO_CSV_HEADER } from './uwyoCsv.ts';
 
 export const SOUNDING_FIXTURE = {
   /** SPC tabular, Omaha/Valley (OAX) 2014-06-16 19 UTC special sounding. */
@@ -20,4 +22,22 @@ export const OAX_PLACE = { lat: 41.32, lon: -96.37, name: 'Omaha/Valley' } as co
 
 export function readSoundingFixture(name: keyof typeof SOUNDING_FIXTURE): Promise<string> {
   return readFile(`${FIXTURES_DIR}${SOUNDING_FIXTURE[name]}`, 'utf8');
+}
+
+/**
+ * A sounding written as weather.uwyo.edu's TEXT:CSV answer (uwyoCsv.ts): the service's header, a row
+ * per level from the launch up, a second apart, at the launch position (the real answer follows the
+ * balloon's drift); the columns the `Sounding` has no values for (ice point, humidities, mixing
+ * ratio) blank, as the service leaves a missing value.
+ */
+export function uwyoCsvText(sounding: Sounding): string {
+  const cell = (v: number | null) => (v === null ? '' : String(v));
+  const rows = sounding.levels.map((l, i) => {
+    const stamp = new Date(sounding.time + i * 1000).toISOString();
+    return [
+      `${stamp.slice(0, 10)} ${stamp.slice(11, 19)}`, String(sounding.lon), String(sounding.lat), String(l.pressure), cell(l.height),
+      cell(l.temp), cell(l.dewpoint), '', '', '', '', cell(l.windDir), cell(l.windSpeed),
+    ].join(',');
+  });
+  return `${[UWYO_CSV_HEADER.join(','), ...rows].join('\n')}\n`;
 }
