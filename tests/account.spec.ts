@@ -3,13 +3,13 @@
  * register, the login form's SPEC §5 texts, a favourite added from the forecast window, the same
  * favourite (and a synced setting) in a second browser of the same user after login there, a
  * favourite added while logged out (the pending action runs after login), and logout clearing the
- * browser. Screenshots of the login window at 360x740 and 1920x1080 (DPR 2) go to
+ * browser. Screenshots of the login window at the two SCREENS of tests/testing.ts go to
  * test-results/.
  */
 
 import { expect, type Browser, type Page } from '@playwright/test';
 import { newContext, test } from './fixtures.ts';
-import { openMap } from './testing.ts';
+import { openMap, SCREENS } from './testing.ts';
 
 /** en-US: a region that needs no cookie consent, so no consent window covers the forms. */
 test.use({ locale: 'en-US' });
@@ -63,8 +63,8 @@ async function expectLoggedIn(page: Page): Promise<void> {
 
 test.describe('accounts', () => {
   test('the login form checks its fields with the texts of SPEC §5; screenshots', async ({ browser }) => {
-    for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
-      const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    for (const { width, height, deviceScaleFactor } of SCREENS) {
+      const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor, locale: 'en-US', timezoneId: 'UTC' });
       const page = await context.newPage();
       await openMap(page, '/login');
       const form = page.getByTestId('auth-login');

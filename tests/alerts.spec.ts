@@ -2,11 +2,12 @@
  * Alerts in the browser (issue 5 item 5) against the real server: a registered user creates an
  * alert in the alerts window (/alerts), asks when the current forecast meets it (GET
  * /users/v4/alerts/{id}/timestamps), pauses it; a test notification shows in the count until cleared. Screenshots at
- * 360x740 and 1920x1080 (DPR 2) go to test-results/.
+ * the two SCREENS of tests/testing.ts go to test-results/.
  */
 
 import { expect, type Page } from '@playwright/test';
 import { newContext, test } from './fixtures.ts';
+import { SCREENS } from './testing.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
 
@@ -28,9 +29,9 @@ test('logged out, the alerts window asks for a login', async ({ page }) => {
   await expect(page.getByTestId('alerts-logged-out')).toBeVisible();
 });
 
-for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
+for (const { width, height, deviceScaleFactor } of SCREENS) {
   test(`create, check and pause an alert at ${width}x${height}`, async ({ browser }) => {
-    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
     await register(page);
     await page.goto('/alerts');

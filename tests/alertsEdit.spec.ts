@@ -5,12 +5,13 @@
  * weekday are saved to the server and come back after a reload; problems show beside their
  * condition; Delete asks first; an unknown id says "Alert not found"; logged out, the editor opens
  * after the login; new notifications show as a badge on the menu button ("99+" above 99) until the
- * alerts window opens. Screenshots of the editor at 360x740 and 1920x1080 (DPR 2) go to
+ * alerts window opens. Screenshots of the editor at the two SCREENS of tests/testing.ts go to
  * test-results/.
  */
 
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { newContext, test } from './fixtures.ts';
+import { SCREENS } from './testing.ts';
 
 /** en-US: a region that needs no cookie consent, so no consent window covers the forms. */
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
@@ -62,8 +63,8 @@ async function login(page: Page, user: User): Promise<void> {
   await expect(page.getByTestId('account-button')).toHaveAttribute('data-logged-in', 'true');
 }
 
-async function newPage(browser: Browser, width = 1280, height = 720): Promise<Page> {
-  const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+async function newPage(browser: Browser, width = 1280, height = 720, deviceScaleFactor = 2): Promise<Page> {
+  const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor, locale: 'en-US', timezoneId: 'UTC' });
   return context.newPage();
 }
 
@@ -72,10 +73,10 @@ const atPath = (path: string) => new RegExp(`^[^?]*${path}(\\?|$)`);
 const editor = (page: Page) => page.locator('section.window-alerts-edit');
 const chip = (page: Page, group: string, value: string) => page.getByTestId(group).locator(`[data-value="${value}"]`);
 
-for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
+for (const { width, height, deviceScaleFactor } of SCREENS) {
   test(`edit an alert: prefilled, saved to the server, there after a reload, at ${width}x${height}`, async ({ browser, request }) => {
     const user = await registerUser(request);
-    const page = await newPage(browser, width, height);
+    const page = await newPage(browser, width, height, deviceScaleFactor);
     await page.goto('/login');
     await login(page, user);
 

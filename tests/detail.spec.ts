@@ -2,7 +2,7 @@
  * The point forecast window (issue 4 item 6): deep links, displays written into the path, the
  * table's value at the shown time equal to the point API and to the map's picker, the samples
  * with their own dates, pressure levels in the airgram, air quality, and no long main-thread task
- * while it opens. Screenshots at 360x740 and 1920x1080 (DPR 2) go to test-results/.
+ * while it opens. Screenshots at the two SCREENS of tests/testing.ts go to test-results/.
  */
 
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { METRICS } from '../common/catalogue/metrics.ts';
-import { loginAs, mainThreadQuiet, makePremium, motionSettled, newUser, openMap } from './testing.ts';
+import { loginAs, mainThreadQuiet, makePremium, motionSettled, newUser, openMap, SCREENS } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/data/samples/', import.meta.url));
@@ -254,9 +254,9 @@ test.describe('point forecast window', () => {
 });
 
 test.describe('screenshots', () => {
-  for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
+  for (const { width, height, deviceScaleFactor } of SCREENS) {
     test.describe(`${width}x${height}`, () => {
-      test.use({ viewport: { width, height }, deviceScaleFactor: 2 });
+      test.use({ viewport: { width, height }, deviceScaleFactor });
 
       test('table and meteogram', async ({ page }) => {
         await openMap(page, '/48.853/2.349');

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { motionSettled, openMap } from './testing.ts';
+import { motionSettled, openMap, SCREENS } from './testing.ts';
 
 /** The map centre and zoom, read from the app's map model. */
 const camera = (page: Page) => page.evaluate(() => {
@@ -97,9 +97,10 @@ test.describe('search', () => {
     expect(at.lon).toBeCloseTo(2.351, 2);
   });
 
-  for (const [name, viewport] of [['phone', { width: 360, height: 740 }], ['desktop', { width: 1920, height: 1080 }]] as const) {
+  for (const { name, width, height, deviceScaleFactor } of SCREENS) {
+    const viewport = { width, height };
     test.describe(name, () => {
-      test.use({ viewport, deviceScaleFactor: 2 });
+      test.use({ viewport, deviceScaleFactor });
       test(`search at ${viewport.width}x${viewport.height}`, async ({ page }) => {
         await openMap(page, START);
         await page.screenshot({ path: `test-results/search-${name}-closed.png` });

@@ -7,7 +7,7 @@
 
 import { expect, type Page, type Request } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { motionSettled, openMap, stats } from './testing.ts';
+import { motionSettled, openMap, SCREENS, stats } from './testing.ts';
 
 interface Isobar {
   app: { map: { lat: { value: number }; lon: { value: number }; zoom: { value: number } }; settings: { get(key: string): unknown } };
@@ -41,15 +41,10 @@ function collect(page: Page, match: (r: Request) => boolean): Request[] {
 const beacon = (r: Request) => r.method() === 'HEAD' && new URL(r.url()).pathname.startsWith('/sedlina/ga/');
 const errorReport = (r: Request) => r.method() === 'POST' && new URL(r.url()).pathname === '/sedlina/errors';
 
-const SIZES = [
-  { name: 'phone', width: 360, height: 740 },
-  { name: 'desktop', width: 1920, height: 1080 },
-] as const;
-
 test.describe('start-up weather (SPEC §2, §4)', () => {
-  for (const size of SIZES) {
+  for (const size of SCREENS) {
     test.describe(`${size.name} ${size.width}x${size.height}`, () => {
-      test.use({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 2 });
+      test.use({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.deviceScaleFactor });
 
       test('the home path opens at the approximate location with the weather card; a key closes it', async ({ page }, testInfo) => {
         test.setTimeout(90_000);

@@ -4,14 +4,14 @@
  * pending-subscription window that Stripe Checkout returns to, switching to Premium when Stripe's
  * signed webhook arrives, and the SPEC §8 banners of the issue states (graced, canceled ending
  * soon) opening the subscription window. Webhooks are signed with the Stripe SDK's test signatures
- * and the e2e server's webhook secret (playwright.config.ts). Screenshots at 360x740 and 1920x1080
- * (DPR 2) go to test-results/.
+ * and the e2e server's webhook secret (playwright.config.ts). Screenshots at the two SCREENS of
+ * tests/testing.ts go to test-results/.
  */
 
 import { expect } from '@playwright/test';
 import { newContext, test } from './fixtures.ts';
 import Stripe from 'stripe';
-import { loginAs, newUser, stripeEvent } from './testing.ts';
+import { loginAs, newUser, SCREENS, stripeEvent } from './testing.ts';
 import { HOUR_MS } from '../common/time.ts';
 
 test.use({ locale: 'en-US', timezoneId: 'UTC' });
@@ -36,9 +36,9 @@ test('a forged webhook changes nothing', async ({ request }) => {
   expect(info.subscriptionInfo ?? null).toBeNull();
 });
 
-for (const [width, height] of [[360, 740], [1920, 1080]] as const) {
+for (const { width, height, deviceScaleFactor } of SCREENS) {
   test(`free -> checkout -> pending -> Premium -> issue banners at ${width}x${height}`, async ({ browser, request }) => {
-    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor: 2, locale: 'en-US', timezoneId: 'UTC' });
+    const context = await newContext(browser, { viewport: { width, height }, deviceScaleFactor, locale: 'en-US', timezoneId: 'UTC' });
     const page = await context.newPage();
     const user = await newUser(request, 'premium');
     await loginAs(page, user.email);
