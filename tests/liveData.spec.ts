@@ -34,9 +34,13 @@ const HELD_AFTER = 3;
 /** Steps after the first, up to HELD_AFTER, are held until the page has drawn the first one. */
 const firstHeld = GFS_STEPS.filter((s) => s > 0 && s <= HELD_AFTER);
 
-/** Starts server/main.ts on PORT with the live source; resolves once it answers. */
+/**
+ * Starts server/main.ts on PORT with the live source; resolves once it answers. No observation
+ * sources: with ISOBAR_SOURCES naming a model, the keyless ones would be followed, and there is no
+ * internet here.
+ */
 const startServer = (fixtureUrl: string, log: string) =>
-  startAppServer({ port: PORT, dataDir: DATA_DIR, log, env: { ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixtureUrl } });
+  startAppServer({ port: PORT, dataDir: DATA_DIR, log, env: { ISOBAR_SOURCES: 'gfs', ISOBAR_GFS_URL: fixtureUrl, ISOBAR_OBS: 'none' } });
 
 /** The picker's "GFS 00Z: N of 121 steps", as N; null while it says nothing. */
 async function stepsIn(page: Page): Promise<number | null> {
