@@ -19,7 +19,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { dirname } from 'node:path';
-import webpush from 'web-push';
+import type WebPush from 'web-push';
 import { SECOND_MS } from '../../common/time.ts';
 import { allowedOriginsFromEnv, checkPushEndpoint, pinnedLookup, type CheckedEndpoint, type HostResolver } from './pushEndpoint.ts';
 
@@ -51,6 +51,10 @@ export function isPushSubscription(v: unknown): v is PushSubscriptionJson {
     && typeof keys.p256dh === 'string' && typeof keys.auth === 'string';
 }
 
+/** web-push, imported on first use: only servers with alerts send pushes (~60 ms of every start otherwise). */
+let webPushModule: Promise<typeof WebPush> | null = null;
+const webPush = () => (webPushModule ??= import('web-push').then((m) => m.default));
+
 /** The VAPID keys from the environment, else from (or generated into) `file`. */
 async function loadVapidKeys(file: string, env: NodeJS.ProcessEnv = process.env): Promise<VapidKeys> {
   const subject = env.ISOBAR_VAPID_SUBJECT?.trim() || DEFAULT_SUBJECT;
@@ -59,7 +63,7 @@ async function loadVapidKeys(file: string, env: NodeJS.ProcessEnv = process.env)
   if (pub && priv) return { publicKey: pub, privateKey: priv, subject };
   const stored = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Partial<VapidKeys>, () => null);
   if (stored?.publicKey && stored.privateKey) return { publicKey: stored.publicKey, privateKey: stored.privateKey, subject: stored.subject ?? subject };
-  const keys = { ...webpush.generateVAPIDKeys(), subject };
+  const keys = { ...(await webPush()).generateVAPIDKeys(), subject };
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   return keys;
@@ -97,7 +101,7 @@ export function webPushSender(file: string, options: WebPushOptions = {}): PushS
       const checked = await checkPushEndpoint(subscription.endpoint, endpointOptions);
       const { publicKey, privateKey, subject } = await vapid();
       // The VAPID audience comes from the same parsed URL the request goes to.
-      const details = webpush.generateRequestDetails({ ...subscription, endpoint: checked.url.href }, payload, {
+      const details = (await webPush()).generateRequestDetails({ ...subscription, endpoint: checked.url.href }, payload, {
         vapidDetails: { subject, publicKey, privateKey }, TTL: PUSH_TTL_S,
       });
       return post(checked, details.headers as Record<string, string | number>, details.body ?? undefined, timeoutMs);

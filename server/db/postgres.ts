@@ -5,15 +5,15 @@
  * UPDATE ... RETURNING), never with in-process locks.
  */
 
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database, DatabaseConfig, Queryable, SqlValue } from './database.ts';
 
 /** BIGINT (int8) as a JavaScript number: the columns hold ms timestamps and counters, far below 2^53. */
 const INT8_OID = 20;
 const parseInt8 = (value: string) => Number(value);
-const TYPES = {
-  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
-};
+const typesOf = (types: typeof pg.types) => ({
+  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? parseInt8 : types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+});
 
 /** `?` placeholders to `$1, $2, ...`, leaving quoted text and identifiers alone. */
 export function toPostgresPlaceholders(sql: string): string {
@@ -67,10 +67,12 @@ function queryable(client: pg.Pool | pg.PoolClient): Queryable {
 
 export async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): Promise<Database> {
   if (config.schema !== undefined && !IDENTIFIER.test(config.schema)) throw new Error(`Bad schema name ${JSON.stringify(config.schema)}`);
-  const pool = new pg.Pool({
+  // Imported here: the server's bundle would otherwise load it at every start, SQLite or not.
+  const { default: pgModule } = await import('pg');
+  const pool = new pgModule.Pool({
     connectionString: config.url,
     max: config.max ?? 10,
-    types: TYPES,
+    types: typesOf(pgModule.types),
     options: config.schema ? `-c search_path=${config.schema}` : undefined,
     // A pool with no server behind it must fail the request, not hang it.
     connectionTimeoutMillis: 10_000,

@@ -23,7 +23,7 @@
 
 import { hostname } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { realSleep } from '../live/http.ts';
 import { MINUTE_MS, SECOND_MS } from '../../common/time.ts';
 import { QUEUES, type JobHandler, type JobQueue, type JobRun, type QueueName, type SendOptions } from './jobQueue.ts';
@@ -132,8 +132,11 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   const log = options.log ?? (() => {});
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
+  // Imported here, not with the module: only servers of a PostgreSQL deployment run this queue
+  // (pg-boss and pg took ~110 ms of every server start).
+  const { default: Boss } = await import('pg-boss');
   // No cron schedules: the live loops send their rounds themselves.
-  const boss = new PgBoss({ connectionString: options.url, schema, max: POOL_SIZE, schedule: false });
+  const boss = new Boss({ connectionString: options.url, schema, max: POOL_SIZE, schedule: false });
   boss.on('error', (error) => log('job queue maintenance failed', error));
   await boss.start();
   const db = boss.getDb();

@@ -57,8 +57,8 @@ describeWithFixtures('tide predictions against NOAA CO-OPS official high and low
     expect(meanMinutes).toBeLessThan(3);
   });
 
-  it('from the tide database\'s Friday Harbor station, on its chart datum (MLLW): within 7 min and 3.5 cm', () => {
-    const station = stationById(fixture.station);
+  it('from the tide database\'s Friday Harbor station, on its chart datum (MLLW): within 7 min and 3.5 cm', async () => {
+    const station = await stationById(fixture.station);
     expect(station, 'noaa/9449880 is served').not.toBeNull();
     const { from, to } = padded();
     const prediction = predictStation(station!, from, to);
@@ -66,8 +66,8 @@ describeWithFixtures('tide predictions against NOAA CO-OPS official high and low
     expectWithinTolerance(fixture, prediction.extremes);
   });
 
-  it('the curve passes through the high and low waters it predicts', () => {
-    const station = stationById(fixture.station)!;
+  it('the curve passes through the high and low waters it predicts', async () => {
+    const station = (await stationById(fixture.station))!;
     const { from, to } = padded();
     const { curve, extremes } = predictStation(station, from, to);
     expect(curve.heights.length).toBe(Math.floor((to - curve.start) / curve.step) + 1);

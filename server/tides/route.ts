@@ -81,21 +81,21 @@ export async function tideRoutes(app: FastifyInstance, options: { now?: () => nu
   app.get<{ Params: { lat: string; lon: string }; Querystring: TideQuery }>(TIDE_POINT_ROUTE, { schema: pointSchema }, async (request, reply) => {
     const lat = parseCoordinate(request.params.lat, 'lat');
     const lon = parseCoordinate(request.params.lon, 'lon');
-    const found = nearestStation(lat, lon);
+    const found = await nearestStation(lat, lon);
     if (found === null) throw notFound(TIDE_NOT_PROVIDED);
     return answer(request, reply, found.station, request.query, found.distanceKm);
   });
 
   app.get<{ Params: { id: string }; Querystring: TideQuery }>(TIDE_STATION_ROUTE, { schema: stationSchema }, async (request, reply) => {
-    const station = stationById(tideIdFromSegment(request.params.id));
+    const station = await stationById(tideIdFromSegment(request.params.id));
     if (station === null) throw notFound(`No tide station "${request.params.id}"`);
     return answer(request, reply, station, request.query);
   });
 
   let stations: TideStationsAnswer | null = null;
   app.get(TIDE_STATIONS_ROUTE, { schema: { response: { 200: TIDE_STATIONS_ANSWER } } }, async (_request, reply): Promise<TideStationsAnswer> => {
-    stations ??= (() => {
-      const list = servedStations();
+    stations ??= await (async () => {
+      const list = await servedStations();
       // Positions to 1e-4° (about 10 m): the marks need no more, and the list stays small.
       const round = (v: number) => Math.round(v * 1e4) / 1e4;
       return { ids: list.map((s) => tideIdSegment(s.id)), names: list.map((s) => s.name), lat: list.map((s) => round(s.latitude)), lon: list.map((s) => round(s.longitude)) };

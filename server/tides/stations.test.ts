@@ -4,8 +4,8 @@ import { TIDE_MAX_DISTANCE_KM } from '../../common/tides.ts';
 import { isServable, nearestStation, servedStations, stationById } from './stations.ts';
 
 describe('the tide stations served: licence and kind', () => {
-  it('serves only tide stations whose licence permits commercial use, each with its credit line', () => {
-    const served = servedStations();
+  it('serves only tide stations whose licence permits commercial use, each with its credit line', async () => {
+    const served = await servedStations();
     expect(served.length).toBeGreaterThan(5000);
     for (const s of served) {
       expect(s.kind).toBe('tide');
@@ -14,26 +14,26 @@ describe('the tide stations served: licence and kind', () => {
     }
   });
 
-  it('leaves out the non-commercial (CC BY-NC) stations and the tidal-current stations', () => {
+  it('leaves out the non-commercial (CC BY-NC) stations and the tidal-current stations', async () => {
     const nonCommercial = allStations.find((s) => s.kind === 'tide' && s.license.commercial_use === false)!;
     expect(nonCommercial.license.type).toMatch(/nc/i);
     expect(isServable(nonCommercial)).toBe(false);
-    expect(stationById(nonCommercial.id)).toBeNull();
+    expect(await stationById(nonCommercial.id)).toBeNull();
     const current = allStations.find((s) => s.kind === 'current')!;
-    expect(stationById(current.id)).toBeNull();
-    expect(servedStations().some((s) => s.license.type.includes('nc'))).toBe(false);
+    expect(await stationById(current.id)).toBeNull();
+    expect((await servedStations()).some((s) => s.license.type.includes('nc'))).toBe(false);
   });
 
-  it('finds the nearest station within the stated distance, and none beyond it', () => {
+  it('finds the nearest station within the stated distance, and none beyond it', async () => {
     // Friday Harbor's ferry landing, 0.3 km from the gauge: the tide station, not the nearby current station.
-    const near = nearestStation(48.5358, -123.0138);
+    const near = await nearestStation(48.5358, -123.0138);
     expect(near?.station.id).toBe('noaa/9449880');
     expect(near!.distanceKm).toBeLessThan(1.5);
     // Prague is far from any sea.
-    expect(nearestStation(50.08, 14.42)).toBeNull();
+    expect(await nearestStation(50.08, 14.42)).toBeNull();
     // Longitudes past ±180 (SPEC §9 bounds ±720) are the same place.
-    expect(nearestStation(48.5358, -123.0138 + 360)?.station.id).toBe('noaa/9449880');
-    expect(nearestStation(48.5358, -123.0138, 0.01)).toBeNull();
+    expect((await nearestStation(48.5358, -123.0138 + 360))?.station.id).toBe('noaa/9449880');
+    expect(await nearestStation(48.5358, -123.0138, 0.01)).toBeNull();
     expect(TIDE_MAX_DISTANCE_KM).toBeGreaterThan(0);
   });
 });

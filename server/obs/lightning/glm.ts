@@ -18,7 +18,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import h5wasm from 'h5wasm/node';
+import { loadH5wasm, type H5 } from '../hdf5.ts';
 
 export class GlmFormatError extends Error {
   override name = 'GlmFormatError';
@@ -61,15 +61,16 @@ export interface GlmFile {
   quality: Uint8Array;
 }
 
-type H5 = typeof h5wasm;
-type H5Module = Awaited<H5['ready']>;
-let module: Promise<H5Module> | null = null;
+let module: Promise<H5> | null = null;
+/** h5wasm once loaded (hdf5()): what `dataset` tells datasets by. */
+let datasetClass: H5['Dataset'] | null = null;
 
-async function hdf5(): Promise<H5Module> {
-  module ??= h5wasm.ready.then((m) => {
+async function hdf5(): Promise<H5> {
+  module ??= loadH5wasm().then(async (h5wasm) => {
     // HDF5's default handler prints a stack of diagnostics to stderr and returns -1; this one throws.
-    m.activate_throwing_error_handler();
-    return m;
+    (await h5wasm.ready).activate_throwing_error_handler();
+    datasetClass = h5wasm.Dataset;
+    return h5wasm;
   });
   return module;
 }
@@ -86,7 +87,7 @@ function attr(node: Dataset | Group, name: string): unknown {
 
 function dataset(file: Group, name: string): Dataset {
   const node = file.get(name);
-  if (!(node instanceof h5wasm.Dataset)) throw new GlmFormatError(`variable ${name} missing`);
+  if (!datasetClass || !(node instanceof datasetClass)) throw new GlmFormatError(`variable ${name} missing`);
   return node;
 }
 
@@ -158,7 +159,7 @@ function isoTime(file: Group, name: string): number {
  * flash_count.
  */
 export async function readGlmFlashes(bytes: Uint8Array): Promise<GlmFile> {
-  await hdf5();
+  const h5wasm = await hdf5();
   // h5wasm/node opens real files (NODERAWFS): one in a folder of its own under the system's temporary
   // folder, so that readers in several worker threads of one process never share a name, removed after.
   const dir = await mkdtemp(join(tmpdir(), 'isobar-glm-'));

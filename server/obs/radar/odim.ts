@@ -13,9 +13,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import h5wasm from 'h5wasm/node';
 import { mmhToDbz } from '../../../common/catalogue/metrics.ts';
 import { HOUR_MS } from '../../../common/time.ts';
+import { loadH5wasm, type H5File } from '../hdf5.ts';
 import { RadarFormatError, type ProjectedGrid, type RadarField } from './field.ts';
 import { fromProjDef, ProjectionError } from './projection.ts';
 
@@ -65,13 +65,10 @@ function odimTime(date: unknown, time: unknown): number | null {
   return Date.UTC(+d[1], +d[2] - 1, +d[3], +t[1], +t[2], +t[3]);
 }
 
-let ready: Promise<unknown> | null = null;
-
 /** Reads the first dataset of an ODIM_H5 COMP file at `path`. Anything missing or unreadable is an OdimError. */
 export async function readOdimCompositeFile(path: string): Promise<OdimComposite> {
-  ready ??= h5wasm.ready;
-  await ready;
-  let file: InstanceType<typeof h5wasm.File>;
+  const h5wasm = await loadH5wasm();
+  let file: H5File;
   try {
     file = new h5wasm.File(path, 'r');
   } catch (cause) {

@@ -15,7 +15,7 @@
 
 import { SatelliteFormatError, type SatelliteImage, type SatelliteQuantity } from './field.ts';
 import { geos, GeosError } from './geos.ts';
-import { attrsOf, getNode, num, withHdf5, type H5File } from './hdf5.ts';
+import { attrsOf, getNode, num, withHdf5, type H5File } from '../hdf5.ts';
 
 export class AbiError extends SatelliteFormatError {
   override name = 'AbiError';

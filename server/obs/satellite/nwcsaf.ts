@@ -12,7 +12,7 @@
 
 import { SatelliteFormatError, type GeosGrid } from './field.ts';
 import { geosFromProjDef, GeosError } from './geos.ts';
-import { attrsOf, getNode, num, withHdf5 } from './hdf5.ts';
+import { attrsOf, getNode, num, withHdf5 } from '../hdf5.ts';
 
 export class NwcsafError extends SatelliteFormatError {
   override name = 'NwcsafError';

@@ -1,16 +1,30 @@
 /**
- * What the satellite readers share to read HDF5 (netCDF-4 is HDF5) with h5wasm in the ingest:
- * opening bytes through a temporary file (h5wasm reads files), attributes as plain values.
+ * What the satellite, lightning and radar readers share to read HDF5 (netCDF-4 is HDF5) with h5wasm
+ * in the ingest: the library, loaded on first use; opening bytes through a temporary file (h5wasm
+ * reads files); attributes as plain values.
  */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import h5wasm from 'h5wasm/node';
+import type h5wasmType from 'h5wasm/node';
 
-export type H5File = InstanceType<typeof h5wasm.File>;
+export type H5 = typeof h5wasmType;
+export type H5File = InstanceType<H5['File']>;
 
-let ready: Promise<unknown> | null = null;
+let loaded: Promise<H5> | null = null;
+
+/**
+ * h5wasm, ready to open files: imported on first use, as only servers that follow a satellite,
+ * lightning or radar source read HDF5 (its import took ~130 ms of every server start).
+ */
+export function loadH5wasm(): Promise<H5> {
+  loaded ??= import('h5wasm/node').then(async ({ default: h5wasm }) => {
+    await h5wasm.ready;
+    return h5wasm;
+  });
+  return loaded;
+}
 
 /** Attributes of a node as plain values; one-element arrays become their element, bigints numbers. */
 export function attrsOf(node: unknown): Record<string, unknown> {
@@ -53,8 +67,7 @@ export function getNode(file: H5File, path: string): unknown {
  * any other failure inside `read` (h5wasm's errors on truncated data) too, unless it is already one.
  */
 export async function withHdf5<T>(bytes: Uint8Array, makeError: (message: string) => Error, read: (file: H5File) => T): Promise<T> {
-  ready ??= h5wasm.ready;
-  await ready;
+  const h5wasm = await loadH5wasm();
   const dir = await mkdtemp(join(tmpdir(), 'isobar-sat-'));
   try {
     const path = join(dir, 'image.h5');
