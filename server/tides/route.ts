@@ -94,12 +94,12 @@ export async function tideRoutes(app: FastifyInstance, options: { now?: () => nu
 
   let stations: TideStationsAnswer | null = null;
   app.get(TIDE_STATIONS_ROUTE, { schema: { response: { 200: TIDE_STATIONS_ANSWER } } }, async (_request, reply): Promise<TideStationsAnswer> => {
-    stations ??= await (async () => {
+    if (stations === null) {
       const list = await servedStations();
       // Positions to 1e-4° (about 10 m): the marks need no more, and the list stays small.
       const round = (v: number) => Math.round(v * 1e4) / 1e4;
-      return { ids: list.map((s) => tideIdSegment(s.id)), names: list.map((s) => s.name), lat: list.map((s) => round(s.latitude)), lon: list.map((s) => round(s.longitude)) };
-    })();
+      stations = { ids: list.map((s) => tideIdSegment(s.id)), names: list.map((s) => s.name), lat: list.map((s) => round(s.latitude)), lon: list.map((s) => round(s.longitude)) };
+    }
     reply.header('cache-control', `public, max-age=${STATIONS_CACHE_S}`);
     return stations;
   });

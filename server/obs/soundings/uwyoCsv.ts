@@ -31,8 +31,7 @@ import type { Sounding, SoundingLevel } from '../../../common/sounding/types.ts'
 import { hasData, SoundingFormatError, type ReadSounding } from './format.ts';
 
 /** The columns a Sounding is made of, by the service's header names. */
-export const UWYO_CSV_COLUMNS = {
-  time: 'time',
+const COLUMNS = {
   lon: 'longitude',
   lat: 'latitude',
   pressure: 'pressure_hPa',
@@ -86,36 +85,27 @@ export function parseUwyoCsv(text: string, request: UwyoCsvRequest): ReadSoundin
     const i = header.indexOf(name);
     return i >= 0 ? i : fail(`no column ${JSON.stringify(name)} in the header ${JSON.stringify(lines[0].slice(0, 200))}`);
   };
-  const column = {
-    lon: at(UWYO_CSV_COLUMNS.lon), lat: at(UWYO_CSV_COLUMNS.lat), pressure: at(UWYO_CSV_COLUMNS.pressure),
-    height: at(UWYO_CSV_COLUMNS.height), temp: at(UWYO_CSV_COLUMNS.temp), dewpoint: at(UWYO_CSV_COLUMNS.dewpoint),
-    windDir: at(UWYO_CSV_COLUMNS.windDir), windSpeed: at(UWYO_CSV_COLUMNS.windSpeed),
-  };
+  const column = Object.fromEntries(Object.entries(COLUMNS).map(([key, name]) => [key, at(name)])) as Record<keyof typeof COLUMNS, number>;
   const levels: SoundingLevel[] = [];
   let launch: { lat: number; lon: number; height: number | null } | null = null;
   for (let n = 1; n < lines.length; n++) {
     const cells = lines[n].split(',');
     const where = `row ${n + 1} ${JSON.stringify(lines[n].slice(0, 100))}`;
     if (cells.length < header.length) fail(`${where} has ${cells.length} of ${header.length} cells: the answer is cut`);
-    const cell = (i: number, name: string): number | null => {
-      const raw = cells[i].trim();
+    const cell = (key: keyof typeof COLUMNS): number | null => {
+      const raw = cells[column[key]].trim();
       if (raw === '') return null;
       const v = Number(raw);
-      return Number.isFinite(v) ? v : fail(`${where}: ${name} ${JSON.stringify(raw)} is not a number`);
+      return Number.isFinite(v) ? v : fail(`${where}: ${COLUMNS[key]} ${JSON.stringify(raw)} is not a number`);
     };
-    const pressure = cell(column.pressure, UWYO_CSV_COLUMNS.pressure);
+    const pressure = cell('pressure');
     if (pressure === null || pressure <= 0) fail(`${where} has no pressure`);
     const level: SoundingLevel = {
-      pressure: pressure as number,
-      height: cell(column.height, UWYO_CSV_COLUMNS.height),
-      temp: cell(column.temp, UWYO_CSV_COLUMNS.temp),
-      dewpoint: cell(column.dewpoint, UWYO_CSV_COLUMNS.dewpoint),
-      windDir: cell(column.windDir, UWYO_CSV_COLUMNS.windDir),
-      windSpeed: cell(column.windSpeed, UWYO_CSV_COLUMNS.windSpeed),
+      pressure: pressure as number, height: cell('height'), temp: cell('temp'), dewpoint: cell('dewpoint'), windDir: cell('windDir'), windSpeed: cell('windSpeed'),
     };
     if (launch === null) {
-      const lat = cell(column.lat, UWYO_CSV_COLUMNS.lat);
-      const lon = cell(column.lon, UWYO_CSV_COLUMNS.lon);
+      const lat = cell('lat');
+      const lon = cell('lon');
       if (lat === null || lon === null || Math.abs(lat) > 90 || Math.abs(lon) > 180) fail(`${where}: the launch position ${lat}, ${lon} is not on the Earth`);
       launch = { lat: lat as number, lon: lon as number, height: level.height };
     }

@@ -22,6 +22,12 @@ import { DEFAULT_SOUNDING_STATIONS, parseLayout, parseStationList, synopticCandi
 /** Two hours after the fixture's launch (72357 OUN, 12 UTC 22 Dec 2018). */
 const NOW = Date.UTC(2018, 11, 22, 14);
 
+/** A poll's context over `store` at `now`, one try per download, its warnings kept in `warnings`. */
+function pollContext(store: ObsStore, warnings: Array<Record<string, unknown>>, now: number): ObsContext {
+  const log: SourceLogger = { debug() {}, info() {}, warn: (o) => warnings.push(o as Record<string, unknown>), error() {} };
+  return { http: new SourceHttp({ retry: { attempts: 1 } }), log, store, now: () => now, signal: new AbortController().signal };
+}
+
 describe('UWyo sounding source: times, URLs and configuration', () => {
   it('looks for the newest 00/12 UTC launch at least 100 minutes old, then the one before', () => {
     expect(synopticCandidates(NOW)).toEqual([Date.UTC(2018, 11, 22, 12), Date.UTC(2018, 11, 22, 0)]);
@@ -56,8 +62,7 @@ describeWithFixtures('UWyo sounding source, legacy layout, against the fixture s
   let page: string;
   const asked: string[] = [];
   const warnings: Array<Record<string, unknown>> = [];
-  const log: SourceLogger = { debug() {}, info() {}, warn: (o) => warnings.push(o as Record<string, unknown>), error() {} };
-  const context = (now = NOW): ObsContext => ({ http: new SourceHttp({ retry: { attempts: 1 } }), log, store, now: () => now, signal: new AbortController().signal });
+  const context = (now = NOW) => pollContext(store, warnings, now);
 
   beforeAll(async () => {
     page = await readSoundingFixture('uwyo');
@@ -151,8 +156,7 @@ describeWithFixtures('UWyo sounding source, current layout (TEXT:CSV), against t
   let store: ObsStore;
   let page: Sounding;
   const warnings: Array<Record<string, unknown>> = [];
-  const log: SourceLogger = { debug() {}, info() {}, warn: (o) => warnings.push(o as Record<string, unknown>), error() {} };
-  const context = (now = NOW): ObsContext => ({ http: new SourceHttp({ retry: { attempts: 1 } }), log, store, now: () => now, signal: new AbortController().signal });
+  const context = (now = NOW) => pollContext(store, warnings, now);
   const source = (stations = ['72357']) => uwyoSoundingSource({ url: server.url, stations });
   const launch = (time: number) => ({ datetime: new Date(time).toISOString().slice(0, 19).replace('T', ' '), type: 'TEXT:CSV' });
   const asked = () => server.requests('/wsgi/sounding').length;

@@ -54,9 +54,6 @@ export const SOUNDING_STATION_NAMES: Readonly<Record<string, string>> = {
   47412: 'Sapporo', 94326: 'Alice Springs',
 };
 
-export const UWYO_LAYOUTS = ['wsgi', 'cgi-bin'] as const;
-export type UwyoLayout = (typeof UWYO_LAYOUTS)[number];
-
 const STATION_ID = /^\d{5}$/;
 
 /** The synoptic launch times (00 and 12 UTC) to look for at `now`, newest first. */
@@ -90,30 +87,49 @@ export function parseStationList(raw: string | undefined): string[] {
   return ids;
 }
 
+/** What tells the two URL layouts apart: where a launch is asked for, and how its answer reads. */
+interface Layout {
+  url(base: string, station: string, time: number): string;
+  /** The answer's text, or null when it has no sounding at that time (yet). */
+  fetch(ctx: ObsContext, url: string): Promise<string | null>;
+  /** One station's sounding of one launch; throws SoundingFormatError. */
+  read(text: string, station: string, time: number): Sounding;
+}
+
+const LAYOUTS = {
+  wsgi: {
+    url: uwyoCsvUrl,
+    async fetch(ctx, url) {
+      try {
+        return await ctx.http.text(url, ctx.signal);
+      } catch (error) {
+        // The current service answers a launch it has no sounding of with 400 and a line of text.
+        if (error instanceof HttpStatusError && error.status === 400) return null;
+        throw error;
+      }
+    },
+    read: (text, station, time) => parseUwyoCsv(text, { station, time, name: SOUNDING_STATION_NAMES[station] }).sounding,
+  },
+  'cgi-bin': {
+    url: uwyoPageUrl,
+    async fetch(ctx, url) {
+      const text = await ctx.http.text(url, ctx.signal);
+      return text !== null && /Can't get/i.test(text) ? null : text;
+    },
+    read(text, station) {
+      const found = parseUwyoTextList(text).map((r) => r.sounding).filter((s) => s.id === station);
+      if (found.length === 0) throw new SoundingFormatError('UWyo TEXT:LIST', `no sounding of station ${station} on the page`);
+      return found.reduce((a, b) => (b.time > a.time ? b : a));
+    },
+  },
+} satisfies Record<string, Layout>;
+
+export type UwyoLayout = keyof typeof LAYOUTS;
+
 export function parseLayout(raw: string | undefined): UwyoLayout {
   const layout = raw?.trim() || 'wsgi';
-  if (!(UWYO_LAYOUTS as readonly string[]).includes(layout)) throw new Error(`ISOBAR_UWYO_LAYOUT: ${JSON.stringify(layout)} is not one of ${UWYO_LAYOUTS.join(', ')}`);
+  if (!Object.hasOwn(LAYOUTS, layout)) throw new Error(`ISOBAR_UWYO_LAYOUT: ${JSON.stringify(layout)} is not one of ${Object.keys(LAYOUTS).join(', ')}`);
   return layout as UwyoLayout;
-}
-
-/** One station's sounding of one launch from the answer in `layout`; throws SoundingFormatError. */
-function readAnswer(layout: UwyoLayout, text: string, station: string, time: number): Sounding {
-  if (layout === 'wsgi') return parseUwyoCsv(text, { station, time, name: SOUNDING_STATION_NAMES[station] }).sounding;
-  const found = parseUwyoTextList(text).map((r) => r.sounding).filter((s) => s.id === station);
-  if (found.length === 0) throw new SoundingFormatError('UWyo TEXT:LIST', `no sounding of station ${station} on the page`);
-  return found.reduce((a, b) => (b.time > a.time ? b : a));
-}
-
-/** The answer's text, or null when it has no sounding at that time (yet). */
-async function fetchAnswer(ctx: ObsContext, layout: UwyoLayout, url: string): Promise<string | null> {
-  try {
-    const text = await ctx.http.text(url, ctx.signal);
-    return text !== null && layout === 'cgi-bin' && /Can't get/i.test(text) ? null : text;
-  } catch (error) {
-    // The current service answers a launch it has no sounding of with 400 and a line of text.
-    if (layout === 'wsgi' && error instanceof HttpStatusError && error.status === 400) return null;
-    throw error;
-  }
 }
 
 const stationOf = (s: Sounding): SoundingStation => ({ id: s.id, name: s.name ?? '', lat: s.lat, lon: s.lon, time: s.time });
@@ -121,7 +137,7 @@ const stationOf = (s: Sounding): SoundingStation => ({ id: s.id, name: s.name ??
 export function uwyoSoundingSource(options: { url?: string; stations?: readonly string[]; layout?: UwyoLayout } = {}): ObsSource {
   const base = options.url ?? UWYO_URL;
   const stations = options.stations ?? DEFAULT_SOUNDING_STATIONS;
-  const layout = options.layout ?? 'wsgi';
+  const layout: Layout = LAYOUTS[options.layout ?? 'wsgi'];
   return {
     id: 'uwyo', kind: 'soundings', label: 'University of Wyoming', attribution: ATTRIBUTION, intervalMinutes: UWYO_INTERVAL_MINUTES,
     async poll(ctx: ObsContext) {
@@ -130,12 +146,12 @@ export function uwyoSoundingSource(options: { url?: string; stations?: readonly 
       for (const station of stations) {
         for (const time of synopticCandidates(ctx.now())) {
           if ((known.get(station)?.time ?? -Infinity) >= time) break;
-          const url = layout === 'wsgi' ? uwyoCsvUrl(base, station, time) : uwyoPageUrl(base, station, time);
-          const text = await fetchAnswer(ctx, layout, url);
+          const url = layout.url(base, station, time);
+          const text = await layout.fetch(ctx, url);
           if (text === null) continue;
           let sounding: Sounding;
           try {
-            sounding = readAnswer(layout, text, station, time);
+            sounding = layout.read(text, station, time);
           } catch (e) {
             if (!(e instanceof SoundingFormatError)) throw e;
             ctx.log.warn({ source: 'uwyo', url, error: e.message, text: text.slice(0, LOGGED_TEXT_CHARS) }, 'radiosonde sounding skipped: it cannot be read');
