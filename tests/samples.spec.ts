@@ -43,9 +43,27 @@ async function shown(page: Page, layer: string): Promise<void> {
  */
 async function changedFrom(page: Page, previous: Pixels, share: number, what: string): Promise<Pixels> {
   const clip = mapClip(page);
-  await expect.poll(async () => diffRatio(previous, await screenshotPixels(page, clip)), { message: `${what} looks different from the layer before`, timeout: 20_000 }).toBeGreaterThan(share);
+  const framesBefore = (await stats(page)).frames;
+  let changed = 0;
+  try {
+    await expect.poll(async () => (changed = diffRatio(previous, await screenshotPixels(page, clip))), { timeout: 20_000 }).toBeGreaterThan(share);
+  } catch (error) {
+    throw new Error(`${what} looks different from the layer before in ${(changed * 100).toFixed(2)} % of the map only; ${await mapState(page, framesBefore)}`, { cause: error });
+  }
   await settled(page);
   return screenshotPixels(page, clip);
+}
+
+/** What the page and its render worker show, for a failure's message: where a pick stopped. */
+async function mapState(page: Page, framesBefore: number): Promise<string> {
+  const s = await stats(page);
+  const active = await page.locator('[data-testid="overlay-menu"] [aria-pressed="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-overlay')));
+  const layer = await Promise.race([
+    page.evaluate(async () => (await (window as unknown as { isobar: { render(): Sampler } }).isobar.render().sampleAt({ lon: 0, lat: 0 })).layer).catch((e: Error) => `none (${e.message})`),
+    new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 5 s'), 5000)),
+  ]);
+  return `URL ${page.url()}; menu shows ${active.join(', ') || 'nothing'} as chosen; the worker's layer: ${layer}; `
+    + `frames ${framesBefore} -> ${s.frames}; tiles ${JSON.stringify(s.tiles)}; context lost: ${s.contextLost}`;
 }
 
 /** The layers compared, not the particles moving over them. */
