@@ -52,10 +52,12 @@ export default function RadiosondePanel({ app, params, close }: PanelProps) {
   if (!current || current.status === 'loading') {
     body = <p className="sounding-message" role="status">{t('loading')}</p>;
   } else if (current.status === 'error') {
-    const problem = current.error instanceof RadiosondeError ? current.error.problem : 'failed';
+    const { error } = current;
+    const problem = error instanceof RadiosondeError ? error.problem : 'failed';
+    const source = error instanceof RadiosondeError ? error.source : undefined;
     body = (
       <p className="sounding-message" role="alert" data-testid="sounding-error" data-problem={problem}>
-        {t(`radiosonde.${problem}`, { id, message: current.error.message })}
+        {t(`radiosonde.${problem}`, { id, message: error.message, source: source?.label, minutes: source?.minutes })}
       </p>
     );
   } else if (current.data.levels.length < 2) {

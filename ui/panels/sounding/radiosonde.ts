@@ -6,7 +6,7 @@
  * half-drawn diagram.
  */
 
-import { obsFilePath } from '../../../common/api/obs.ts';
+import { OBS_STATUS_ANSWER, OBS_STATUS_PATH, obsFilePath } from '../../../common/api/obs.ts';
 import type { Sounding } from '../../../common/sounding/types.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import { HttpError } from '../../http/httpError.ts';
@@ -42,19 +42,29 @@ export const SOUNDING_ANSWER = {
   },
 } as const;
 
-/** Why there is no sounding to draw. */
-export type RadiosondeProblem = 'badId' | 'unknownStation' | 'unavailable' | 'failed';
+/**
+ * Why there is no sounding to draw. With no station list yet, the observation status tells a server
+ * that follows no radiosonde source ('unavailable') from one that follows it and has published
+ * nothing yet: its polls worked ('pending', as on a fresh start) or its last one failed ('unreachable').
+ */
+export type RadiosondeProblem = 'badId' | 'unknownStation' | 'unavailable' | 'pending' | 'unreachable' | 'failed';
 
 export class RadiosondeError extends Error {
   override name = 'RadiosondeError';
-  constructor(readonly problem: RadiosondeProblem, message: string) {
+  /** The source's label and poll interval (minutes) for 'pending' and 'unreachable'. */
+  constructor(readonly problem: RadiosondeProblem, message: string, readonly source?: { label: string; minutes: number }) {
     super(message);
   }
 }
 
+const quietly = <T>(promise: Promise<T>): Promise<T | null> => promise.catch((e: Error) => {
+  if (e.name === 'AbortError') throw e;
+  return null;
+});
+
 /**
  * The station's latest sounding. A 404 is told apart by the station list: with a list the station
- * is unknown; without one this server publishes no radiosonde soundings.
+ * is unknown; without one, by the radiosonde source this server follows, if any.
  */
 export async function fetchRadiosonde(id: string, signal?: AbortSignal): Promise<Sounding> {
   if (!RADIOSONDE_ID.test(id)) throw new RadiosondeError('badId', `"${id}" is not a station id`);
@@ -66,10 +76,12 @@ export async function fetchRadiosonde(id: string, signal?: AbortSignal): Promise
       throw new RadiosondeError('failed', (error as Error).message);
     }
   }
-  const list = await fetch(RADIOSONDE_STATIONS_PATH, { signal, headers: { Accept: 'application/json' } }).catch((e: Error) => {
-    if (e.name === 'AbortError') throw e;
-    return null;
-  });
+  const list = await quietly(fetch(RADIOSONDE_STATIONS_PATH, { signal, headers: { Accept: 'application/json' } }));
   if (list?.ok) throw new RadiosondeError('unknownStation', `No sounding of station ${id}`);
-  throw new RadiosondeError('unavailable', 'This server publishes no radiosonde soundings');
+  const status = await quietly(fetchAnswer(OBS_STATUS_ANSWER, OBS_STATUS_PATH, { signal }));
+  const followed = status?.sources.find((s) => s.kind === 'soundings');
+  if (!followed) throw new RadiosondeError('unavailable', 'This server publishes no radiosonde soundings');
+  const source = { label: followed.label, minutes: followed.intervalMinutes };
+  if (followed.ok) throw new RadiosondeError('pending', `No sounding has come from ${followed.label} yet`, source);
+  throw new RadiosondeError('unreachable', `The last poll of ${followed.label} failed`, source);
 }
