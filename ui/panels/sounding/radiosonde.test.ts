@@ -60,6 +60,9 @@ describe('a radiosonde station\'s sounding (SPEC §2 /radiosonde/{id})', () => {
     // Followed, and its last poll failed (no internet, the upstream down).
     status([{ ...UWYO, lastSuccess: null, ok: false }]);
     expect(await problemOf('72357')).toEqual({ problem: 'unreachable', source: { label: 'University of Wyoming', minutes: 60 } });
+    // Polled without a sounding to publish (every station's launch missing upstream): still pending.
+    status([{ ...UWYO, lastSuccess: '2026-11-29T12:00:00.000Z', ok: true }]);
+    expect(await problemOf('72357')).toEqual({ problem: 'pending', source: { label: 'University of Wyoming', minutes: 60 } });
     // Other families' sources are not radiosondes.
     status([{ ...UWYO, id: 'dwd', kind: 'radar', label: 'DWD', lastSuccess: null, ok: false }]);
     expect(await problemOf('72357')).toEqual({ problem: 'unavailable' });

@@ -6,10 +6,11 @@
  * half-drawn diagram.
  */
 
-import { OBS_STATUS_ANSWER, OBS_STATUS_PATH, obsFilePath } from '../../../common/api/obs.ts';
+import { obsFilePath } from '../../../common/api/obs.ts';
 import type { Sounding } from '../../../common/sounding/types.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import { HttpError } from '../../http/httpError.ts';
+import { fetchObsSourceState, unlessAborted, type ObsSource } from '../../http/obsSource.ts';
 
 /** Station ids: WMO numbers or ICAO-like letters and digits. */
 export const RADIOSONDE_ID = /^[A-Za-z0-9_-]{3,16}$/;
@@ -52,15 +53,10 @@ export type RadiosondeProblem = 'badId' | 'unknownStation' | 'unavailable' | 'pe
 export class RadiosondeError extends Error {
   override name = 'RadiosondeError';
   /** The source's label and poll interval (minutes) for 'pending' and 'unreachable'. */
-  constructor(readonly problem: RadiosondeProblem, message: string, readonly source?: { label: string; minutes: number }) {
+  constructor(readonly problem: RadiosondeProblem, message: string, readonly source?: ObsSource) {
     super(message);
   }
 }
-
-const quietly = <T>(promise: Promise<T>): Promise<T | null> => promise.catch((e: Error) => {
-  if (e.name === 'AbortError') throw e;
-  return null;
-});
 
 /**
  * The station's latest sounding. A 404 is told apart by the station list: with a list the station
@@ -76,12 +72,11 @@ export async function fetchRadiosonde(id: string, signal?: AbortSignal): Promise
       throw new RadiosondeError('failed', (error as Error).message);
     }
   }
-  const list = await quietly(fetch(RADIOSONDE_STATIONS_PATH, { signal, headers: { Accept: 'application/json' } }));
+  const list = await unlessAborted(fetch(RADIOSONDE_STATIONS_PATH, { signal, headers: { Accept: 'application/json' } }));
   if (list?.ok) throw new RadiosondeError('unknownStation', `No sounding of station ${id}`);
-  const status = await quietly(fetchAnswer(OBS_STATUS_ANSWER, OBS_STATUS_PATH, { signal }));
-  const followed = status?.sources.find((s) => s.kind === 'soundings');
-  if (!followed) throw new RadiosondeError('unavailable', 'This server publishes no radiosonde soundings');
-  const source = { label: followed.label, minutes: followed.intervalMinutes };
-  if (followed.ok) throw new RadiosondeError('pending', `No sounding has come from ${followed.label} yet`, source);
-  throw new RadiosondeError('unreachable', `The last poll of ${followed.label} failed`, source);
+  // No list: nothing published. A source that has polled without a sounding to show is still pending.
+  const followed = await fetchObsSourceState('soundings', signal);
+  if (!followed || followed.state === 'none') throw new RadiosondeError('unavailable', 'This server publishes no radiosonde soundings');
+  if (followed.state === 'unreachable') throw new RadiosondeError('unreachable', `The last poll of ${followed.source.label} failed`, followed.source);
+  throw new RadiosondeError('pending', `No sounding has come from ${followed.source.label} yet`, followed.source);
 }

@@ -28,9 +28,10 @@ import { FavStar } from '../favs/FavStar.tsx';
 import { timeZoneAt } from '../detail/placeTime.ts';
 import type { PanelProps } from '../registry.ts';
 import { useStationUnits, WindArrow } from './stationParts.tsx';
+import { whyStationMissing, type StationMissing } from './stationMissing.ts';
 import { compareSeries, STATION_VIEWS, type CompareQuantity, type StationView } from './stationView.ts';
 
-type Load = { status: 'loading' } | { status: 'ready'; data: StationHistory } | { status: 'missing' } | { status: 'error'; message: string };
+type Load = { status: 'loading' } | { status: 'ready'; data: StationHistory } | { status: 'missing'; why: StationMissing } | { status: 'error'; message: string };
 
 /** The map zooms in at least this far on the station (a region around it). */
 const STATION_ZOOM = 6;
@@ -56,9 +57,11 @@ export default function StationPanel({ app, params, close }: PanelProps) {
         // The map shows where the station is.
         app.map.moveTo({ lat: data.station.lat, lon: data.station.lon, zoom: Math.max(app.map.zoom.peek(), STATION_ZOOM) });
       },
-      (error: Error) => {
+      async (error: Error) => {
         if (abort.signal.aborted) return;
-        setLoad(error instanceof HttpError && error.status === 404 ? { status: 'missing' } : { status: 'error', message: error.message });
+        if (!(error instanceof HttpError && error.status === 404)) return setLoad({ status: 'error', message: error.message });
+        const why = await whyStationMissing(abort.signal).catch(() => null);
+        if (why) setLoad({ status: 'missing', why });
       },
     );
     return () => abort.abort();
@@ -90,7 +93,11 @@ export default function StationPanel({ app, params, close }: PanelProps) {
         <button type="button" className="station-close" onClick={close} aria-label={t('close')} data-testid="station-close">×</button>
       </header>
       {load.status === 'loading' && <p className="station-message" role="status">{tc('app.loading')}</p>}
-      {load.status === 'missing' && <p className="station-message" role="alert" data-testid="station-not-found">{t('notFound', { id })}</p>}
+      {load.status === 'missing' && (
+        <p className="station-message" role="alert" data-testid="station-not-found" data-problem={load.why.problem}>
+          {t(load.why.problem, { id, source: 'source' in load.why ? load.why.source.label : undefined, minutes: 'source' in load.why ? load.why.source.minutes : undefined })}
+        </p>
+      )}
       {load.status === 'error' && <p className="station-message" role="alert">{t('loadError', { message: load.message })}</p>}
       {load.status === 'ready' && (
         <>

@@ -1,0 +1,45 @@
+/**
+ * Why a window of observations (a radiosonde, a weather station) has nothing to show: the server's
+ * observation status (GET /obs/v1.0/status.json, server/obs/core/routes.ts) says whether it follows
+ * a source of that family at all, and whether that source has delivered. A server with no internet
+ * follows the keyless sources and never hears from them; "not found" would blame the id.
+ */
+
+import { OBS_STATUS_ANSWER, OBS_STATUS_PATH } from '../../common/api/obs.ts';
+import type { ObsKind } from '../../common/obsKinds.ts';
+import { fetchAnswer } from './fetchAnswer.ts';
+
+export interface ObsSource {
+  label: string;
+  /** Minutes between its polls. */
+  minutes: number;
+}
+
+export type ObsSourceState =
+  /** No source of the family is followed. */
+  | { state: 'none' }
+  /**
+   * Followed: a source has delivered ('serving': what is missing is missing upstream), or none has
+   * yet and its polls worked ('pending', as on a fresh start) or its last one failed ('unreachable').
+   */
+  | { state: 'serving' | 'pending' | 'unreachable'; source: ObsSource };
+
+/** The family's state, or null where the status could not be read (the caller says what it would without it). */
+export async function fetchObsSourceState(kind: ObsKind, signal?: AbortSignal): Promise<ObsSourceState | null> {
+  const status = await unlessAborted(fetchAnswer(OBS_STATUS_ANSWER, OBS_STATUS_PATH, { signal }));
+  if (!status) return null;
+  const sources = status.sources.filter((s) => s.kind === kind);
+  const shown = sources.find((s) => s.lastSuccess !== null) ?? sources.find((s) => s.ok) ?? sources[0];
+  if (!shown) return { state: 'none' };
+  const source = { label: shown.label, minutes: shown.intervalMinutes };
+  if (shown.lastSuccess !== null) return { state: 'serving', source };
+  return { state: shown.ok ? 'pending' : 'unreachable', source };
+}
+
+/** A read whose failure only means "not known": null, but an abort stays an abort. */
+export function unlessAborted<T>(promise: Promise<T>): Promise<T | null> {
+  return promise.catch((e: Error) => {
+    if (e.name === 'AbortError') throw e;
+    return null;
+  });
+}
