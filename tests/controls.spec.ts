@@ -122,6 +122,25 @@ test.describe('layer menu on a phone', () => {
     await list.locator('[data-overlay="dewpoint"]').click();
     await expect(page).toHaveURL(/\?dewpoint,/);
   });
+
+  test('the right column (isolines, warnings, lightning, fires, tides, airports) stands clear of the layer bar', async ({ page }) => {
+    await openMap(page, '/?45.000,10.000,4');
+    // Each control of the right column against each of the bottom stack's (the layer bar, the
+    // legend, the timeline): a fixed offset left the observation toggles half under the layer bar.
+    await expect.poll(() => page.evaluate(() => {
+      const boxes = (selector: string) => [...document.querySelectorAll(selector)].map((el) => ({ el, r: el.getBoundingClientRect() })).filter((b) => b.r.height > 0);
+      const bottom = boxes('.app > .bottom > *');
+      const bad: string[] = [];
+      for (const c of boxes('.map-controls-right > *')) {
+        for (const b of bottom) {
+          if (c.r.left < b.r.right && b.r.left < c.r.right && c.r.top < b.r.bottom && b.r.top < c.r.bottom) bad.push(`${c.el.className} over ${b.el.className}`);
+        }
+      }
+      return bad;
+    })).toEqual([]);
+    await expect(page.getByTestId('metars-toggle')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('phone-right-column.png') });
+  });
 });
 
 test.describe('robustness', () => {
