@@ -43,3 +43,20 @@ export function unlessAborted<T>(promise: Promise<T>): Promise<T | null> {
     return null;
   });
 }
+
+/** What a window says for a family with nothing to show: an i18n key and its values. */
+export interface NothingShown<K extends string> {
+  key: K | 'unavailable' | 'pending' | 'unreachable';
+  source?: ObsSource;
+}
+
+/**
+ * The message for a family with nothing published: 'unavailable' without a source, 'pending' or
+ * 'unreachable' while the source has not delivered, and `served` where it has (or the status could
+ * not be read): what the window says when the source is fine (not found, none right now).
+ */
+export function nothingShown<K extends string>(followed: ObsSourceState | null, served: K): NothingShown<K> {
+  if (followed === null || followed.state === 'serving') return { key: served, source: followed?.source };
+  if (followed.state === 'none') return { key: 'unavailable' };
+  return { key: followed.state, source: followed.source };
+}

@@ -15,6 +15,7 @@ import { STORM_DETAIL, STORM_LIST, STORM_ID_PATTERN, STORM_LIST_PATH, stormDetai
 import { convertBack, formatValue, METRICS } from '../../../common/catalogue/metrics.ts';
 import { hurricaneNumber } from '../../../common/tropical/category.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
+import { fetchObsSourceState, nothingShown } from '../../http/obsSource.ts';
 import { renderClient } from '../../map/renderClient.ts';
 import type { AppState } from '../../state/appState.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
@@ -54,8 +55,14 @@ export default function HurricanesPanel({ app, params, close }: PanelProps) {
 
   useEffect(() => {
     const abort = new AbortController();
-    fetchAnswer(STORM_LIST, STORM_LIST_PATH, { signal: abort.signal }).then(setList, (e: Error) => {
-      if (e.name !== 'AbortError') setError((e as { status?: number }).status === 404 ? t('none') : e.message);
+    fetchAnswer(STORM_LIST, STORM_LIST_PATH, { signal: abort.signal }).then(setList, async (e: Error) => {
+      if (e.name === 'AbortError') return;
+      if ((e as { status?: number }).status !== 404) return setError(e.message);
+      // No list published: no storm source followed, or the one followed has not delivered yet.
+      const followed = await fetchObsSourceState('storms', abort.signal).catch(() => null);
+      if (abort.signal.aborted) return;
+      const { key, source } = nothingShown(followed, 'none');
+      setError(t(key, { source: source?.label, minutes: source?.minutes }));
     });
     return () => abort.abort();
   }, [t]);
@@ -99,7 +106,7 @@ export default function HurricanesPanel({ app, params, close }: PanelProps) {
   }, [detail, app, hourOnly]);
   return (
     <PanelFrame title={chosen ? chosen.name || chosen.id.toUpperCase() : t('title')} close={close} className="hurricanes-panel">
-      {error && <p className="storm-empty">{error}</p>}
+      {error && <p className="storm-empty" data-testid="storms-error">{error}</p>}
       {!error && list && !chosen && (
         list.storms.length === 0 ? <p className="storm-empty" data-testid="storms-empty">{t('none')}</p> : (
           <ul className="storm-list" data-testid="storm-list">

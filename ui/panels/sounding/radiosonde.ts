@@ -10,7 +10,7 @@ import { obsFilePath } from '../../../common/api/obs.ts';
 import type { Sounding } from '../../../common/sounding/types.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
 import { HttpError } from '../../http/httpError.ts';
-import { fetchObsSourceState, unlessAborted, type ObsSource } from '../../http/obsSource.ts';
+import { fetchObsSourceState, nothingShown, unlessAborted, type ObsSource } from '../../http/obsSource.ts';
 
 /** Station ids: WMO numbers or ICAO-like letters and digits. */
 export const RADIOSONDE_ID = /^[A-Za-z0-9_-]{3,16}$/;
@@ -75,8 +75,6 @@ export async function fetchRadiosonde(id: string, signal?: AbortSignal): Promise
   const list = await unlessAborted(fetch(RADIOSONDE_STATIONS_PATH, { signal, headers: { Accept: 'application/json' } }));
   if (list?.ok) throw new RadiosondeError('unknownStation', `No sounding of station ${id}`);
   // No list: nothing published. A source that has polled without a sounding to show is still pending.
-  const followed = await fetchObsSourceState('soundings', signal);
-  if (!followed || followed.state === 'none') throw new RadiosondeError('unavailable', 'This server publishes no radiosonde soundings');
-  if (followed.state === 'unreachable') throw new RadiosondeError('unreachable', `The last poll of ${followed.source.label} failed`, followed.source);
-  throw new RadiosondeError('pending', `No sounding has come from ${followed.source.label} yet`, followed.source);
+  const { key, source } = nothingShown(await fetchObsSourceState('soundings', signal) ?? { state: 'none' }, 'pending');
+  throw new RadiosondeError(key, source ? `No sounding has come from ${source.label} (${key})` : 'This server publishes no radiosonde soundings', source);
 }

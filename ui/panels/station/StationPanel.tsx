@@ -94,8 +94,8 @@ export default function StationPanel({ app, params, close }: PanelProps) {
       </header>
       {load.status === 'loading' && <p className="station-message" role="status">{tc('app.loading')}</p>}
       {load.status === 'missing' && (
-        <p className="station-message" role="alert" data-testid="station-not-found" data-problem={load.why.problem}>
-          {t(load.why.problem, { id, source: 'source' in load.why ? load.why.source.label : undefined, minutes: 'source' in load.why ? load.why.source.minutes : undefined })}
+        <p className="station-message" role="alert" data-testid="station-not-found" data-problem={load.why.key}>
+          {t(load.why.key, { id, source: load.why.source?.label, minutes: load.why.source?.minutes })}
         </p>
       )}
       {load.status === 'error' && <p className="station-message" role="alert">{t('loadError', { message: load.message })}</p>}

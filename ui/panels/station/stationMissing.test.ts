@@ -24,26 +24,26 @@ afterEach(() => {
 describe('why a station is missing (SPEC §2 /station/{id}: an unknown id says so)', () => {
   it('where stations are published, the id is unknown', async () => {
     serve(Date.UTC(2026, 10, 29, 12), [{ ...NWS, lastSuccess: '2026-11-29T12:00:00.000Z', ok: true }]);
-    expect(await whyStationMissing()).toEqual({ problem: 'notFound' });
+    expect(await whyStationMissing()).toEqual({ key: 'notFound' });
   });
 
   it('with none published: no source followed, or the one followed has not delivered', async () => {
     serve(null, []);
-    expect(await whyStationMissing()).toEqual({ problem: 'unavailable' });
+    expect(await whyStationMissing()).toEqual({ key: 'unavailable' });
     serve(null, [{ ...NWS, lastSuccess: null, ok: true }]);
-    expect(await whyStationMissing()).toEqual({ problem: 'pending', source: { label: 'NOAA National Weather Service', minutes: 10 } });
+    expect(await whyStationMissing()).toEqual({ key: 'pending', source: { label: 'NOAA National Weather Service', minutes: 10 } });
     serve(null, [{ ...NWS, lastSuccess: null, ok: false }]);
-    expect(await whyStationMissing()).toEqual({ problem: 'unreachable', source: { label: 'NOAA National Weather Service', minutes: 10 } });
+    expect(await whyStationMissing()).toEqual({ key: 'unreachable', source: { label: 'NOAA National Weather Service', minutes: 10 } });
     // A radar source is no station source.
     serve(null, [{ ...NWS, id: 'mrms', kind: 'radar', label: 'NOAA MRMS', lastSuccess: null, ok: false }]);
-    expect(await whyStationMissing()).toEqual({ problem: 'unavailable' });
+    expect(await whyStationMissing()).toEqual({ key: 'unavailable' });
   });
 
   it('what cannot be read leaves "not found"', async () => {
     serve(null, 'broken');
-    expect(await whyStationMissing()).toEqual({ problem: 'notFound' });
+    expect(await whyStationMissing()).toEqual({ key: 'notFound' });
     vi.stubGlobal('fetch', vi.fn(async () => new Response('busy', { status: 503 })));
-    expect(await whyStationMissing()).toEqual({ problem: 'notFound' });
+    expect(await whyStationMissing()).toEqual({ key: 'notFound' });
   });
 
   it('an abort stays an abort', async () => {

@@ -6,17 +6,12 @@
 
 import { STATIONS_LIST_ANSWER, stationsListPath } from '../../../common/api/stations.ts';
 import { fetchAnswer } from '../../http/fetchAnswer.ts';
-import { fetchObsSourceState, unlessAborted, type ObsSource } from '../../http/obsSource.ts';
+import { fetchObsSourceState, nothingShown, unlessAborted, type NothingShown } from '../../http/obsSource.ts';
 
-export type StationMissing =
-  | { problem: 'notFound' | 'unavailable' }
-  | { problem: 'pending' | 'unreachable'; source: ObsSource };
+export type StationMissing = NothingShown<'notFound'>;
 
 export async function whyStationMissing(signal?: AbortSignal): Promise<StationMissing> {
   const list = await unlessAborted(fetchAnswer(STATIONS_LIST_ANSWER, stationsListPath({ lat: 0, lon: 0, limit: 1 }), { signal }));
-  if (list === null || list.updated !== null) return { problem: 'notFound' };
-  const followed = await fetchObsSourceState('stations', signal);
-  if (followed === null || followed.state === 'serving') return { problem: 'notFound' };
-  if (followed.state === 'none') return { problem: 'unavailable' };
-  return { problem: followed.state, source: followed.source };
+  if (list === null || list.updated !== null) return { key: 'notFound' };
+  return nothingShown(await fetchObsSourceState('stations', signal), 'notFound');
 }
