@@ -25,7 +25,7 @@ import { republishGrib } from './fixtureIndex.ts';
 import { FixtureServer } from './fixtureServer.ts';
 import { createGfsSource, gfsDataUrl, noaaField } from './gfs.ts';
 import { SourceHttp } from './http.ts';
-import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
+import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep, untilAborted } from './testing.ts';
 
 const RUN = Date.UTC(2018, 9, 8, 0);
 const STEPS = [0, 3, 6, 9, 12, 15];
@@ -37,9 +37,7 @@ describeWithFixtures('the first run of a product, step by step', () => {
   let release: () => void = () => undefined;
   const now = () => RUN + 5 * HOUR_MS;
   // The next round never comes; the server's close ends the wait.
-  const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
+  const never = (_ms: number, signal?: AbortSignal): Promise<void> => untilAborted(signal);
 
   const start = async (): Promise<FastifyInstance> => {
     const app = await buildApp({

@@ -31,7 +31,7 @@ import { readSourceState } from './scheduler.ts';
 import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { runFolderPath } from './runFolder.ts';
 import { FixtureServer, type RequestRecord } from './fixtureServer.ts';
-import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
+import { describeWithFixtures, FIXTURE, readFixture, splitByRunAndStep, untilAborted } from './testing.ts';
 import { republishGrib } from './fixtureIndex.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
@@ -46,7 +46,7 @@ function manualSleep() {
   const pending: { ms: number; resolve: () => void }[] = [];
   const sleep: Sleep = (ms, signal) => new Promise<void>((resolve, reject) => {
     pending.push({ ms, resolve });
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    untilAborted(signal).catch(reject);
   });
   /** The next `count` waits, once that many rounds have ended. */
   const next = async (count: number) => {
@@ -301,9 +301,7 @@ describe('buildApp and ISOBAR_SOURCES', () => {
     const logs: LogLine[] = [];
     const logger = { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } };
     // The next round never comes; the server's close ends the wait.
-    const never = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
+    const never = (_ms: number, signal?: AbortSignal): Promise<void> => untilAborted(signal);
     const apps: FastifyInstance[] = [];
     try {
       const offline = await buildApp({

@@ -11,7 +11,7 @@ import { runFolderPath } from './runFolder.ts';
 import { LocalDirectoryStore } from '../storage/localDirectory.ts';
 import { scrape } from '../ops/metrics.ts';
 import { FixtureServer } from './fixtureServer.ts';
-import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep } from './testing.ts';
+import { byteDifference, describeWithFixtures, fakeTime, FIXTURE, readFixture, splitByRunAndStep, untilAborted } from './testing.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 
 describe('nextRoundDelay', () => {
@@ -40,7 +40,7 @@ function manualSleep() {
   const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
     all.push(ms);
     pending.push({ ms, resolve });
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    untilAborted(signal).catch(reject);
   });
   const next = async () => {
     for (let i = 0; pending.length === 0; i++) {
@@ -106,7 +106,7 @@ class FakeSource implements LiveSource {
       if (gate) {
         await new Promise<void>((resolve, reject) => {
           void gate.then(resolve);
-          ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason), { once: true });
+          untilAborted(ctx.signal).catch(reject);
         });
       }
       ctx.signal?.throwIfAborted();

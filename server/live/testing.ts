@@ -49,6 +49,18 @@ export function bzip2(bytes: Uint8Array): Uint8Array | null {
   return result.status === 0 ? new Uint8Array(result.stdout) : null;
 }
 
+/**
+ * Rejects with the signal's reason once it aborts, at once where it already has: a test's stand-in
+ * for a wait that only a stop ends. (Listening for 'abort' alone misses a signal aborted before the
+ * wait began: a server closed as a round ended then waited for ever.)
+ */
+export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    if (signal?.aborted) reject(signal.reason);
+    else signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 /** A test clock and sleep: sleeping advances the clock at once and records the wait. */
 export function fakeTime(start: number): { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void>; sleeps: number[] } {
   let time = start;
