@@ -1,8 +1,9 @@
 /**
- * Why a window of observations (a radiosonde, a weather station) has nothing to show: the server's
- * observation status (GET /obs/v1.0/status.json, server/obs/core/routes.ts) says whether it follows
- * a source of that family at all, and whether that source has delivered. A server with no internet
- * follows the keyless sources and never hears from them; "not found" would blame the id.
+ * Why a window of observations (a radiosonde, a weather station, the storms) has nothing to show:
+ * the server's observation status (GET /obs/v1.0/status.json, server/obs/core/routes.ts) says
+ * whether it follows a source of that family at all, and whether that source has delivered. A
+ * server with no internet follows the keyless sources and never hears from them: "not found" or
+ * "no storms" would be wrong.
  */
 
 import { OBS_STATUS_ANSWER, OBS_STATUS_PATH } from '../../common/api/obs.ts';

@@ -60,8 +60,9 @@ export default function StationPanel({ app, params, close }: PanelProps) {
       async (error: Error) => {
         if (abort.signal.aborted) return;
         if (!(error instanceof HttpError && error.status === 404)) return setLoad({ status: 'error', message: error.message });
-        const why = await whyStationMissing(abort.signal).catch(() => null);
-        if (why) setLoad({ status: 'missing', why });
+        // Only an abort fails here (what cannot be read counts as "not found"): then the window is gone.
+        const why = await whyStationMissing(abort.signal).catch((): StationMissing | null => (abort.signal.aborted ? null : { key: 'notFound' }));
+        if (why && !abort.signal.aborted) setLoad({ status: 'missing', why });
       },
     );
     return () => abort.abort();
