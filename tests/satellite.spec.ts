@@ -90,7 +90,9 @@ test.describe('satellite', () => {
     await page.goto(`${BASE}/?satellite,15.000,-75.000,3`);
     await expect(page.getByTestId('satellite-unconfigured')).toContainText('ISOBAR_OBS=goesEast,goesWest', { timeout: 30_000 });
     await expect(page.getByTestId('satellite-legend-bar')).toBeVisible();
-    await page.addStyleTag({ content: '.city-label, .city-labels { visibility: hidden !important; }' });
+    // The labels, and the right column of controls, which stands on the bottom controls and moves
+    // up with them when the satellite timeline shows: only the map is compared.
+    await page.addStyleTag({ content: '.city-label, .city-labels, .map-controls-right { visibility: hidden !important; }' });
     await expect.poll(async () => (await stats(page).catch(() => null))?.frames ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
     // Above the credit line "Forecast by", which moves up when the timeline shows.
     const clip = { x: 0, y: 60, width: 1280, height: 495 };
