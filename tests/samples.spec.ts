@@ -26,12 +26,15 @@ async function waitForSamples(request: APIRequestContext, idents: string[]): Pro
 
 type Sampler = { sampleAt(p: { lon: number; lat: number }): Promise<{ layer: string; value: number | null }> };
 
+/** The layer the render worker draws. */
+const workerLayer = (page: Page): Promise<string> => page.evaluate(async () => {
+  const render = (window as unknown as { isobar: { render(): Sampler } }).isobar.render();
+  return (await render.sampleAt({ lon: 0, lat: 0 })).layer;
+});
+
 /** Waits until the worker shows `layer` with its tiles in. */
 async function shown(page: Page, layer: string): Promise<void> {
-  await expect.poll(() => page.evaluate(async () => {
-    const render = (window as unknown as { isobar: { render(): Sampler } }).isobar.render();
-    return (await render.sampleAt({ lon: 0, lat: 0 })).layer;
-  }), { timeout: 20_000 }).toBe(layer);
+  await expect.poll(() => workerLayer(page), { timeout: 20_000 }).toBe(layer);
   await settled(page);
 }
 
@@ -59,7 +62,7 @@ async function mapState(page: Page, framesBefore: number): Promise<string> {
   const s = await stats(page);
   const active = await page.locator('[data-testid="overlay-menu"] [aria-pressed="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-overlay')));
   const layer = await Promise.race([
-    page.evaluate(async () => (await (window as unknown as { isobar: { render(): Sampler } }).isobar.render().sampleAt({ lon: 0, lat: 0 })).layer).catch((e: Error) => `none (${e.message})`),
+    workerLayer(page).catch((e: Error) => `none (${e.message})`),
     new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 5 s'), 5000)),
   ]);
   return `URL ${page.url()}; menu shows ${active.join(', ') || 'nothing'} as chosen; the worker's layer: ${layer}; `
