@@ -4,7 +4,8 @@
  * real fixture reports, server/obs/metar/testing.ts) and the OurAirports source reads verbatim
  * runway rows. KJFK's METAR (2023-10-17 05:51Z) with its runways and their crosswind, the station
  * on the map coloured and opening its window; then KJFK's TAF (2024-05-09, polled at its own time),
- * and an unknown code.
+ * an airport the feed has no report from, and an unknown code; last a server whose METAR feed has
+ * never delivered says so instead of "No current METAR".
  */
 
 import { existsSync } from 'node:fs';
@@ -104,8 +105,40 @@ test.describe('airport window and metars layer', () => {
     await expect(panel.getByTestId('airport-taf-period').last().getByTestId('airport-category')).toHaveText('MVFR');
     await page.screenshot({ path: testInfo.outputPath('airport-kjfk-taf.png'), fullPage: true });
 
+    // KLGA sent nothing the feed kept: no current METAR, no current TAF.
+    await page.goto(`${BASE}/airport/KLGA`);
+    await expect(panel.getByTestId('airport-no-metar')).toHaveText('No current METAR', { timeout: 30_000 });
+    await expect(panel.getByTestId('airport-taf')).toHaveText('No current TAF');
+
     await page.goto(`${BASE}/airport/ZZZZ`);
     await expect(page.getByTestId('airport-not-found')).toContainText('ZZZZ', { timeout: 30_000 });
     await page.screenshot({ path: testInfo.outputPath('airport-not-found.png') });
+  });
+
+  test('a METAR feed that has not delivered is named, not taken for a silent station', async ({ page, request }, testInfo) => {
+    test.setTimeout(120_000);
+    if (server) await stopAppServer(server);
+    // A fresh server that follows the AWC feed at an address that answers 404: its first poll fails.
+    const dataDir = resolve(DATA_DIR, 'unreached');
+    await rm(dataDir, { recursive: true, force: true });
+    await mkdir(dataDir, { recursive: true });
+    server = await startAppServer({
+      port: PORT, dataDir, log: testInfo.outputPath('server.log'),
+      env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'awc', ISOBAR_AWC_URL: `${fixture.url}/nowhere` },
+    });
+    await expect.poll(async () => {
+      const status = await (await request.get(`${BASE}/obs/v1.0/status.json`)).json() as { sources: { id: string; ok: boolean; lastSuccess: string | null }[] };
+      const awc = status.sources.find((s) => s.id === 'awc');
+      return awc && !awc.ok && awc.lastSuccess === null;
+    }, { timeout: 30_000 }).toBe(true);
+
+    await page.goto(`${BASE}/airport/KJFK`);
+    const panel = page.getByTestId('airport-panel');
+    await expect(panel.getByTestId('airport-no-metar')).toHaveText(
+      'The server could not fetch METAR reports yet (source: Aviation Weather Center METAR and TAF): it tries again every 10 minutes', { timeout: 30_000 });
+    // The TAF is missing for the same reason: the window says it once.
+    await expect(panel.getByTestId('airport-taf')).toHaveText('');
+    await expect(panel.getByTestId('airport-icao')).toHaveText('KJFK');
+    await page.screenshot({ path: testInfo.outputPath('airport-feed-unreached.png') });
   });
 });

@@ -20,6 +20,8 @@ export const METARS_LATEST = 'latest.json';
 export const METARS_STATIONS = 'stations.json';
 /** OurAirports' runways.csv as downloaded (server/obs/metar/runwaysSource.ts). */
 export const RUNWAYS_FILE = 'runways.csv';
+/** The source of the metars family that brings runways, not reports: the others are the METAR feeds. */
+export const RUNWAYS_SOURCE_ID = 'ourairports';
 export const METARS_STATIONS_PATH = `/obs/v1.0/metars/${METARS_STATIONS}`;
 /** ICAO location indicators: four letters or digits (OurAirports also lists local codes like "K13K"). */
 export const AIRPORT_CODE_PATTERN = '^[A-Za-z0-9]{4}$';
@@ -64,7 +66,7 @@ void runwayMatches;
 export const AIRPORT_ANSWER = {
   type: 'object',
   additionalProperties: false,
-  required: ['icao', 'name', 'iata', 'lat', 'lon', 'elevationFt', 'country', 'municipality', 'metar', 'taf', 'runways', 'attribution'],
+  required: ['icao', 'name', 'iata', 'lat', 'lon', 'elevationFt', 'country', 'municipality', 'metar', 'taf', 'metarsUpdated', 'runways', 'attribution'],
   properties: {
     icao: { type: 'string' },
     /** null: a METAR station OurAirports does not list. */
@@ -87,6 +89,11 @@ export const AIRPORT_ANSWER = {
         type: 'object', additionalProperties: false, required: ['raw', 'issued'], properties: { raw: { type: 'string' }, issued: { type: 'number' } },
       }],
     },
+    /**
+     * When the METAR feed last published (ms); null: it never has on this server, so a missing METAR
+     * says nothing about the station (the window asks the observation status why).
+     */
+    metarsUpdated: { type: ['number', 'null'] },
     /** null: no runway data on this server (OurAirports runways.csv not downloaded); []: none listed. */
     runways: { anyOf: [{ type: 'null' }, { type: 'array', items: RUNWAY_SCHEMA }] },
     /** Credit lines of the data shown (OurAirports, the METAR provider). */

@@ -25,11 +25,15 @@ export type ObsSourceState =
    */
   | { state: 'serving' | 'pending' | 'unreachable'; source: ObsSource };
 
-/** The family's state, or null where the status could not be read (the caller says what it would without it). */
-export async function fetchObsSourceState(kind: ObsKind, signal?: AbortSignal): Promise<ObsSourceState | null> {
+/**
+ * The family's state, or null where the status could not be read (the caller says what it would
+ * without it). `only` keeps the sources that bring what the window shows (the metars family also
+ * follows a runway table).
+ */
+export async function fetchObsSourceState(kind: ObsKind, signal?: AbortSignal, only: (id: string) => boolean = () => true): Promise<ObsSourceState | null> {
   const status = await unlessAborted(fetchAnswer(OBS_STATUS_ANSWER, OBS_STATUS_PATH, { signal }));
   if (!status) return null;
-  const sources = status.sources.filter((s) => s.kind === kind);
+  const sources = status.sources.filter((s) => s.kind === kind && only(s.id));
   const shown = sources.find((s) => s.lastSuccess !== null) ?? sources.find((s) => s.ok) ?? sources[0];
   if (!shown) return { state: 'none' };
   const source = { label: shown.label, minutes: shown.intervalMinutes };

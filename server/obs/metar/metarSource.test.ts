@@ -158,12 +158,15 @@ describeWithFixtures('the airport route', () => {
       const answer = kjfk.json() as AirportAnswer;
       expect(answer).toMatchObject({ icao: 'KJFK', iata: 'JFK', name: 'John F Kennedy International Airport', elevationFt: 13, taf: null });
       expect(answer.metar?.raw).toMatch(/^KJFK 170551Z/);
+      expect(answer.metarsUpdated).toBe(METAR_NOW);
       expect(answer.runways?.map((r) => r.ends.map((e) => `${e.ident} ${e.headingDegT}`))).toEqual([
         ['04L 31', '22R 211'], ['04R 30.6', '22L 210.6'], ['13L 121', '31R 301'], ['13R 121', '31L 301'],
       ]);
       expect(answer.attribution).toHaveLength(2);
       // EGLL: in OurAirports, no runway rows in the excerpt: an empty list, not "no data".
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/EGLL' })).json()).toMatchObject({ icao: 'EGLL', runways: [] });
+      // No METAR from KLGA in the feed, though the feed has published.
+      expect((await app.inject({ method: 'GET', url: '/airports/v1.0/KLGA' })).json()).toMatchObject({ icao: 'KLGA', metar: null, metarsUpdated: METAR_NOW });
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/ZZZZ' })).statusCode).toBe(404);
       expect((await app.inject({ method: 'GET', url: '/airports/v1.0/KJ%2FK' })).statusCode).toBe(400);
 
@@ -192,7 +195,10 @@ describeWithFixtures('the airport route', () => {
     await expect(source.poll(context(METAR_NOW))).rejects.toThrow(/no column length_ft/);
     const app = await buildApp({ dataDir, obs: { sources: [] } });
     try {
-      expect((await app.inject({ method: 'GET', url: '/airports/v1.0/KJFK' })).json().runways).toHaveLength(4);
+      const kjfk = (await app.inject({ method: 'GET', url: '/airports/v1.0/KJFK' })).json() as AirportAnswer;
+      expect(kjfk.runways).toHaveLength(4);
+      // No METAR feed has published here.
+      expect(kjfk).toMatchObject({ metar: null, metarsUpdated: null });
     } finally {
       await app.close();
     }

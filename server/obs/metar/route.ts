@@ -98,6 +98,7 @@ export async function airportRoutes(app: FastifyInstance, options: { dataDir: st
       municipality: airport?.municipality || null,
       metar: metar ? { raw: metar.raw, time: metar.time } : null,
       taf: taf ? { raw: taf.raw, issued: taf.issued } : null,
+      metarsUpdated: doc?.updated ?? null,
       runways: list,
       attribution: [...(airport || list ? [OURAIRPORTS_CREDIT] : []), ...(metar || taf ? [doc!.attribution] : [])],
     };

@@ -5,7 +5,7 @@
  * obs/metars/runways.csv; the airport route reads it. Polled once a day.
  */
 
-import { RUNWAYS_FILE } from '../../../common/api/airports.ts';
+import { RUNWAYS_FILE, RUNWAYS_SOURCE_ID } from '../../../common/api/airports.ts';
 import { DAY_MS, MINUTE_MS } from '../../../common/time.ts';
 import { ObsDataError, type ObsContext, type ObsSource } from '../core/source.ts';
 import { parseRunwaysCsv, RunwaysFormatError } from './ourairports.ts';
@@ -13,7 +13,7 @@ import { parseRunwaysCsv, RunwaysFormatError } from './ourairports.ts';
 export const OURAIRPORTS_DEFAULT_URL = 'https://davidmegginson.github.io/ourairports-data';
 
 export class OurAirportsRunwaysSource implements ObsSource {
-  readonly id = 'ourairports';
+  readonly id = RUNWAYS_SOURCE_ID;
   readonly kind = 'metars' as const;
   readonly label = 'OurAirports runways';
   readonly attribution = 'OurAirports, ourairports.com (public domain)';

@@ -23,6 +23,7 @@ import { numberIn } from '../detail/rows.tsx';
 import { placeClock, timeZoneAt } from '../detail/placeTime.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { whyNoMetar, type MetarMissing } from './metarMissing.ts';
 
 const FT_TO_M = 0.3048;
 type Load = { code: string; status: 'ready'; answer: AirportAnswer } | { code: string; status: 'missing' } | { code: string; status: 'error'; message: string };
@@ -88,6 +89,17 @@ function AirportView({ answer, app, language, t }: { answer: AirportAnswer; app:
     return text === '' ? '—' : `${text} ${unit(metric)}`;
   };
   const fmt = { value, t, clock };
+  // No current METAR: the station's silence, or a feed that has not delivered (then the TAF is missing for the same reason).
+  const [noMetar, setNoMetar] = useState<MetarMissing | null>(null);
+  const metarMissing = answer.metar === null;
+  useEffect(() => {
+    setNoMetar(null);
+    if (!metarMissing) return undefined;
+    const abort = new AbortController();
+    whyNoMetar(answer.metarsUpdated, abort.signal).then(setNoMetar, () => { if (!abort.signal.aborted) setNoMetar({ key: 'noMetar' }); });
+    return () => abort.abort();
+  }, [metarMissing, answer.metarsUpdated, answer.icao]);
+  const feedSilent = noMetar !== null && noMetar.key !== 'noMetar';
 
   return (
     <>
@@ -120,7 +132,7 @@ function AirportView({ answer, app, language, t }: { answer: AirportAnswer; app:
               <dd data-testid="airport-qnh">{value('pressure', metar.qnhHpa === null ? null : metar.qnhHpa * 100)}</dd>
             </dl>
           </>
-        ) : <p>{t('noMetar')}</p>}
+        ) : <p data-testid="airport-no-metar">{noMetar ? t(noMetar.key, { source: noMetar.source?.label, minutes: noMetar.source?.minutes }) : metarMissing ? '\u00a0' : t('noMetar')}</p>}
       </section>
 
       <section data-testid="airport-runways">
@@ -157,7 +169,7 @@ function AirportView({ answer, app, language, t }: { answer: AirportAnswer; app:
             <pre className="airport-raw" data-testid="airport-taf-raw">{answer.taf.raw}</pre>
             <TafPeriods taf={taf} {...fmt} />
           </>
-        ) : <p>{t('noTaf')}</p>}
+        ) : !feedSilent && <p>{t('noTaf')}</p>}
       </section>
 
       <p className="airport-credit">{t('source', { attribution: answer.attribution.join('; ') })}</p>
