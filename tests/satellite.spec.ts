@@ -7,7 +7,8 @@
  * test's own. Before that the server follows no satellite: the overlay says which setting turns
  * it on, and draws no weather. Once published, the frame is drawn: pixels change inside the
  * frame's bounds and nowhere else, the credit names the satellite, the picker gives the infrared
- * temperature.
+ * temperature. The same server follows no radar either: the radar overlay says which setting turns
+ * it on, and leaves the forecast shown before it off the map.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -162,5 +163,34 @@ test.describe('satellite', () => {
     await expect(page.getByTestId('picker-value')).toContainText('°F'); // en-US
     await expect.poll(async () => Math.abs(Number(await page.getByTestId('picker').getAttribute('data-value')) - kelvin), { timeout: 15_000 }).toBeLessThan(2);
     await page.screenshot({ path: testInfo.outputPath('satellite-picker.png') });
+  });
+
+  test('the radar overlay of a server that follows no radar says which setting turns it on, and draws no weather', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    if (!server) server = await startAppServer({ port: PORT, dataDir: DATA_DIR, log: testInfo.outputPath('server.log'), env: { ISOBAR_SOURCES: 'none', ISOBAR_OBS: 'none' } });
+    const layerShown = () => page.evaluate(async () => {
+      const render = (window as unknown as { isobar: { render(): { sampleAt(p: { lon: number; lat: number }): Promise<{ layer: string }> } } }).isobar.render();
+      return render.sampleAt({ lon: 10, lat: 51 }).then((s) => s.layer, (e: Error) => e.message);
+    });
+    // Coloured pixels of the map's middle (the base map is grey, its lines and labels white).
+    const clip = { x: 200, y: 100, width: 700, height: 450 };
+    const coloured = async () => {
+      const p = await screenshotPixels(page, clip);
+      let n = 0;
+      for (let i = 0; i < p.data.length; i += 4) if (Math.max(p.data[i], p.data[i + 1], p.data[i + 2]) - Math.min(p.data[i], p.data[i + 1], p.data[i + 2]) > 40) n++;
+      return n / (clip.width * clip.height);
+    };
+    await page.goto(`${BASE}/?wind,51.000,10.000,5`);
+    await expect.poll(layerShown, { timeout: 30_000 }).toBe('wind');
+    await settled(page);
+    await expect.poll(coloured, { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await setOverlay(page, 'radar');
+    const timeline = page.getByTestId('radar-timeline');
+    await expect(timeline).toHaveAttribute('data-missing', 'unavailable', { timeout: 30_000 });
+    await expect(timeline).toContainText('ISOBAR_OBS=mrms,radolan,radvor');
+    // The wind is not left on the map under the radar's name and legend: the base map alone.
+    await expect.poll(layerShown, { timeout: 15_000 }).toBe('No layer is shown yet');
+    await expect.poll(coloured, { timeout: 15_000 }).toBeLessThan(0.01);
+    await page.screenshot({ path: testInfo.outputPath('radar-unconfigured.png') });
   });
 });

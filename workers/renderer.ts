@@ -394,7 +394,13 @@ export class Renderer implements RenderApi {
   setRadar(params: RadarParams): void {
     const overlay = overlayByIdent(params.overlay);
     const timestamps = params.steps.map((s) => s.time);
-    if (!overlay || !timestamps.length) return;
+    if (!overlay) return;
+    if (!timestamps.length) {
+      // No frame (no radar source, or none yet): the map shows no weather rather than the forecast
+      // layer under the radar overlay's name (the timeline says why).
+      this.clearLayer();
+      return;
+    }
     this.milestone('layer');
     const color = colorLayerOf(overlay);
     if (this.layer?.product !== RADAR_PRODUCT) {

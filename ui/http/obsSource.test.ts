@@ -19,14 +19,23 @@ afterEach(() => {
 });
 
 describe('the state of an observation family\'s sources (GET /obs/v1.0/status.json)', () => {
-  it('a source that delivered wins; else one whose polls work; else the first', async () => {
+  it('a source that delivered is serving; else all of them are pending while one\'s polls work, else unreachable', async () => {
     status([source('nhc', 'storms', null, false), source('ibtracs', 'storms', '2026-11-29T10:00:00.000Z', false), source('mrms', 'radar', null, true)]);
     expect(await fetchObsSourceState('storms')).toEqual({ state: 'serving', source: { label: 'IBTRACS', minutes: 30 } });
     status([source('nhc', 'storms', null, false), source('ibtracs', 'storms', null, true)]);
-    expect(await fetchObsSourceState('storms')).toEqual({ state: 'pending', source: { label: 'IBTRACS', minutes: 30 } });
+    expect(await fetchObsSourceState('storms')).toEqual({ state: 'pending', source: { label: 'NHC, IBTRACS', minutes: 30 } });
     status([source('nhc', 'storms', null, false), source('ibtracs', 'storms', null, false)]);
-    expect(await fetchObsSourceState('storms')).toEqual({ state: 'unreachable', source: { label: 'NHC', minutes: 30 } });
+    expect(await fetchObsSourceState('storms')).toEqual({ state: 'unreachable', source: { label: 'NHC, IBTRACS', minutes: 30 } });
     expect(await fetchObsSourceState('radar')).toEqual({ state: 'none' });
+    // Asked again on the shortest interval of those waited on.
+    status([source('ibtracs', 'storms', null, false), source('mrms', 'radar', null, false), { ...source('radolan', 'radar', null, false), intervalMinutes: 3 }]);
+    expect(await fetchObsSourceState('radar')).toEqual({ state: 'unreachable', source: { label: 'MRMS, RADOLAN', minutes: 3 } });
+  });
+
+  it('keeps only the sources asked for', async () => {
+    status([source('awc', 'metars', null, false), source('ourairports', 'metars', '2026-11-29T10:00:00.000Z', true)]);
+    expect(await fetchObsSourceState('metars', undefined, (id) => id !== 'ourairports')).toEqual({ state: 'unreachable', source: { label: 'AWC', minutes: 1440 } });
+    expect(await fetchObsSourceState('metars', undefined, (id) => id === 'nothing')).toEqual({ state: 'none' });
   });
 
   it('a status that cannot be read is null; an abort stays an abort', async () => {

@@ -11,6 +11,7 @@ import type { ObsKind } from '../../common/obsKinds.ts';
 import { fetchAnswer } from './fetchAnswer.ts';
 
 export interface ObsSource {
+  /** Its label; where none of the family has delivered, the labels of all its sources. */
   label: string;
   /** Minutes between its polls. */
   minutes: number;
@@ -34,11 +35,12 @@ export async function fetchObsSourceState(kind: ObsKind, signal?: AbortSignal, o
   const status = await unlessAborted(fetchAnswer(OBS_STATUS_ANSWER, OBS_STATUS_PATH, { signal }));
   if (!status) return null;
   const sources = status.sources.filter((s) => s.kind === kind && only(s.id));
-  const shown = sources.find((s) => s.lastSuccess !== null) ?? sources.find((s) => s.ok) ?? sources[0];
-  if (!shown) return { state: 'none' };
-  const source = { label: shown.label, minutes: shown.intervalMinutes };
-  if (shown.lastSuccess !== null) return { state: 'serving', source };
-  return { state: shown.ok ? 'pending' : 'unreachable', source };
+  if (sources.length === 0) return { state: 'none' };
+  const delivered = sources.find((s) => s.lastSuccess !== null);
+  if (delivered) return { state: 'serving', source: { label: delivered.label, minutes: delivered.intervalMinutes } };
+  // None has delivered: all of them are waited on, asked again on the shortest interval.
+  const source = { label: sources.map((s) => s.label).join(', '), minutes: Math.min(...sources.map((s) => s.intervalMinutes)) };
+  return { state: sources.some((s) => s.ok) ? 'pending' : 'unreachable', source };
 }
 
 /** A read whose failure only means "not known": null, but an abort stays an abort. */

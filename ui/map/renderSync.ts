@@ -39,13 +39,13 @@ export function startRenderSync(app: AppState): () => void {
       if (!app.radar.active.value) return;
       const steps = app.radar.steps.value;
       // The steps go to the worker when they change; playback only moves the time (below).
+      // No frames (none yet, or no radar source): the worker shows no weather layer.
       const step = app.radar.step.peek() ?? steps[steps.length - 1];
-      if (!step) return;
       const subscriber = app.settings.signal('subscription').value === 'premium';
       void api.setRadar({
         overlay: app.layer.overlay.value,
         steps,
-        time: step.time,
+        time: step?.time ?? 0,
         premium: subscriber,
         token: subscriber ? app.settings.signal('userToken').value as string | null : null,
       });

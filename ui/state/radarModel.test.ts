@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RadarMinifestAnswer } from '../../common/api/radar.ts';
 import { RADAR_SEGMENT_MS, type RadarFrame } from '../../common/radar.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
-import { coverageShapes, radarTimeline } from './radarModel.ts';
+import { HttpError } from '../http/httpError.ts';
+import type { ObsSourceState } from '../http/obsSource.ts';
+import { createLayerModel } from './layerModel.ts';
+import { coverageShapes, createRadarModel, radarTimeline } from './radarModel.ts';
+import { createSettingsStore } from './settingsStore.ts';
 
 const NOW = Date.UTC(2025, 5, 1, 12);
 const frame = (minutesAgo: number, leadMinutes?: number): RadarFrame => ({
@@ -36,5 +40,51 @@ describe('the coverage outline', () => {
     expect(shapes.lines[0].points).toEqual([5, 47, 15, 47, 15, 55, 5, 55, 5, 47]);
     expect(shapes.lines[0].colors).toHaveLength(4 * ring.length);
     expect(shapes.fills).toEqual([]);
+  });
+});
+
+describe('the radar model with nothing published', () => {
+  it('says why (no source followed, or none delivered yet) until frames come; other failures stay errors', async () => {
+    const layer = createLayerModel({ product: 'demo' });
+    const settings = createSettingsStore();
+    let answer: RadarMinifestAnswer | Error = new HttpError(404, 'Request failed for URL /obs/v1.0/radar/minifest2.json: HTTP 404', '');
+    let state: ObsSourceState | null = { state: 'unreachable', source: { label: 'NOAA MRMS, DWD RADOLAN', minutes: 3 } };
+    const model = createRadarModel({
+      layer, settings, now: () => NOW,
+      load: () => (answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer)),
+      loadCoverage: () => Promise.reject(new HttpError(404, 'no coverage', '')),
+      followed: () => Promise.resolve(state),
+    });
+    const reopen = () => {
+      layer.setOverlay('wind');
+      layer.setOverlay('radar');
+    };
+    try {
+      expect(layer.setOverlay('radar')).toBe(true);
+      await expect.poll(() => model.missing.value).toEqual({ key: 'unreachable', source: { label: 'NOAA MRMS, DWD RADOLAN', minutes: 3 } });
+      expect(model.error.value).toBeNull();
+      state = { state: 'none' };
+      reopen();
+      await expect.poll(() => model.missing.value?.key).toBe('unavailable');
+      // The status unreadable, or the sources serving: no frames yet.
+      state = null;
+      reopen();
+      await expect.poll(() => model.missing.value?.key).toBe('noFrames');
+      answer = new HttpError(502, 'Request failed for URL /obs/v1.0/radar/minifest2.json: HTTP 502', '');
+      reopen();
+      await expect.poll(() => model.error.value).toMatch(/HTTP 502/);
+      expect(model.missing.value).toBeNull();
+      answer = manifest([frame(10)]);
+      reopen();
+      await expect.poll(() => model.step.value?.time).toBe(NOW - 10 * MINUTE_MS);
+      expect(model.missing.value).toBeNull();
+      expect(model.error.value).toBeNull();
+      answer = new HttpError(502, 'Request failed for URL /obs/v1.0/radar/minifest2.json: HTTP 502', '');
+      reopen();
+      await expect.poll(() => model.error.value).toMatch(/HTTP 502/);
+      expect(model.missing.value).toBeNull();
+    } finally {
+      model.dispose();
+    }
   });
 });

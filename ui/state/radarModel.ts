@@ -14,6 +14,8 @@ import type { LonLatShapes } from '../../workers/api.ts';
 import { RADAR_SEGMENT_MS, RADAR_SEGMENTS, RADAR_UPDATE_MINUTES, radarSteps, type RadarSegment, type RadarSourceInfo, type RadarStep } from '../../common/radar.ts';
 import { MINUTE_MS } from '../../common/time.ts';
 import { fetchAnswer } from '../http/fetchAnswer.ts';
+import { HttpError } from '../http/httpError.ts';
+import { fetchObsSourceState, nothingShown, type NothingShown, type ObsSourceState } from '../http/obsSource.ts';
 import { createFramePlayer } from './framePlayer.ts';
 import type { LayerModel } from './layerModel.ts';
 import type { SettingsStore } from './settingsStore.ts';
@@ -66,6 +68,11 @@ export interface RadarModel {
   /** The providers of the manifest, with their attribution. */
   readonly sources: ReadonlySignal<RadarSourceInfo[]>;
   readonly error: ReadonlySignal<string | null>;
+  /**
+   * Nothing published (the manifest answers 404): no radar source followed, or none has delivered
+   * yet ('pending', 'unreachable' with the sources); null while frames or an error show.
+   */
+  readonly missing: ReadonlySignal<NothingShown<'noFrames'> | null>;
   /** The providers' coverage outlines (coverage.json), null until read. */
   readonly coverage: ReadonlySignal<RadarCoverageAnswer | null>;
   /** False for free users: the archive segment is Premium (SPEC §1). */
@@ -77,8 +84,14 @@ export interface RadarModel {
   dispose(): void;
 }
 
-export function createRadarModel(options: { layer: LayerModel; settings: SettingsStore; load?: RadarLoader; loadCoverage?: CoverageLoader; now?: () => number }): RadarModel {
+export function createRadarModel(options: {
+  layer: LayerModel; settings: SettingsStore; load?: RadarLoader; loadCoverage?: CoverageLoader; now?: () => number;
+  /** Why nothing is published: the observation status of the radar family. */
+  followed?: () => Promise<ObsSourceState | null>;
+}): RadarModel {
   const { layer, settings } = options;
+  const followed = options.followed ?? (() => fetchObsSourceState('radar'));
+  const missing = signal<NothingShown<'noFrames'> | null>(null);
   const load = options.load ?? fetchRadarManifest;
   const loadCoverage = options.loadCoverage ?? fetchRadarCoverage;
   const coverage = signal<RadarCoverageAnswer | null>(null);
@@ -116,13 +129,26 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
         archive.value = a;
         if (c) coverage.value = c;
         error.value = null;
+        missing.value = null;
         const list = steps.peek();
         const same = shownTime === undefined ? -1 : list.findIndex((s) => s.time === shownTime);
         // Keep the shown frame while it is still listed (and while playing); else show the newest observation.
         index.value = same >= 0 ? same : latestObserved(list);
       });
     } catch (e) {
-      error.value = (e as Error).message;
+      if (e instanceof HttpError && e.status === 404) {
+        // Nothing published yet: the status says whether a source is followed and how it fares.
+        const state = await followed().catch(() => null);
+        batch(() => {
+          missing.value = nothingShown(state, 'noFrames');
+          error.value = null;
+        });
+        return;
+      }
+      batch(() => {
+        missing.value = null;
+        error.value = (e as Error).message;
+      });
     }
   };
 
@@ -135,7 +161,7 @@ export function createRadarModel(options: { layer: LayerModel; settings: Setting
   });
 
   return {
-    active, segment, steps, index, step, playing: player.playing, error, premium, coverage,
+    active, segment, steps, index, step, playing: player.playing, error, missing, premium, coverage,
     sources: computed(() => live.value?.sources ?? []),
     setSegment(next) {
       if (!RADAR_SEGMENTS.includes(next)) return false;

@@ -13,6 +13,8 @@ import type { AppState } from '../../state/appState.ts';
 import { ageParts, useFrameClock } from './frameAge.ts';
 import './radar.css';
 
+/** The setting that turns the default radar sources on (README "Observations"). */
+export const RADAR_SETTING = 'ISOBAR_OBS=mrms,radolan,radvor';
 
 export function RadarTimeline({ app, hour12 }: { app: AppState; hour12: boolean }) {
   useSignals();
@@ -26,10 +28,13 @@ export function RadarTimeline({ app, hour12 }: { app: AppState; hour12: boolean 
   const plus = app.layer.overlay.value === 'radarPlus';
   const segment = radar.segment.value;
   const premium = radar.premium.value;
+  const missing = radar.missing.value;
   if (!step) {
     return (
-      <div className="timeline radar-timeline loading" data-testid="radar-timeline">
-        {radar.error.value ? t('error', { message: radar.error.value }) : steps.length === 0 && radar.sources.value.length > 0 ? t('noFrames') : t('loading')}
+      <div className="timeline radar-timeline loading" data-testid="radar-timeline" data-missing={missing?.key} role={missing ? 'status' : undefined}>
+        {radar.error.value ? t('error', { message: radar.error.value })
+          : missing ? t(missing.key, { source: missing.source?.label, minutes: missing.source?.minutes, setting: RADAR_SETTING })
+            : steps.length === 0 && radar.sources.value.length > 0 ? t('noFrames') : t('loading')}
       </div>
     );
   }
