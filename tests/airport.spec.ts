@@ -5,7 +5,7 @@
  * runway rows. KJFK's METAR (2023-10-17 05:51Z) with its runways and their crosswind, the station
  * on the map coloured and opening its window; then KJFK's TAF (2024-05-09, polled at its own time),
  * an airport the feed has no report from, and an unknown code; last a server whose METAR feed has
- * never delivered says so instead of "No current METAR".
+ * never delivered says so instead of "No current METAR", and so do the map's toggles.
  */
 
 import { existsSync } from 'node:fs';
@@ -140,5 +140,13 @@ test.describe('airport window and metars layer', () => {
     await expect(panel.getByTestId('airport-taf')).toHaveText('');
     await expect(panel.getByTestId('airport-icao')).toHaveText('KJFK');
     await page.screenshot({ path: testInfo.outputPath('airport-feed-unreached.png') });
+
+    // The map's toggles say the same in a line: the METAR feed unreached, no lightning source at all.
+    await page.getByTestId('panel-close').click();
+    await page.getByTestId('metars-toggle').click();
+    await expect(page.getByTestId('metars-credit')).toHaveText('Aviation Weather Center METAR and TAF could not be reached yet (tried every 10 min)', { timeout: 30_000 });
+    await page.getByTestId('lightning-toggle').click();
+    await expect(page.getByTestId('lightning-credit')).toHaveText('Not available on this server', { timeout: 30_000 });
+    await page.screenshot({ path: testInfo.outputPath('toggles-feed-unreached.png') });
   });
 });

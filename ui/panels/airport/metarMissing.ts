@@ -11,7 +11,10 @@ import { fetchObsSourceState, nothingShown, type NothingShown } from '../../http
 
 export type MetarMissing = NothingShown<'noMetar'>;
 
+/** The metars family's METAR feeds: all its sources but the runway table. */
+export const isMetarFeed = (id: string): boolean => id !== RUNWAYS_SOURCE_ID;
+
 export async function whyNoMetar(metarsUpdated: number | null, signal?: AbortSignal): Promise<MetarMissing> {
   if (metarsUpdated !== null) return { key: 'noMetar' };
-  return nothingShown(await fetchObsSourceState('metars', signal, (id) => id !== RUNWAYS_SOURCE_ID), 'noMetar');
+  return nothingShown(await fetchObsSourceState('metars', signal, isMetarFeed), 'noMetar');
 }
