@@ -198,3 +198,14 @@ test('a user\'s own webcam: added, shown with the webcams nearby and on its page
   await page.goto(`/webcams/${id}`);
   await expect(page.getByTestId('webcam-not-found')).toHaveText(`Webcam ${id} not found`);
 });
+
+test('webcams opened by their own address list those near where the map opens, not near its default view', async ({ page }) => {
+  // en-US without a GeoIP database: the map opens at the country's capital (SPEC §2 start-up position).
+  await page.goto('/webcams');
+  await expect(page.getByTestId('webcams-list')).toContainText(/Within 50 km of 38\.\d{3}, -77\.\d{3}/, { timeout: 30_000 });
+  const centre = await page.evaluate(() => {
+    const { map } = (window as unknown as { isobar: { app: { map: { lat: { value: number }; lon: { value: number } } } } }).isobar.app;
+    return `${map.lat.value.toFixed(3)}, ${map.lon.value.toFixed(3)}`;
+  });
+  await expect(page.getByTestId('webcams-list')).toContainText(`Within 50 km of ${centre}`);
+});

@@ -16,6 +16,7 @@ import { HttpError, jsonMessage } from '../../http/httpError.ts';
 import { useAccount } from '../../services/ServicesContext.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { useSettledCentre } from '../useSettledCentre.ts';
 import { checkWebcamForm, type WebcamField, type WebcamForm } from './webcamsApi.ts';
 
 type Mode = 'add' | 'edit' | 'remove';
@@ -48,23 +49,24 @@ function WebcamFormPanel({ app, params, close, mode }: PanelProps & { mode: Mode
   const { t } = useTranslation('webcams');
   const id = typeof params.id === 'number' ? params.id : null;
   const { account, loggedIn, item, synced } = useOwnWebcam(id);
+  // A new webcam starts at the map's centre, once the map stands where it opened.
+  const centre = useSettledCentre(app);
   const title = t(mode === 'add' ? 'addTitle' : mode === 'edit' ? 'editTitle' : 'removeTitle');
   let body;
-  if (!account) body = <p className="webcams-message" role="status">{t('loading')}</p>;
+  if (!account || (mode === 'add' && !centre)) body = <p className="webcams-message" role="status">{t('loading')}</p>;
   else if (!loggedIn) body = <LoginFirst app={app} />;
   else if (mode !== 'add' && !item) {
     body = synced
       ? <p className="webcams-message error" role="alert" data-testid="webcam-not-found">{t('notFound', { id: params.id })}</p>
       : <p className="webcams-message" role="status">{t('loading')}</p>;
   } else if (mode === 'remove') body = <RemoveWebcam app={app} itemId={item!.id} webcam={item!.value} />;
-  else body = <EditWebcam app={app} itemId={item?.id ?? null} webcam={item?.value ?? null} key={item?.id ?? 'new'} />;
+  else body = <EditWebcam app={app} itemId={item?.id ?? null} webcam={item?.value ?? null} centre={centre ?? app.map.view.peek()} key={item?.id ?? 'new'} />;
   return <PanelFrame title={title} close={close} className="webcams">{body}</PanelFrame>;
 }
 
-function EditWebcam({ app, itemId, webcam }: { app: PanelProps['app']; itemId: string | null; webcam: UserWebcam | null }) {
+function EditWebcam({ app, itemId, webcam, centre }: { app: PanelProps['app']; itemId: string | null; webcam: UserWebcam | null; centre: { lat: number; lon: number } }) {
   const { t } = useTranslation('webcams');
   const account = useAccount()!;
-  const centre = app.map.view.peek();
   const [form, setForm] = useState<WebcamForm>(() => ({
     title: webcam?.title ?? '',
     lat: (webcam?.lat ?? centre.lat).toFixed(COORD_DECIMALS + 1),

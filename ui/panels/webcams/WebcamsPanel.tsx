@@ -1,6 +1,6 @@
 /**
  * The webcams window (SPEC §2 /webcams, /webcams/{id}): the webcams near the place (the route's
- * lat/lon parameters, else the map's centre), nearest first, and one webcam with its image, the
+ * lat/lon parameters, else the map's centre once the start position is settled), nearest first, and one webcam with its image, the
  * time the image was taken, its page and who it is from. The user's own webcams (common/webcams.ts)
  * carry edit and remove; any webcam can be a favourite (SPEC §3 type webcam with its webcamId).
  * Every image comes through the server's relay (common/api/webcams.ts webcamImagePath: the page is
@@ -21,6 +21,7 @@ import { relativeAge } from '../../components/relativeAge.ts';
 import { useAccount } from '../../services/ServicesContext.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
 import type { PanelProps } from '../registry.ts';
+import { useSettledCentre } from '../useSettledCentre.ts';
 import { fetchWebcam, fetchWebcamImage, fetchWebcamsNearby } from './webcamsApi.ts';
 
 type Load<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: Error };
@@ -33,12 +34,16 @@ export default function WebcamsPanel({ app, params, close, openCount }: PanelPro
   const token = app.settings.signal('userToken').value as string | null;
   const id = typeof params.id === 'number' ? params.id : null;
   const title = id === null ? t('nearbyTitle') : t('title');
+  // Near the route's place, else near the map's centre once the map stands where it opened.
+  const centre = useSettledCentre(app);
+  const place = typeof params.lat === 'number' && typeof params.lon === 'number' ? { lat: params.lat, lon: params.lon } : centre;
   return (
     <PanelFrame title={title} close={close} className="webcams">
-      {id === null
-        ? <WebcamsList app={app} lat={typeof params.lat === 'number' ? params.lat : app.map.view.peek().lat} lon={typeof params.lon === 'number' ? params.lon : app.map.view.peek().lon}
-          token={token} lang={i18n.language} openCount={openCount} />
-        : <WebcamDetail app={app} id={id} token={token} lang={i18n.language} />}
+      {id !== null
+        ? <WebcamDetail app={app} id={id} token={token} lang={i18n.language} />
+        : place
+          ? <WebcamsList app={app} lat={place.lat} lon={place.lon} token={token} lang={i18n.language} openCount={openCount} />
+          : <p className="webcams-message" role="status">{t('loading')}</p>}
     </PanelFrame>
   );
 }
