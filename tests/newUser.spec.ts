@@ -94,14 +94,34 @@ test.describe('item 3: the top bar stays on one row', () => {
 });
 
 test.describe('item 4: a route\'s coordinates win', () => {
-  for (const path of ['/sounding/50.087/14.421', '/multimodel/50.087/14.421', '/cap-alert/50.087/14.421']) {
-    test(`${path} centres the map on the window's place`, async ({ page }) => {
+  test('/cap-alert/50.087/14.421 centres the map on the window\'s place', async ({ page }) => {
+    await page.goto('/cap-alert/50.087/14.421');
+    await servicesStarted(page);
+    await expect.poll(async () => {
+      const v = await view(page);
+      return [Math.round(v.lat * 1000) / 1000, Math.round(v.lon * 1000) / 1000];
+    }).toEqual([50.087, 14.421]);
+  });
+
+  // A point window marks its place and brings it beside itself, not under it.
+  for (const [path, panel] of [['/sounding/50.087/14.421', 'sounding'], ['/multimodel/50.087/14.421', 'multimodel'], ['/50.087/14.421', 'detail']]) {
+    test(`${path} shows the window's place on the map, beside the window`, async ({ page }) => {
       await page.goto(path);
       await servicesStarted(page);
+      const mark = page.getByTestId('point-mark');
+      await expect(mark).toHaveAttribute('data-lat', '50.087');
+      await expect(mark).toHaveAttribute('data-lon', '14.421');
+      const size = page.viewportSize()!;
       await expect.poll(async () => {
-        const v = await view(page);
-        return [Math.round(v.lat * 1000) / 1000, Math.round(v.lon * 1000) / 1000];
-      }).toEqual([50.087, 14.421]);
+        const at = await mark.boundingBox();
+        const window = await page.locator(`section.window[data-panel="${panel}"]`).boundingBox();
+        if (!at || !window) return 'not drawn';
+        const x = at.x + at.width / 2;
+        const y = at.y + at.height / 2;
+        if (x < 0 || y < 0 || x > size.width || y > size.height) return `off the map at ${x}, ${y}`;
+        const under = x >= window.x && x <= window.x + window.width && y >= window.y && y <= window.y + window.height;
+        return under ? `under the window at ${x}, ${y}` : 'shown';
+      }, { timeout: 15_000 }).toBe('shown');
     });
   }
 });

@@ -16,6 +16,7 @@ import { MenuButton } from './components/MenuButton.tsx';
 import { LevelSelector } from './components/LevelSelector.tsx';
 import { OverlayMenu } from './components/OverlayMenu.tsx';
 import { Picker } from './components/Picker.tsx';
+import { PointMark } from './components/PointMark.tsx';
 import { ProductPicker } from './components/ProductPicker.tsx';
 import { RunProgressBar } from './components/RunProgressBar.tsx';
 import { isEditable, SearchButton } from './components/SearchButton.tsx';
@@ -128,6 +129,7 @@ export function App({ app }: { app: AppState }) {
         <GribOpener app={app} />
         <AccountButton app={app} />
       </header>
+      <PointMark app={app} />
       <Picker app={app} />
       <GlobeControl app={app} />
       <div className="map-controls-right">

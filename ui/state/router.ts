@@ -69,6 +69,7 @@ export function createRouter(deps: RouterDeps): Router {
     }
     // A deep link to a place shows the place, whether or not its window exists yet (sounding,
     // multimodel, cap-alert): the route's coordinates win over the search part's, whose zoom stays.
+    // (A point window then brings its place beside itself: ui/panels/usePointMark.ts.)
     if (origin === 'start' && typeof route.params.lat === 'number' && typeof route.params.lon === 'number') {
       deps.map.moveTo({ lat: route.params.lat, lon: route.params.lon });
     }

@@ -25,6 +25,7 @@ import { POINT_DISPLAYS, pointPath, type PointDisplay } from '../../../common/ro
 import { COORD_DECIMALS } from '../../../common/url.ts';
 import type { LevelForecast, PointForecast } from '../../../common/api/forecast.ts';
 import { HttpError } from '../../http/httpError.ts';
+import { usePointMark } from '../usePointMark.ts';
 import type { PanelProps } from '../registry.ts';
 import { FavStar } from '../favs/FavStar.tsx';
 import { soundingPath } from '../sounding/soundingPath.ts';
@@ -57,6 +58,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
   const t = tr as unknown as Translate;
   const lat = Number(params.lat);
   const lon = Number(params.lon);
+  const frame = usePointMark(app, lat, lon);
   const routeModel = typeof params.model === 'string' ? params.model : undefined;
   const display: PointDisplay = isDisplay(params.display) ? params.display : 'table';
   // The map's product, once the map knows which one it shows.
@@ -310,7 +312,7 @@ export default function DetailPanel({ app, params, close }: PanelProps) {
 
   const steps = forecast ? nativeStepHours(forecast.ts) : 1;
   return (
-    <div className="detail" data-testid="detail" data-product={product ?? ''} data-display={display} data-step={step} data-timezone={timeZone}
+    <div ref={frame} className="detail" data-testid="detail" data-product={product ?? ''} data-display={display} data-step={step} data-timezone={timeZone}
       onKeyDown={(e) => {
         if (e.key === 'Escape') close();
       }}>

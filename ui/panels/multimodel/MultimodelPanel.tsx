@@ -29,6 +29,7 @@ import { fetchPointForecast, windSeries } from '../detail/forecast.ts';
 import { placeClock, timeZoneAt, type PlaceClock } from '../detail/placeTime.ts';
 import { numberIn, WindArrow } from '../detail/rows.tsx';
 import { PanelFrame } from '../PanelFrame.tsx';
+import { usePointMark } from '../usePointMark.ts';
 import type { PanelProps } from '../registry.ts';
 import { comparedProducts, indicesAt, resolutionOf, sampleColumns, sharedColumns, type ComparedProduct } from './multimodel.ts';
 
@@ -50,6 +51,7 @@ export default function MultimodelPanel({ app, params, close }: PanelProps) {
   const t = tr as unknown as Translate;
   const lat = Number(params.lat);
   const lon = Number(params.lon);
+  const frame = usePointMark(app, lat, lon);
   const served = app.data.served.value;
   const products = useMemo(() => comparedProducts(served, lat, lon), [served, lat, lon]);
   const productKey = products.map((p) => p.ident).join(',');
@@ -88,7 +90,7 @@ export default function MultimodelPanel({ app, params, close }: PanelProps) {
   const openDetail = (ident?: string) => void app.router.navigate(pointPath(lat, lon, ident));
 
   return (
-    <PanelFrame title={t('title')} close={close} className="multimodel">
+    <PanelFrame title={t('title')} close={close} className="multimodel" frameRef={frame}>
       <div className="mm" data-testid="multimodel" data-products={productKey} onKeyDown={(e) => e.key === 'Escape' && close()}>
         <p className="mm-place">
           <span data-testid="multimodel-coords">{coords}</span>

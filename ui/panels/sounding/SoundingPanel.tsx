@@ -18,6 +18,7 @@ import { HOUR_MS } from '../../../common/time.ts';
 import { soundingFromForecast } from '../../../common/sounding/modelSounding.ts';
 import { fetchMeteogram, fetchPlaceName, fetchPointForecast, stepAt } from '../detail/forecast.ts';
 import { PanelFrame } from '../PanelFrame.tsx';
+import { usePointMark } from '../usePointMark.ts';
 import type { PanelProps } from '../registry.ts';
 import { analyse } from './analysis.ts';
 import { hasSoundingLevels, soundingProducts } from './soundingProducts.ts';
@@ -33,6 +34,7 @@ export default function SoundingPanel({ app, params, close }: PanelProps) {
   const t = tr as unknown as Translate;
   const lat = Number(params.lat);
   const lon = Number(params.lon);
+  const frame = usePointMark(app, lat, lon);
   const served = app.data.served.value.map((p) => p.ident);
   const mapProduct = app.data.calendarProduct.value ?? app.layer.product.value;
   const candidates = useMemo(() => soundingProducts(served, mapProduct, lat, lon), [served.join(), mapProduct, lat, lon]);
@@ -115,7 +117,7 @@ export default function SoundingPanel({ app, params, close }: PanelProps) {
   }
 
   return (
-    <PanelFrame title={t('title')} close={close} className="sounding-panel">
+    <PanelFrame title={t('title')} close={close} className="sounding-panel" frameRef={frame}>
       <div data-testid="sounding-panel" data-product={product ?? ''}>
         <div className="sounding-head">
           <div>
