@@ -1,13 +1,10 @@
 /** The picker: the value under a clicked point in the user's unit (SPEC §2 picker), following the map. */
 
 import { useEffect, useRef } from 'react';
-import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { eaqiTier } from '../../common/catalogue/classes.ts';
 import { METRICS, dbzToMmh, formatValue } from '../../common/catalogue/metrics.ts';
-import { lonLatToScreen } from '../../common/map.ts';
-import { globeProject } from '../../common/globe.ts';
 import { pointPath } from '../../common/routes.ts';
 import { COORD_DECIMALS } from '../../common/url.ts';
 import type { AppState } from '../state/appState.ts';
@@ -19,6 +16,7 @@ import { kmPerPixel, nearestFire, nearestMetarStation, PICK_RADIUS_PX } from '..
 import { nearestTideStation } from '../state/tideLayerModel.ts';
 import { nearestFlash } from '../../common/obs/flashes.ts';
 import { relativeAge } from './relativeAge.ts';
+import { useFollowMap } from './useFollowMap.ts';
 
 export function Picker({ app }: { app: AppState }) {
   useSignals();
@@ -26,15 +24,7 @@ export function Picker({ app }: { app: AppState }) {
   const ref = useRef<HTMLDivElement>(null);
   const position = app.picker.position.value;
   // Follows the map without re-rendering: the transform is written straight to the element.
-  useEffect(() => effect(() => {
-    const view = app.map.view.value;
-    const p = app.picker.position.value;
-    if (!p || !ref.current) return;
-    // On the globe (SPEC §2 window "globe") by its projection; turned to the far side, the picker hides.
-    const at = view.globe ? globeProject(view, p.lon, p.lat) : { ...lonLatToScreen(view, p.lon, p.lat), z: 1 };
-    ref.current.style.visibility = at.z < 0 ? 'hidden' : '';
-    ref.current.style.transform = `translate(${Math.round(at.x)}px, ${Math.round(at.y)}px)`;
-  }), [app, position]);
+  useFollowMap(app, ref, app.picker.position);
   // SPEC §2: picker-mobile on phones, closing after pickerMobileTimeout seconds (SPEC §3: 3, 6, 9, 12 or always).
   const mobile = app.mobile();
   const timeout = app.settings.get('pickerMobileTimeout') as number | 'always';
