@@ -15,14 +15,7 @@ export function usePointMark(app: AppState, lat: number, lon: number) {
   const ref = useRef<HTMLDivElement>(null);
   const services = useAppServices();
   const valid = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90;
-  useEffect(() => {
-    if (!valid) return undefined;
-    const point = { lat, lon };
-    app.pointMark.value = point;
-    return () => {
-      if (app.pointMark.peek() === point) app.pointMark.value = null;
-    };
-  }, [app, lat, lon, valid]);
+  useEffect(() => (valid ? app.pointMarks.add({ lat, lon }) : undefined), [app, lat, lon, valid]);
   useEffect(() => {
     if (!valid || !services) return undefined;
     let live = true;

@@ -1,6 +1,5 @@
 /** Composes the app's signal models in one place (STYLE.md: one model per concern, dependencies passed in). */
 
-import { signal, type Signal } from '@preact/signals-core';
 import { parseSearch, type UrlState } from '../../common/url.ts';
 import { DEFAULT_PRODUCT } from '../../common/catalogue/products.ts';
 import { createAccumulationModel, type AccumulationModel } from './accumulationModel.ts';
@@ -11,7 +10,7 @@ import { createObsLayersModel, type ObsLayersModel } from './obsLayersModel.ts';
 import { createTideLayerModel, type TideLayerModel } from './tideLayerModel.ts';
 import { createMapModel, type MapModel } from './mapModel.ts';
 import { createPickerModel, pickerFromUrl, type PickerModel } from './pickerModel.ts';
-import type { LonLat } from './pointMark.ts';
+import { createPointMarks, type PointMarks } from './pointMark.ts';
 import { createTimelineModel, type TimelineModel } from './timelineModel.ts';
 import { countryOf, createUnitsModel, type UnitsModel } from './unitsModel.ts';
 import { createPanelModel, type PanelDef, type PanelModel } from '../panels/panelModel.ts';
@@ -37,7 +36,7 @@ export interface AppState {
   tides: TideLayerModel;
   picker: PickerModel;
   /** The place a point window (forecast, sounding, model comparison) is open for: marked on the map. */
-  pointMark: Signal<LonLat | null>;
+  pointMarks: PointMarks;
   data: DataModel;
   /** SPEC §1 radar: the radar overlays' frames, timeline and playback. */
   radar: RadarModel;
@@ -93,7 +92,7 @@ export function createAppState(search: string, languageTag: string, registry: Re
   const panels = createPanelModel<PanelComponent>({ registry, mobile });
   const router = createRouter({ panels, map, layer, usage, mobile, lang: () => router.initial.lang });
   return {
-    map, layer, timeline, accumulation, isolines, units, obs, tides, picker, pointMark: signal<LonLat | null>(null), data, radar, satellite, settings, panels, router, usage, mobile, initialUrl, urlParams,
+    map, layer, timeline, accumulation, isolines, units, obs, tides, picker, pointMarks: createPointMarks(), data, radar, satellite, settings, panels, router, usage, mobile, initialUrl, urlParams,
     dispose() {
       router.dispose();
       accumulation.dispose();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lonLatToScreen, screenToLonLat, type View } from '../../common/map.ts';
-import { centreShowing } from './pointMark.ts';
+import { centreShowing, createPointMarks } from './pointMark.ts';
 
 const view: View = { lat: 50, lon: 10, zoom: 5, width: 1280, height: 720 };
 const bottom = { left: 0, top: 400, width: 1280, height: 320 };
@@ -37,5 +37,23 @@ describe('bringing a point window\'s place beside the window', () => {
 
   it('a window over the whole map (a phone\'s) moves nothing', () => {
     expect(centreShowing(view, { lat: -33.9, lon: 151.2 }, phone)).toBeNull();
+  });
+});
+
+describe('the places marked', () => {
+  it('shows the one opened last; each window takes off only its own', () => {
+    const marks = createPointMarks();
+    expect(marks.shown.value).toBeNull();
+    const offDetail = marks.add({ lat: 50.087, lon: 14.421 });
+    const offSounding = marks.add({ lat: 48.2, lon: 16.37 });
+    expect(marks.shown.value).toEqual({ lat: 48.2, lon: 16.37 });
+    offDetail();
+    expect(marks.shown.value).toEqual({ lat: 48.2, lon: 16.37 });
+    const offAgain = marks.add({ lat: 50.087, lon: 14.421 });
+    offSounding();
+    expect(marks.shown.value).toEqual({ lat: 50.087, lon: 14.421 });
+    offAgain();
+    offAgain();
+    expect(marks.shown.value).toBeNull();
   });
 });

@@ -4,11 +4,33 @@
  * map the window leaves visible when it opens there from an address, a search or a favourite.
  */
 
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { lonLatToScreen, screenToLonLat, type View } from '../../common/map.ts';
 
 export interface LonLat {
   lat: number;
   lon: number;
+}
+
+/** The places marked, one per open point window; the one opened last shows. */
+export interface PointMarks {
+  readonly shown: ReadonlySignal<LonLat | null>;
+  /** Marks `place` until the returned function is called (the window closes or moves on). */
+  add(place: LonLat): () => void;
+}
+
+export function createPointMarks(): PointMarks {
+  const marks = signal<readonly LonLat[]>([]);
+  return {
+    shown: computed(() => marks.value[marks.value.length - 1] ?? null),
+    add(place) {
+      const own = { lat: place.lat, lon: place.lon };
+      marks.value = [...marks.value, own];
+      return () => {
+        marks.value = marks.value.filter((m) => m !== own);
+      };
+    },
+  };
 }
 
 /** CSS px kept between the point and the edges of the visible map (the top bar, the window). */
