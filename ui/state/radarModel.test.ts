@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RadarMinifestAnswer } from '../../common/api/radar.ts';
+import { RADAR_ARCHIVE_MINIFEST_PATH, type RadarMinifestAnswer } from '../../common/api/radar.ts';
 import { RADAR_SEGMENT_MS, type RadarFrame } from '../../common/radar.ts';
 import { HOUR_MS, MINUTE_MS } from '../../common/time.ts';
 import { HttpError } from '../http/httpError.ts';
@@ -82,6 +82,35 @@ describe('the radar model with nothing published', () => {
       answer = new HttpError(502, 'Request failed for URL /obs/v1.0/radar/minifest2.json: HTTP 502', '');
       reopen();
       await expect.poll(() => model.error.value).toMatch(/HTTP 502/);
+      expect(model.missing.value).toBeNull();
+    } finally {
+      model.dispose();
+    }
+  });
+});
+
+describe('the radar-plus segments before any frame is archived', () => {
+  it('show the live frames when the archive manifest is not published yet (404)', async () => {
+    const layer = createLayerModel({ product: 'demo' });
+    const settings = createSettingsStore();
+    const asked: string[] = [];
+    const model = createRadarModel({
+      layer, settings, now: () => NOW,
+      load: (path) => {
+        asked.push(path);
+        return path === RADAR_ARCHIVE_MINIFEST_PATH
+          ? Promise.reject(new HttpError(404, `Request failed for URL ${path}: HTTP 404`, ''))
+          : Promise.resolve(manifest([frame(30), frame(10)]));
+      },
+      loadCoverage: () => Promise.reject(new HttpError(404, 'no coverage', '')),
+      followed: () => Promise.resolve(null),
+    });
+    try {
+      expect(settings.set('radarPlusSegmentRange', 'medium' as never)).toBe(true);
+      expect(layer.setOverlay('radarPlus')).toBe(true);
+      await expect.poll(() => model.steps.value.length).toBe(2);
+      expect(asked).toContain(RADAR_ARCHIVE_MINIFEST_PATH);
+      expect(model.error.value).toBeNull();
       expect(model.missing.value).toBeNull();
     } finally {
       model.dispose();

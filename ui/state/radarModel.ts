@@ -118,7 +118,12 @@ export function createRadarModel(options: {
     try {
       const wantArchive = segment.peek() !== 'short';
       const [m, a, c] = await Promise.all([
-        load(RADAR_MINIFEST_PATH, token.peek()), wantArchive ? load(RADAR_ARCHIVE_MINIFEST_PATH, token.peek()) : null,
+        load(RADAR_MINIFEST_PATH, token.peek()),
+        // No archive yet (every frame younger than the live window): the live frames alone.
+        wantArchive ? load(RADAR_ARCHIVE_MINIFEST_PATH, token.peek()).catch((e: unknown) => {
+          if (e instanceof HttpError && e.status === 404) return null;
+          throw e;
+        }) : null,
         // The outline is a nicety: without it the frames still show.
         loadCoverage().catch(() => null),
       ]);

@@ -1,8 +1,9 @@
 /**
  * The webcams window (SPEC §2 /webcams, /webcams/{id}): the webcams near the place (the route's
- * lat/lon parameters, else the map's centre once the start position is settled), nearest first, and one webcam with its image, the
- * time the image was taken, its page and who it is from. The user's own webcams (common/webcams.ts)
- * carry edit and remove; any webcam can be a favourite (SPEC §3 type webcam with its webcamId).
+ * lat/lon parameters, else the map's centre once the start position is settled), nearest first,
+ * and one webcam with its image, the time the image was taken, its page and who it is from. The
+ * user's own webcams (common/webcams.ts) carry edit and remove; any webcam can be a favourite
+ * (SPEC §3 type webcam with its webcamId).
  * Every image comes through the server's relay (common/api/webcams.ts webcamImagePath: the page is
  * cross-origin isolated and most webcam hosts do not allow embedding); a user's own one is fetched
  * with their token and shown from a blob: address. Where it cannot be relayed (the host is down,
