@@ -155,8 +155,12 @@ test.describe('the forecast fails to load', () => {
         expect(await connectionState(page)).toBe('online');
         await motionSettled(page);
         await page.screenshot({ path: testInfo.outputPath(`data-error-${size.name}.png`) });
-        // Retry while it still fails: the message comes back.
+        // Retry while it still fails: the message comes back. (Waiting for the retry's own failed
+        // answer: the message shown before the click could pass the check before the retry hides
+        // it, and the second Retry below then found the forecast loaded and no message.)
+        const failedAgain = page.waitForResponse((r) => r.url().includes('/minifest.json') && r.status() === 500);
         await page.getByTestId('top-message-action').click();
+        await failedAgain;
         await expect(message).toHaveAttribute('data-message', 'dataError');
         await page.unroute('**/minifest.json*');
         await page.getByTestId('top-message-action').click();
