@@ -6,6 +6,7 @@
 
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { lonLatToScreen, screenToLonLat, type View } from '../../common/map.ts';
+import { wrapLon } from '../../common/tiling.ts';
 
 export interface LonLat {
   lat: number;
@@ -60,5 +61,5 @@ export function centreShowing(view: View, point: LonLat, pane: Rect): LonLat | n
   if (inside) return null;
   const target = { x: (visible.left + visible.right) / 2, y: (visible.top + visible.bottom) / 2 };
   const centre = screenToLonLat(view, view.width / 2 + at.x - target.x, view.height / 2 + at.y - target.y);
-  return { lat: centre.lat, lon: ((((centre.lon + 180) % 360) + 360) % 360) - 180 };
+  return { lat: centre.lat, lon: wrapLon(centre.lon) };
 }
